@@ -1,0 +1,1 @@
+"""crib: the companion program for the LED cribbage board."""

@@ -1,0 +1,5 @@
+import sys
+
+from crib.cli import main
+
+sys.exit(main())

