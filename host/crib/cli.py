@@ -48,6 +48,10 @@ def main(argv=None):
     except KeyboardInterrupt:
         print("crib: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # Output piped into `head` and closed: not an error worth a traceback.
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
