@@ -1,6 +1,6 @@
 """The show: score 4 hand cards plus the starter, as a total or itemised (RULES.md)."""
 
-from cribcore.cards import InvalidCardError, check_card
+from cribcore.cards import InvalidCardError, card_name, check_card
 
 try:
     from collections import namedtuple
@@ -21,53 +21,35 @@ _JACK = 10
 
 
 def _check(hand, starter):
+    """hand + [starter] as a new list of 5 distinct card ints, or raise InvalidCardError."""
     if len(hand) != 4:
-        raise InvalidCardError("a hand has 4 cards, got %d" % len(hand))
+        raise InvalidCardError(f"a hand has 4 cards, got {hand!r}")
     cards = [check_card(c) for c in hand]
     cards.append(check_card(starter))
     for i in range(4):
         if cards[i] in cards[i + 1:]:
-            raise InvalidCardError("card given twice: %r" % (cards[i],))
+            raise InvalidCardError(f"card given twice: {card_name(cards[i])!r}")
     return cards
 
 
-def _run_points(counts):
-    """Runs from a 13-slot rank histogram: (length, multiplicity) of the maximal run."""
+def _run(counts):
+    """(lowest rank, length, multiplicity) of the run of 3+ in a 13-slot rank histogram."""
     r = 0
     while r < 13:
-        if counts[r] == 0:
-            r += 1
-            continue
         start = r
         mult = 1
         while r < 13 and counts[r]:
             mult *= counts[r]
             r += 1
         if r - start >= 3:
-            return r - start, mult  # five cards hold at most one run of 3+
-    return 0, 0
+            return start, r - start, mult  # five cards hold at most one run of 3+
+        r += 1
+    return 0, 0, 0
 
 
-def _flush_nobs(cards, crib):
-    """Flush and nobs points for cards = hand + [starter]."""
-    s = cards[4] & 3
-    pts = 0
-    h = cards[0] & 3
-    if (cards[1] & 3) == h and (cards[2] & 3) == h and (cards[3] & 3) == h:
-        if h == s:
-            pts = 5
-        elif not crib:
-            pts = 4
-    for c in cards[:4]:
-        if c >> 2 == _JACK and (c & 3) == s:
-            pts += 1
-    return pts
-
-
-def score_show(hand, starter, crib=False):
-    """Points for 4 hand (or crib) cards with the starter."""
-    cards = _check(hand, starter)
-    ways = [1] + [0] * 15
+def points_by_rank(cards):
+    """Fifteens + pairs + runs of any cards: the points that depend on ranks alone."""
+    ways = [1] + [0] * 15  # ways[s]: subsets of the cards seen so far with value sum s
     counts = [0] * 13
     for c in cards:
         r = c >> 2
@@ -80,36 +62,63 @@ def score_show(hand, starter, crib=False):
     pts = 2 * ways[15]
     for n in counts:
         pts += n * (n - 1)  # n of a kind: n*(n-1)/2 pairs of 2 points
-    length, mult = _run_points(counts)
-    return pts + length * mult + _flush_nobs(cards, crib)
+    _, length, mult = _run(counts)
+    return pts + length * mult
+
+
+def _flush(cards, crib):
+    """Flush points for cards = hand + [starter]; a crib counts only the 5-card flush."""
+    h = cards[0] & 3
+    if (cards[1] & 3) != h or (cards[2] & 3) != h or (cards[3] & 3) != h:
+        return 0
+    if (cards[4] & 3) == h:
+        return 5
+    return 0 if crib else 4
+
+
+def points_by_suit(cards, crib=False):
+    """Flush + nobs for cards = hand + [starter] (unchecked): the points suits decide."""
+    nobs = (_JACK << 2) | (cards[4] & 3)  # the jack of the starter's suit
+    return _flush(cards, crib) + (1 if nobs in cards[:4] else 0)
+
+
+def score_show(hand, starter, crib=False):
+    """Points for 4 hand (or crib) cards with the starter."""
+    cards = _check(hand, starter)
+    return points_by_rank(cards) + points_by_suit(cards, crib)
 
 
 def show_breakdown(hand, starter, crib=False):
-    """The scoring items (kind, cards, points) in counting order; points sum to the total."""
+    """The scoring items (kind, cards, points) in counting order; points sum to the total.
+
+    Cards inside an item are sorted, and items of a kind sorted by their cards (fifteens by
+    size first), so the breakdown depends only on the cards, not on their order.
+    """
     cards = _check(hand, starter)
-    items = []
+    fifteens = []
     for mask in range(3, 32):
         subset = [cards[i] for i in range(5) if mask >> i & 1]
         if len(subset) > 1 and _sum_values(subset) == 15:
-            items.append(Item(FIFTEEN, tuple(subset), 2))
+            fifteens.append(tuple(sorted(subset)))
+    fifteens.sort(key=lambda c: (len(c), c))  # the way people count: two-card fifteens first
+    pairs = []
+    counts = [0] * 13
     for i in range(5):
+        counts[cards[i] >> 2] += 1
         for j in range(i + 1, 5):
             if cards[i] >> 2 == cards[j] >> 2:
-                items.append(Item(PAIR, (cards[i], cards[j]), 2))
-    counts = [0] * 13
-    for c in cards:
-        counts[c >> 2] += 1
-    length, _ = _run_points(counts)
+                pairs.append(tuple(sorted((cards[i], cards[j]))))
+    low, length, _ = _run(counts)
+    items = [Item(FIFTEEN, c, 2) for c in fifteens]
+    items += [Item(PAIR, c, 2) for c in sorted(pairs)]
     if length:
-        for combo in _run_combos(cards, length):
-            items.append(Item(RUN, combo, length))
-    fn = _flush_nobs(cards, crib)
-    nobs = [c for c in cards[:4] if c >> 2 == _JACK and (c & 3) == (cards[4] & 3)]
-    if fn - len(nobs):
-        flush = cards if fn - len(nobs) == 5 else cards[:4]
-        items.append(Item(FLUSH, tuple(flush), fn - len(nobs)))
-    for c in nobs:
-        items.append(Item(NOBS, (c,), 1))
+        items += [Item(RUN, c, length) for c in _run_combos(cards, low, length)]
+    flush = _flush(cards, crib)
+    if flush:
+        items.append(Item(FLUSH, tuple(sorted(cards[:flush])), flush))
+    nobs = (_JACK << 2) | (cards[4] & 3)
+    if nobs in cards[:4]:
+        items.append(Item(NOBS, (nobs,), 1))
     return items
 
 
@@ -121,14 +130,8 @@ def _sum_values(cards):
     return t
 
 
-def _run_combos(cards, length):
-    """Each choice of one card per rank of the run, sorted by rank (no recursion)."""
-    ranks = sorted(set([c >> 2 for c in cards]))
-    low = 0
-    for i in range(len(ranks)):
-        if ranks[i:i + length] == list(range(ranks[i], ranks[i] + length)):
-            low = ranks[i]
-            break
+def _run_combos(cards, low, length):
+    """Each choice of one card per rank low..low+length-1, sorted (no recursion)."""
     combos = [()]
     for r in range(low, low + length):
         group = sorted([c for c in cards if c >> 2 == r])

@@ -1,0 +1,108 @@
+"""Score the show of a hand or the crib: each fifteen, pair, run, flush and nobs, and the total.
+
+The last card is the starter unless --starter names it. Cards are forgiving: 5h, 10d, TD, 5♥.
+"""
+
+import json
+import sys
+
+from crib.errors import CribError
+from cribcore.cards import InvalidCardError, card_name, card_symbol, parse_card, parse_cards
+from cribcore.show import show_breakdown
+
+HELP = "score a hand or crib with its starter, itemised"
+
+
+class CardCountError(CribError):
+    """Not 4 hand cards and a starter."""
+
+
+def add_arguments(parser):
+    """CARD... [--starter CARD] [--crib] [--json]."""
+    parser.add_argument("cards", nargs="+", metavar="CARD",
+                        help="4 hand cards then the starter (or 4 cards with --starter)")
+    parser.add_argument("--starter", metavar="CARD", help="the starter card")
+    parser.add_argument("--crib", action="store_true",
+                        help="score as the crib (only a 5-card flush counts)")
+    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+
+
+def parse_deal(texts, starter=None):
+    """(hand, starter) from card texts; the last is the starter unless one is given."""
+    want = 4 if starter is not None else 5
+    cards = parse_cards(" ".join(texts))  # also splits "5h,5c" and refuses repeats
+    if len(cards) != want:
+        extra = "" if starter is None else f" with --starter {starter!r}"
+        raise CardCountError(f"give 4 hand cards and a starter, got {texts!r}{extra}")
+    if starter is not None:
+        s = parse_card(starter)
+        if s in cards:
+            raise InvalidCardError(f"the starter {starter!r} is also in the hand")
+        return cards, s
+    return cards[:4], cards[4]
+
+
+def run(args):
+    """Print the itemised show (or JSON) and return 0."""
+    hand, starter = parse_deal(args.cards, args.starter)
+    items = show_breakdown(hand, starter, args.crib)
+    total = sum(it.points for it in items)
+    if args.json:
+        print(json.dumps({
+            "hand": [card_name(c) for c in hand],
+            "starter": card_name(starter),
+            "crib": bool(args.crib),
+            "items": [{"kind": it.kind, "cards": [card_name(c) for c in it.cards],
+                       "points": it.points} for it in items],
+            "total": total,
+        }))
+        return 0
+    _write(_lines(hand, starter, args.crib, items, total), sys.stdout)
+    return 0
+
+
+# A line is a list of (text, style) segments; style names are rich's.
+_RED = "bold red"
+
+
+def _cards(cards):
+    """Segments for cards with suit symbols, hearts and diamonds in red."""
+    out = []
+    for i, c in enumerate(cards):
+        if i:
+            out.append((" ", ""))
+        out.append((card_symbol(c), _RED if c & 3 in (1, 2) else "bold"))
+    return out
+
+
+def _width(cards):
+    return len(" ".join(card_symbol(c) for c in cards))
+
+
+def _lines(hand, starter, crib, items, total):
+    """The show as lines: the cards, each item with the running total, the total."""
+    lines = [[("crib     " if crib else "hand     ", "cyan")] + _cards(hand)
+             + [("   starter ", "cyan")] + _cards([starter])]
+    width = max([_width(it.cards) for it in items] + [0])
+    running = 0
+    for it in items:
+        running += it.points
+        pad = " " * (width - _width(it.cards))
+        lines.append([(f"{it.kind:<8} ", "")] + _cards(it.cards)
+                     + [(f"{pad}  {it.points:2d}  {running:3d}", "")])
+    lines.append([("total    ", "bold"), (str(total), "bold green")])
+    return lines
+
+
+def _write(lines, out):
+    """Plain text, or colour through rich when out is a terminal."""
+    if not out.isatty():
+        for line in lines:
+            out.write("".join(text for text, _ in line) + "\n")
+        return
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(file=out, force_terminal=True, highlight=False)
+    for line in lines:
+        console.print(Text.assemble(*line))
