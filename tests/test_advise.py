@@ -1,0 +1,280 @@
+"""crib.advise and `crib discard`: exact against brute force, properties, the CLI."""
+
+import json
+import sys
+from fractions import Fraction
+from itertools import combinations
+
+import pytest
+from crib.advise import AdviceError, best_discard, rank_discards, review, review_line
+from crib.cli import main
+from cribcore.cards import InvalidCardError, card_name, card_symbol, parse_cards
+from cribcore.show import score_show
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+def brute_force(deal, discard):
+    """(hand EV, crib EV, hand min, hand max) by scoring every outcome with score_show."""
+    unseen = [c for c in range(52) if c not in deal]
+    keep = [c for c in deal if c not in discard]
+    hands = [score_show(keep, s) for s in unseen]
+    total = n = 0
+    for others in combinations(unseen, 4 - len(discard)):
+        crib = list(discard) + list(others)
+        for s in unseen:
+            if s not in others:
+                total += score_show(crib, s, crib=True)
+                n += 1
+    return Fraction(sum(hands), len(hands)), Fraction(total, n), min(hands), max(hands)
+
+
+def brute_force_hand(deal, discard):
+    """(hand EV, min, max) over every unseen starter with score_show."""
+    unseen = [c for c in range(52) if c not in deal]
+    keep = [c for c in deal if c not in discard]
+    hands = [score_show(keep, s) for s in unseen]
+    return Fraction(sum(hands), len(hands)), min(hands), max(hands)
+
+
+def entry_for(ranked, discard):
+    want = tuple(sorted(discard))
+    return next(e for e in ranked if e.discard == want)
+
+
+def check_against_brute_force(deal, discards, dealer):
+    ranked = rank_discards(deal, dealer)
+    for dis in discards:
+        e = entry_for(ranked, dis)
+        assert (e.hand, e.crib, e.hand_min, e.hand_max) == brute_force(deal, dis), dis
+
+
+@pytest.mark.slow
+def test_six_cards_every_discard_exact():
+    # Jacks (nobs in hand and crib), a suited discard (crib flush), a run, a 4-flush kept.
+    deal = parse_cards("5H JH 6H 7S JD KH")
+    check_against_brute_force(deal, list(combinations(deal, 2)), True)
+
+
+@pytest.mark.slow
+def test_six_cards_pairs_and_flushes_exact():
+    deal = parse_cards("2C 3C 4C 9C 9D 9S")
+    picks = [("9D", "9S"), ("2C", "3C"), ("4C", "9C"), ("2C", "9D")]
+    check_against_brute_force(deal, [parse_cards(p) for p in picks], False)
+
+
+@pytest.mark.slow
+def test_five_cards_exact():
+    # A discarded jack: crib nobs from the discard and a possible 5-card crib flush.
+    deal = parse_cards("JC 4C 5D 6H QC")
+    check_against_brute_force(deal, [parse_cards("JC")], True)
+
+
+def test_five_cards_hands_exact():
+    deal = parse_cards("JC 4C 5C 6C QC")
+    ranked = rank_discards(deal, False)
+    for e in ranked:
+        assert (e.hand, e.hand_min, e.hand_max) == brute_force_hand(deal, e.discard)
+
+
+deals = st.integers(5, 6).flatmap(
+    lambda n: st.lists(st.integers(0, 51), min_size=n, max_size=n, unique=True))
+
+
+@settings(deadline=None, max_examples=60)
+@given(deals, st.booleans())
+def test_entries_cover_every_discard(deal, dealer):
+    ranked = rank_discards(deal, dealer)
+    n = len(deal) - 4
+    assert len(ranked) == (15 if n == 2 else 5)
+    assert len({e.discard for e in ranked}) == len(ranked)
+    for e in ranked:
+        assert len(e.discard) == n and len(e.keep) == 4
+        assert sorted(e.keep + e.discard) == sorted(deal)
+        assert list(e.keep) == sorted(e.keep) and list(e.discard) == sorted(e.discard)
+
+
+@settings(deadline=None, max_examples=60)
+@given(deals, st.booleans())
+def test_values_consistent(deal, dealer):
+    for e in rank_discards(deal, dealer):
+        assert e.hand_min <= e.hand <= e.hand_max
+        assert 0 <= e.crib <= 29
+        assert e.net == (e.hand + e.crib if dealer else e.hand - e.crib)
+        assert isinstance(e.hand, Fraction) and isinstance(e.crib, Fraction)
+
+
+@settings(deadline=None, max_examples=60)
+@given(deals, st.booleans())
+def test_best_first_with_deterministic_ties(deal, dealer):
+    ranked = rank_discards(deal, dealer)
+    keys = [(-e.net, -e.hand, e.discard) for e in ranked]
+    assert keys == sorted(keys)
+    assert best_discard(deal, dealer) == ranked[0]
+    assert rank_discards(list(reversed(deal)), dealer) == ranked
+
+
+@settings(deadline=None, max_examples=40)
+@given(deals, st.permutations(range(4)))
+def test_suit_relabelling_changes_nothing(deal, perm):
+    def relabel(c):
+        return (c & ~3) | perm[c & 3]
+
+    before = {tuple(sorted(relabel(c) for c in e.discard)): e for e in rank_discards(deal, True)}
+    after = rank_discards([relabel(c) for c in deal], True)
+    for e in after:
+        b = before[e.discard]
+        assert (e.hand, e.crib, e.net, e.hand_min, e.hand_max) == (
+            b.hand, b.crib, b.net, b.hand_min, b.hand_max)
+
+
+@settings(deadline=None, max_examples=40)
+@given(deals)
+def test_dealer_and_pone_share_hand_and_crib(deal):
+    pone = {e.discard: e for e in rank_discards(deal, False)}
+    for e in rank_discards(deal, True):
+        assert (e.hand, e.crib) == (pone[e.discard].hand, pone[e.discard].crib)
+
+
+@settings(deadline=None, max_examples=25)
+@given(deals)
+def test_hand_values_match_score_show(deal):
+    for e in rank_discards(deal, True):
+        assert (e.hand, e.hand_min, e.hand_max) == brute_force_hand(deal, e.discard)
+
+
+def test_equal_entries_ordered_by_card():
+    # Swapping hearts and clubs maps this deal onto itself: 5C+x and 5H+x tie exactly.
+    deal = parse_cards("5H 5C 6D 7S JD KS")
+    ranked = rank_discards(deal, True)
+    pos = {e.discard: i for i, e in enumerate(ranked)}
+    for x in parse_cards("6D 7S JD KS"):
+        a = entry_for(ranked, (parse_cards("5C")[0], x))
+        b = entry_for(ranked, (parse_cards("5H")[0], x))
+        assert (a.net, a.hand) == (b.net, b.hand)
+        assert pos[a.discard] < pos[b.discard]
+
+
+def test_known_hand_keeps_the_pair_and_fives():
+    # 5 5 6 7 J K as dealer: keeping 5 5 J K and laying away 6 7 is the classic answer.
+    best = best_discard(parse_cards("5H 5C 6D 7S JD KC"), True)
+    assert best.discard == tuple(sorted(parse_cards("6D 7S")))
+
+
+def test_bad_deals_raise_and_change_nothing():
+    for bad in (parse_cards("5H 5C 6D 7S"), parse_cards("5H 5C 6D 7S JD KC QH")):
+        with pytest.raises(AdviceError):
+            rank_discards(bad, True)
+    for bad in ([5, 5, 6, 7, 8, 9], [0, 1, 2, 3, 4, 52], [0, 1, 2, 3, "4"]):
+        with pytest.raises(InvalidCardError):
+            rank_discards(bad, True)
+    deal = [51, 3, 17, 9, 30]
+    rank_discards(deal, False)
+    assert deal == [51, 3, 17, 9, 30]
+    with pytest.raises(AdviceError):
+        rank_discards(deal, "yes")
+
+
+def test_review_optimal_and_not():
+    deal = parse_cards("5H 5C 6D 7S JD KC")
+    ranked = rank_discards(deal, True)
+    made, best = review(deal, ranked[0].discard, True)
+    assert made == best == ranked[0]
+    assert review_line(made, best).startswith("optimal discard:")
+    worst = ranked[-1]
+    made, best = review(deal, reversed(worst.discard), True)
+    assert made == worst and best == ranked[0]
+    line = review_line(made, best)
+    assert line.startswith("not the optimal discard:")
+    for value in (worst.net, best.net, worst.hand, worst.crib, best.hand, best.crib):
+        assert f"{float(value):.2f}" in line
+    for c in worst.discard + best.discard:
+        assert card_symbol(c) in line
+        assert card_name(c) in review_line(made, best, symbols=False)
+
+
+def test_review_of_a_tie_is_optimal():
+    # Symmetric in hearts and clubs, and the best discard (7C TD) has a twin (7H TD).
+    deal = parse_cards("7C 7H 2D TD 9S 4S")
+    made, best = review(deal, parse_cards("7H TD"), False)
+    assert made != best and made.net == best.net
+    assert review_line(made, best).startswith("optimal discard:")
+
+
+def test_review_rejects_a_discard_not_in_the_deal():
+    deal = parse_cards("5H 5C 6D 7S JD KC")
+    for bad in (parse_cards("5H 2C"), parse_cards("5H"), parse_cards("5H 5C 6D")):
+        with pytest.raises(AdviceError):
+            review(deal, bad, True)
+
+
+def test_as_dict_has_floats_and_exact_values():
+    e = rank_discards(parse_cards("5H 5C 6D 7S JD"), False)[0]
+    d = e.as_dict()
+    assert Fraction(d["exact"]["net"]) == e.net and d["net"] == float(e.net)
+    assert parse_cards(d["keep"]) == list(e.keep) and parse_cards(d["discard"]) == list(e.discard)
+    assert (d["hand_min"], d["hand_max"]) == (e.hand_min, e.hand_max)
+
+
+CARDS = ["5H", "5C", "6D", "7S", "JD", "KC"]
+
+
+def test_cli_plain_table(capsys):
+    assert main(["discard", *CARDS, "--pone"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    ranked = rank_discards(parse_cards(CARDS), False)
+    rows = lines[2:2 + len(ranked)]
+    assert len(rows) == 15
+    for line, e in zip(rows, ranked):
+        fields = line[1:].split()
+        assert fields[:2] == [card_name(c) for c in e.discard]
+        assert fields[6:] == [f"{float(e.hand):.2f}", f"{float(e.crib):.2f}",
+                              f"{float(e.net):.2f}", str(e.hand_min), str(e.hand_max)]
+        assert line.startswith("*") == (e.net == ranked[0].net)
+
+
+def test_cli_five_cards_dealer(capsys):
+    assert main(["discard", "5h,5c,6d", "7s", "10d", "--dealer"]) == 0
+    out = capsys.readouterr().out
+    ranked = rank_discards(parse_cards("5H 5C 6D 7S TD"), True)
+    assert out.count("\n") == len(ranked) + 3
+    assert f"{float(ranked[0].net):.2f}" in out.splitlines()[2]
+
+
+def test_cli_json(capsys):
+    assert main(["discard", *CARDS, "--dealer", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    ranked = rank_discards(parse_cards(CARDS), True)
+    assert doc["dealer"] is True and doc["cards"] == CARDS
+    assert [row["discard"] for row in doc["discards"]] == [
+        [card_name(c) for c in e.discard] for e in ranked]
+    assert [Fraction(row["exact"]["net"]) for row in doc["discards"]] == [e.net for e in ranked]
+    assert [row["best"] for row in doc["discards"]] == [e.net == ranked[0].net for e in ranked]
+
+
+def test_cli_rich_table_on_a_terminal(capsys, monkeypatch):
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert main(["discard", *CARDS, "--dealer"]) == 0
+    out = capsys.readouterr().out
+    best = rank_discards(parse_cards(CARDS), True)[0]
+    assert "best" in out and card_symbol(best.discard[0]) in out
+    assert f"{float(best.net):.2f}" in out
+
+
+@pytest.mark.parametrize("argv", [
+    ["5H", "5C", "6D", "7S", "--dealer"],
+    ["5H", "5C", "6D", "7S", "JD", "KC", "QC", "--dealer"],
+    ["5H", "5C", "6D", "7S", "JD", "5H", "--pone"],
+    ["5H", "5C", "6D", "7S", "JD", "ZZ", "--pone"],
+])
+def test_cli_errors(argv, capsys):
+    assert main(["discard", *argv]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.startswith("crib: error: ") and captured.out == ""
+
+
+def test_cli_needs_dealer_or_pone(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["discard", *CARDS])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err
