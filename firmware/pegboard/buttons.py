@@ -1,0 +1,236 @@
+"""Buttons to board actions: debounced presses, taps and holds, the new-game and settings menus.
+
+Readers are zero-argument callables (True while pressed); time comes in as now_ms on each
+poll, so tests drive the clock. The gestures (docs/board.md has the picture):
+
+- player button: a tap adds 1 to that lane's pending amount (shown as a blinking ghost
+  peg); held, the press counts 5 at hold_ms and 5 more every hold_ms after. The amount is
+  pegged as one ("peg", lane, n) pause_ms after the lane's last press, at once on a
+  confirm press, or when another player's button is pressed.
+- undo, tapped: cancels every pending amount if there is one, else ("undo",).
+- undo held long_ms: "new game?" (mode confirm_new); a tap of undo (or confirm) within
+  ASK_MS says yes: ("new",); a player button or the timeout says no. Holding undo on to
+  twice long_ms (or long_ms again while asked) opens the settings (mode setup).
+- settings: tap the button of the last lane that should play (2..lanes; lane 1's or 2's
+  button picks 2); hold any player button to switch 61 / 121; tap undo (or confirm) to
+  start that game: ("setup", target, players). Holding undo long_ms, or SETUP_MS without a
+  press, leaves the settings unchanged.
+- after a win (poll is given the board): a player button tap starts the next game
+  ("new",); undo still undoes the winning jump.
+While undo is held nothing commits: the press may yet cancel the entry.
+"""
+
+from pegboard.ticks import elapsed
+
+DEBOUNCE_MS = 20  # a contact must read the same this long before it counts
+ASK_MS = 8000  # "new game?" waits this long for its yes
+SETUP_MS = 20000  # the settings close unchanged after this long untouched
+MAX_PENDING = 1000  # the most one jump can peg (cribcore.pegs takes 1..1000)
+TARGETS = (61, 121)
+PLAY = "play"
+CONFIRM_NEW = "confirm_new"
+SETUP = "setup"
+
+
+class _Input:
+    """One debounced contact; stage counts what a long press has already done."""
+
+    def __init__(self, read):
+        self.read = read
+        self.down = False
+        self.at = 0  # when the current press (or release) began: its first edge
+        self.stage = 0  # 0: a live press; > 0: already acted, the release does nothing
+        self._raw = False
+        self._since = 0
+
+    def update(self, now):
+        """1 when a press is confirmed, -1 for a release, 0 otherwise."""
+        raw = bool(self.read())
+        if raw == self.down:
+            self._raw = raw
+            return 0
+        if raw != self._raw:
+            self._raw = raw
+            self._since = now
+            return 0
+        if elapsed(now, self._since) < DEBOUNCE_MS:
+            return 0
+        self.down = raw
+        self.at = self._since
+        if raw:
+            self.stage = 0
+        return 1 if raw else -1
+
+
+class Buttons:
+    """Turns button readers into board actions; poll(now_ms) once per loop pass."""
+
+    def __init__(self, config, readers):
+        self.config = config
+        keys: list = []
+        while readers.get("lane%d" % len(keys)) is not None:
+            keys.append(_Input(readers["lane%d" % len(keys)]))
+        self._keys = keys
+        self._undo = _Input(readers["undo"]) if readers.get("undo") else None
+        self._confirm = _Input(readers["confirm"]) if readers.get("confirm") else None
+        n = len(keys)
+        self._pending = [0] * n
+        self._last = [0] * n  # the lane's last press, +5 or release
+        self._next = [0] * n  # when the held lane button adds its next 5
+        self._holds = [0] * n
+        self.mode = PLAY
+        self._target = 121  # the settings' choice
+        self._players = 2
+        self._mode_ms = 0
+
+    @property
+    def pause_ms(self):
+        """The pause before an entry is pegged: the config's, settable at run time."""
+        return self.config.pause_ms
+
+    @pause_ms.setter
+    def pause_ms(self, ms):
+        self.config.pause_ms = ms
+
+    @property
+    def choice(self):
+        """(target, players) chosen so far while in the settings, else None."""
+        return (self._target, self._players) if self.mode == SETUP else None
+
+    def pending(self, lane):
+        """Points entered on a lane's button and not yet pegged."""
+        return self._pending[lane] if 0 <= lane < len(self._pending) else 0
+
+    def poll(self, now_ms, board=None):
+        """Read every button once; return the actions due: ("peg", lane, n), ("undo",),
+        ("new",), ("setup", target, players). Give the board so lanes beyond its players
+        are ignored, a won game restarts on a tap and the settings start from its game."""
+        acts: list = []
+        lanes = len(self._keys)
+        players = lanes if board is None else min(board.players, lanes)
+        over = board is not None and board.winner >= 0
+        for i in range(lanes):
+            key = self._keys[i]
+            ev = key.update(now_ms)
+            if ev > 0:
+                self._lane_press(i, key, now_ms, players, over, acts)
+            elif ev < 0:
+                self._lane_release(i, key, now_ms, over, acts)
+            elif key.down and key.stage == 0:
+                self._lane_held(i, key, now_ms, over)
+        if self._undo is not None:
+            self._undo_step(self._undo, now_ms, board, acts)
+        if self._confirm is not None and self._confirm.update(now_ms) > 0:
+            self._yes(now_ms, acts)
+        self._timers(now_ms, acts)
+        return acts
+
+    def _commit(self, acts, skip=-1):
+        for i in range(len(self._pending)):
+            if i != skip and self._pending[i]:
+                acts.append(("peg", i, self._pending[i]))
+                self._pending[i] = 0
+
+    def _clear(self):
+        for i in range(len(self._pending)):
+            self._pending[i] = 0
+
+    def _enter(self, mode, now, board=None):
+        self.mode = mode
+        self._mode_ms = now
+        self._clear()
+        if mode == SETUP:
+            target, players = 121, 2
+            if board is not None:
+                target = board.target if board.target in TARGETS else 121
+                players = board.players
+            self._target = target
+            self._players = max(2, min(players, len(self._keys)))
+
+    def _lane_press(self, i, key, now, players, over, acts):
+        if self.mode == CONFIRM_NEW:
+            key.stage = 1  # "no": back to play, and this press pegs nothing
+            self._enter(PLAY, now)
+        elif self.mode == SETUP:
+            self._mode_ms = now
+            self._next[i] = key.at + self.config.hold_ms
+        elif i >= players:
+            key.stage = 1  # a lane not in this game
+        elif not over:
+            self._commit(acts, i)  # the turn passed: another lane's entry is done
+            self._add(i, 1, now)
+            self._next[i] = key.at + self.config.hold_ms
+            self._holds[i] = 0
+
+    def _lane_held(self, i, key, now, over):
+        if elapsed(now, self._next[i]) < 0 or (self.mode == PLAY and over):
+            return
+        if self.mode == SETUP:
+            self._target = TARGETS[1] if self._target == TARGETS[0] else TARGETS[0]
+            self._mode_ms = now
+            key.stage = 1
+        elif self.mode == PLAY:
+            # The press already counted 1: the first hold step makes it 5.
+            self._add(i, 4 if self._holds[i] == 0 else 5, now)
+            self._holds[i] += 1
+            self._next[i] = self._next[i] + self.config.hold_ms
+
+    def _lane_release(self, i, key, now, over, acts):
+        if key.stage:
+            return
+        if self.mode == SETUP:
+            self._players = max(2, min(i + 1, len(self._keys)))
+            self._mode_ms = now
+        elif self.mode == PLAY:
+            if over:
+                acts.append(("new",))
+            else:
+                self._last[i] = now
+
+    def _add(self, i, n, now):
+        self._pending[i] = min(self._pending[i] + n, MAX_PENDING)
+        self._last[i] = now
+
+    def _undo_step(self, key, now, board, acts):
+        ev = key.update(now)
+        if ev < 0 and key.stage == 0:
+            if self.mode != PLAY:
+                self._yes(now, acts)
+            elif max(self._pending + [0]):
+                self._clear()  # a tap first takes back what is not pegged yet
+            else:
+                acts.append(("undo",))
+        elif key.down and ev == 0:
+            held = elapsed(now, key.at)
+            long_ms = self.config.long_ms
+            if self.mode == PLAY and key.stage == 0 and held >= long_ms:
+                self._enter(CONFIRM_NEW, now)
+                key.stage = 1
+            elif self.mode == CONFIRM_NEW and key.stage < 2 and held >= (key.stage + 1) * long_ms:
+                self._enter(SETUP, now, board)
+                key.stage = 2
+            elif self.mode == SETUP and key.stage == 0 and held >= long_ms:
+                self._enter(PLAY, now)  # leave the settings unchanged
+                key.stage = 3
+
+    def _yes(self, now, acts):
+        if self.mode == CONFIRM_NEW:
+            acts.append(("new",))
+        elif self.mode == SETUP:
+            acts.append(("setup", self._target, self._players))
+        else:
+            self._commit(acts)
+            return
+        self._enter(PLAY, now)
+
+    def _timers(self, now, acts):
+        if self.mode == PLAY:
+            if self._undo is not None and self._undo.down:
+                return  # undo held: it may yet cancel the entry, so nothing commits now
+            for i in range(len(self._pending)):
+                if self._pending[i] and not self._keys[i].down and (
+                        elapsed(now, self._last[i]) >= self.pause_ms):
+                    acts.append(("peg", i, self._pending[i]))
+                    self._pending[i] = 0
+        elif elapsed(now, self._mode_ms) >= (ASK_MS if self.mode == CONFIRM_NEW else SETUP_MS):
+            self._enter(PLAY, now)

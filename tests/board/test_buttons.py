@@ -1,0 +1,269 @@
+"""pegboard.buttons: debounce, tap, hold, pause and confirm commits, undo, the new-game
+question and the settings, all with a driven clock.
+
+Plain asserts: runs under pytest and under MicroPython (tests/mp_run.py).
+"""
+
+from boardfakes import Keys
+
+from cribcore.pegs import Board
+from pegboard.buttons import ASK_MS, DEBOUNCE_MS, SETUP_MS, Buttons
+from pegboard.config import default_dict, from_dict
+from pegboard.ticks import PERIOD, elapsed, later
+
+PAUSE, HOLD, LONG = 1500, 600, 3000  # the shipped config's timings
+
+
+def make(confirm=True, lanes=3):
+    cfg = from_dict(default_dict())
+    names = ["lane%d" % i for i in range(lanes)] + ["undo"] + (["confirm"] if confirm else [])
+    keys = Keys(names)
+    return keys, Buttons(cfg, keys.readers())
+
+
+def run(btn, t0, t1, board=None, dt=10):
+    """Poll every dt ms from t0 to t1 (inclusive); return every action."""
+    acts = []
+    t = t0
+    while t <= t1:
+        acts += btn.poll(t % PERIOD, board)
+        t += dt
+    return acts
+
+
+def press(keys, btn, name, t, ms, board=None):
+    """Hold a button for ms from t, release, poll a little on; return (actions, time)."""
+    keys.down(name)
+    acts = run(btn, t, t + ms, board)
+    keys.up(name)
+    acts += run(btn, t + ms + 10, t + ms + 60, board)
+    return acts, t + ms + 70
+
+
+def test_tap_adds_one_and_commits_after_the_pause():
+    keys, btn = make()
+    acts, t = press(keys, btn, "lane0", 0, 100)
+    assert acts == [] and btn.pending(0) == 1 and btn.mode == "play"
+    assert run(btn, t, 100 + PAUSE - 20) == []  # not yet: the pause runs from the release
+    assert run(btn, 100 + PAUSE - 10, 100 + PAUSE + 100) == [("peg", 0, 1)]
+    assert btn.pending(0) == 0
+
+
+def test_taps_add_up_to_one_jump():
+    keys, btn = make()
+    t = 0
+    for _ in range(4):
+        acts, t = press(keys, btn, "lane1", t, 80)
+        assert acts == []
+        t += 200
+    assert btn.pending(1) == 4
+    assert run(btn, t, t + PAUSE) == [("peg", 1, 4)]
+
+
+def test_hold_counts_five_and_five_more_while_held():
+    keys, btn = make()
+    keys.down("lane2")
+    run(btn, 0, HOLD - 20)
+    assert btn.pending(2) == 1  # counted on the press, for a quick ghost
+    run(btn, HOLD - 10, HOLD + 30)
+    assert btn.pending(2) == 5
+    run(btn, HOLD + 40, 2 * HOLD + 30)
+    assert btn.pending(2) == 10
+    keys.up("lane2")
+    acts = run(btn, 2 * HOLD + 40, 2 * HOLD + 60 + PAUSE)
+    assert acts == [("peg", 2, 10)]
+
+
+def test_confirm_press_commits_at_once():
+    keys, btn = make()
+    press(keys, btn, "lane0", 0, 50)
+    acts, t = press(keys, btn, "confirm", 200, 50)
+    assert acts == [("peg", 0, 1)] and btn.pending(0) == 0
+
+
+def test_another_players_press_commits_the_first_entry():
+    keys, btn = make()
+    press(keys, btn, "lane0", 0, 50)
+    press(keys, btn, "lane0", 150, 50)
+    acts, t = press(keys, btn, "lane1", 300, 50)
+    assert acts == [("peg", 0, 2)] and btn.pending(1) == 1
+    assert run(btn, t, t + PAUSE) == [("peg", 1, 1)]
+
+
+def test_debounce_a_bouncy_press_is_one_press():
+    keys, btn = make()
+    t = 0
+    for k in range(6):  # contact chatter: 2 ms on, 2 ms off
+        (keys.down if k % 2 == 0 else keys.up)("lane0")
+        btn.poll(t)
+        t += 2
+    keys.down("lane0")
+    run(btn, t, t + 100, dt=2)
+    for k in range(6):  # and on release
+        (keys.up if k % 2 == 0 else keys.down)("lane0")
+        btn.poll(t + 102 + 2 * k)
+    keys.up("lane0")
+    run(btn, t + 120, t + 200, dt=2)
+    assert btn.pending(0) == 1
+
+
+def test_debounce_ignores_a_glitch_shorter_than_the_debounce():
+    keys, btn = make()
+    keys.down("undo")
+    btn.poll(0)
+    btn.poll(DEBOUNCE_MS - 5)
+    keys.up("undo")
+    assert run(btn, DEBOUNCE_MS, 500) == []
+    keys.down("lane0")
+    btn.poll(600)
+    keys.up("lane0")
+    run(btn, 601, 700)
+    assert btn.pending(0) == 0
+
+
+def test_undo_tap_cancels_pending_first_then_undoes():
+    keys, btn = make()
+    press(keys, btn, "lane0", 0, 50)
+    press(keys, btn, "lane1", 100, 50)  # commits lane 0's 1, lane 1 has 1 pending
+    acts, t = press(keys, btn, "undo", 200, 80)
+    assert acts == [] and btn.pending(1) == 0
+    assert run(btn, t, t + PAUSE + 100) == []  # nothing left to commit
+    acts, t = press(keys, btn, "undo", t + PAUSE + 200, 80)
+    assert acts == [("undo",)]
+
+
+def test_long_undo_asks_new_game_and_a_tap_confirms():
+    keys, btn = make(confirm=False)
+    press(keys, btn, "lane0", 0, 50)
+    keys.down("undo")
+    assert run(btn, 100, 100 + LONG - 20) == [] and btn.mode == "play"
+    run(btn, 100 + LONG, 100 + LONG + 30)
+    assert btn.mode == "confirm_new" and btn.pending(0) == 0
+    keys.up("undo")
+    assert run(btn, 100 + LONG + 40, 100 + LONG + 200) == []  # that release says nothing
+    acts, t = press(keys, btn, "undo", 100 + LONG + 500, 80)
+    assert acts == [("new",)] and btn.mode == "play"
+
+
+def test_new_game_question_times_out_or_is_declined():
+    keys, btn = make()
+    keys.down("undo")
+    run(btn, 0, LONG + 20)
+    keys.up("undo")
+    assert run(btn, LONG + 30, LONG + ASK_MS + 100) == [] and btn.mode == "play"
+    keys.down("undo")
+    t = LONG + ASK_MS + 200
+    run(btn, t, t + LONG + 20)
+    keys.up("undo")
+    assert btn.mode == "confirm_new"
+    acts, t = press(keys, btn, "lane1", t + LONG + 100, 50)
+    assert acts == [] and btn.mode == "play" and btn.pending(1) == 0
+    acts, t = press(keys, btn, "confirm", t, 50)  # confirm alone now just commits nothing
+    assert acts == []
+
+
+def test_confirm_button_says_yes():
+    keys, btn = make()
+    keys.down("undo")
+    run(btn, 0, LONG + 20)
+    keys.up("undo")
+    acts, t = press(keys, btn, "confirm", LONG + 100, 50)
+    assert acts == [("new",)] and btn.mode == "play"
+
+
+def test_settings_by_holding_undo_on():
+    keys, btn = make(confirm=False)
+    b = Board(2, 121)
+    keys.down("undo")
+    run(btn, 0, 2 * LONG + 20, b)
+    keys.up("undo")
+    run(btn, 2 * LONG + 30, 2 * LONG + 100, b)
+    assert btn.mode == "setup" and btn.choice == (121, 2)
+    acts, t = press(keys, btn, "lane2", 2 * LONG + 200, 50, b)  # the third lane plays
+    assert acts == [] and btn.choice == (121, 3)
+    acts, t = press(keys, btn, "lane0", t, HOLD + 50, b)  # a hold switches 61 / 121
+    assert btn.choice == (61, 3)
+    acts, t = press(keys, btn, "lane1", t, 50, b)  # lane 1 (or 0) means two lanes
+    assert btn.choice == (61, 2)
+    acts, t = press(keys, btn, "undo", t, 80, b)
+    assert acts == [("setup", 61, 2)] and btn.mode == "play" and btn.choice is None
+
+
+def test_settings_from_the_question_and_leaving_unchanged():
+    keys, btn = make()
+    b = Board(3, 61)
+    keys.down("undo")
+    run(btn, 0, LONG + 20, b)
+    keys.up("undo")
+    run(btn, LONG + 30, LONG + 60, b)
+    keys.down("undo")  # asked: hold undo again for the settings
+    run(btn, LONG + 100, 2 * LONG + 120, b)
+    keys.up("undo")
+    run(btn, 2 * LONG + 130, 2 * LONG + 200, b)
+    assert btn.mode == "setup" and btn.choice == (61, 3)
+    keys.down("undo")  # a long hold leaves them unchanged
+    acts = run(btn, 2 * LONG + 300, 3 * LONG + 320, b)
+    keys.up("undo")
+    acts += run(btn, 3 * LONG + 330, 3 * LONG + 400, b)
+    assert acts == [] and btn.mode == "play"
+
+
+def test_settings_time_out_without_a_press():
+    keys, btn = make()
+    keys.down("undo")
+    run(btn, 0, 2 * LONG + 20)
+    keys.up("undo")
+    assert btn.mode == "setup"
+    assert run(btn, 2 * LONG + 30, 2 * LONG + SETUP_MS + 100, dt=50) == []
+    assert btn.mode == "play"
+
+
+def test_after_a_win_a_tap_starts_the_next_game_and_undo_still_undoes():
+    keys, btn = make()
+    b = Board(2, 61)
+    b.peg(0, 61)
+    acts, t = press(keys, btn, "lane1", 0, 50, b)
+    assert acts == [("new",)] and btn.pending(1) == 0
+    acts, t = press(keys, btn, "undo", t, 50, b)
+    assert acts == [("undo",)]
+
+
+def test_lanes_beyond_the_players_are_ignored():
+    keys, btn = make()
+    b = Board(2, 121)
+    acts, t = press(keys, btn, "lane2", 0, 50, b)
+    assert acts == [] and btn.pending(2) == 0
+    assert run(btn, t, t + PAUSE + 100, b) == []
+
+
+def test_pause_is_settable_at_run_time():
+    keys, btn = make()
+    btn.pause_ms = 300
+    acts, t = press(keys, btn, "lane0", 0, 50)
+    assert run(btn, t, 50 + 290) == []
+    assert run(btn, 50 + 300, 50 + 400) == [("peg", 0, 1)]
+
+
+def test_clock_wrap_is_harmless():
+    keys, btn = make()
+    t0 = PERIOD - 200  # the Pico's ticks_ms wraps at 2**30
+    acts, t = press(keys, btn, "lane0", t0, 100)
+    assert btn.pending(0) == 1
+    assert run(btn, t, t0 + 100 + PAUSE + 100) == [("peg", 0, 1)]
+
+
+def test_ticks_arithmetic():
+    assert elapsed(5, PERIOD - 5) == 10
+    assert elapsed(PERIOD - 5, 5) == -10
+    assert elapsed(1000, 400) == 600
+    assert later(PERIOD - 1, 3) == 2
+    assert elapsed(later(123, 4567), 123) == 4567
+
+
+def test_pause_follows_the_config_set_at_run_time():
+    keys, btn = make()
+    btn.config.pause_ms = 400
+    assert btn.pause_ms == 400
+    acts, t = press(keys, btn, "lane0", 0, 50)
+    assert run(btn, t, 50 + 390) == []
+    assert run(btn, 50 + 400, 50 + 500) == [("peg", 0, 1)]
