@@ -43,6 +43,20 @@ def compile_file(src, dst, opt=0):
         raise BuildError("%s: %s" % (src, (proc.stderr or proc.stdout).strip()))
 
 
+def mpy_cross_version():
+    """What `mpy-cross --version` says, e.g. "MicroPython v1.29.0 ...; ... emitting mpy v6.3"."""
+    proc = subprocess.run([mpy_cross_path(), "--version"], capture_output=True, text=True)
+    return (proc.stdout or proc.stderr).strip()
+
+
+def mpy_version(path):
+    """The .mpy format version in a compiled file's header (byte 1 after the "M")."""
+    head = Path(path).read_bytes()[:4]
+    if len(head) < 4 or head[0] != ord("M"):
+        raise BuildError("%s is not an .mpy file" % path)
+    return head[1]
+
+
 def build(out_dir, root=FIRMWARE, opt=0):
     """Compile root's .py files into out_dir (main.py copied as source); return the paths."""
     out_dir, root = Path(out_dir), Path(root)

@@ -1,0 +1,22 @@
+"""Compile the firmware with mpy-cross and put it on the Pico with mpremote: every file
+checked by sha256 on the device, then a soft reset and a `hello` handshake. The saved game
+(the state file) is never touched. `--config FILE` pushes a new layout only."""
+
+from crib import deploy
+
+HELP = "put the firmware (or a new layout) on the Pico, keeping the game in progress"
+
+
+def add_arguments(parser):
+    """--port, --dry-run, --config."""
+    parser.add_argument("--port", default="auto",
+                        help="serial port or pyserial URL (default: the one attached Pico)")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="list what the deploy would do; touch nothing")
+    parser.add_argument("--config", metavar="FILE",
+                        help="push this layout (checked first) instead of the firmware")
+
+
+def run(args):
+    """Deploy as the arguments say; return the exit code."""
+    return deploy.deploy(args.port, args.config, args.dry_run)

