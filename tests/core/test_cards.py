@@ -1,8 +1,19 @@
 """cribcore.cards: plain asserts, so the same file runs under CPython and MicroPython."""
 
 from cribcore.cards import (
-    DECK, InvalidCardError, RANKS, SUITS, card, card_name, card_symbol, check_card,
-    parse_card, parse_cards, rank, suit, value,
+    DECK,
+    RANKS,
+    SUITS,
+    InvalidCardError,
+    card,
+    card_name,
+    card_symbol,
+    check_card,
+    parse_card,
+    parse_cards,
+    rank,
+    suit,
+    value,
 )
 
 
