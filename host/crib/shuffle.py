@@ -1,0 +1,202 @@
+"""Cribbage Shuffle (seed 000, RULES.md): 16 cards in a 4x4 grid plus a starter.
+
+The grid is a tuple of 16 card ints, row by row; cell i is row i // 4, column i % 4. Cells
+are named A1..D4: the letter is the row (A at the top), the digit the column (1 at the
+left). Each row and each column scores as an ordinary (non-crib) hand with the starter; a
+jack starter adds 2 (heels) to the total once. Any two grid cards may be swapped; 61 wins.
+"""
+
+import random
+
+from crib.errors import CribError
+from cribcore.show import score_show
+
+SIDE = 4
+CELLS = SIDE * SIDE
+ROWS = tuple(tuple(range(r * SIDE, r * SIDE + SIDE)) for r in range(SIDE))
+COLUMNS = tuple(tuple(range(c, CELLS, SIDE)) for c in range(SIDE))
+LINES = ROWS + COLUMNS  # line scores are always listed rows first, then columns
+# The two lines (its row and its column) through each cell.
+LINES_OF = tuple((i // SIDE, SIDE + i % SIDE) for i in range(CELLS))
+SWAPS = tuple((a, b) for a in range(CELLS) for b in range(a + 1, CELLS))  # all 120
+ROW_NAMES = "ABCD"
+TARGET = 61
+HEELS = 2
+_JACK = 10
+
+
+class ShuffleError(CribError):
+    """Bad input to the solitaire: a bad seed or a grid that is not 16 + 1 distinct cards."""
+
+
+class CellError(ShuffleError):
+    """A cell that is not A1..D4, or a swap of a cell with itself."""
+
+
+def cell_name(i):
+    """Canonical name of cell 0..15: 'A1' .. 'D4' (row letter, column digit)."""
+    check_cell(i)
+    return "%s%d" % (ROW_NAMES[i // SIDE], i % SIDE + 1)
+
+
+def check_cell(i):
+    """Return i if it is a cell index 0..15, else raise CellError."""
+    if type(i) is not int or not 0 <= i < CELLS:
+        raise CellError("not a cell: %r" % (i,))
+    return i
+
+
+def parse_cell(text):
+    """Cell index from 'A1'..'D4' (any case) or 'r1c1'..'r4c4'; CellError otherwise."""
+    s = text.strip().upper() if isinstance(text, str) else ""
+    if len(s) == 4 and s[0] == "R" and s[2] == "C":
+        row, col = "1234".find(s[1]), "1234".find(s[3])
+    elif len(s) == 2:
+        row, col = ROW_NAMES.find(s[0]), "1234".find(s[1])
+    else:
+        row = col = -1
+    if row < 0 or col < 0:
+        raise CellError("not a cell (use A1..D4): %r" % (text,))
+    return row * SIDE + col
+
+
+def check_seed(seed):
+    """Return seed if it is an int >= 0, else raise ShuffleError."""
+    # random.Random folds negative seeds onto positive ones: refuse them so no two seeds
+    # that look different deal the same cards.
+    if type(seed) is not int or seed < 0:
+        raise ShuffleError("a seed is a whole number >= 0, got %r" % (seed,))
+    return seed
+
+
+def deal(seed):
+    """(grid, starter) for a seed: the same seed always deals the same 17 cards."""
+    cards = random.Random(check_seed(seed)).sample(range(52), CELLS + 1)
+    return tuple(cards[:CELLS]), cards[CELLS]
+
+
+def check_deal(grid, starter):
+    """Return (tuple(grid), starter) if they are 16 + 1 distinct cards, else raise."""
+    cards = list(grid) + [starter]
+    if len(cards) != CELLS + 1 or len(set(cards)) != CELLS + 1 or \
+            not all([type(c) is int and 0 <= c < 52 for c in cards]):
+        raise ShuffleError("a deal is 16 distinct grid cards and a starter, got %r + %r"
+                           % (tuple(grid), starter))
+    return tuple(cards[:CELLS]), starter
+
+
+def heels(starter):
+    """2 when the starter is a jack (his heels, counted once per deal), else 0."""
+    return HEELS if starter >> 2 == _JACK else 0
+
+
+def line_scores(grid, starter, score=score_show):
+    """The 8 line scores: rows A..D, then columns 1..4."""
+    return [score([grid[i] for i in line], starter) for line in LINES]
+
+
+def total(grid, starter, score=score_show):
+    """Rows + columns + heels."""
+    return sum(line_scores(grid, starter, score)) + heels(starter)
+
+
+def swapped(grid, a, b):
+    """A copy of grid with cells a and b exchanged."""
+    g = list(grid)
+    g[a], g[b] = g[b], g[a]
+    return tuple(g)
+
+
+def best_swap(grid, starter, score=score_show):
+    """(a, b, gain) of the swap that raises the total most, or None if none raises it.
+
+    Ties go to the first swap in SWAPS order (a < b, by a then b), so a hint is repeatable.
+    """
+    lines = line_scores(grid, starter, score)
+    g = list(grid)
+    best = None
+    for a, b in SWAPS:
+        touched = set(LINES_OF[a] + LINES_OF[b])  # a swap changes only these lines
+        before = sum([lines[k] for k in touched])
+        g[a], g[b] = g[b], g[a]
+        after = sum([score([g[i] for i in LINES[k]], starter) for k in touched])
+        g[a], g[b] = g[b], g[a]
+        if after - before > 0 and (best is None or after - before > best[2]):
+            best = (a, b, after - before)
+    return best
+
+
+class Shuffle:
+    """One game: the seed, the starter, the grid as it stands and the swaps made so far."""
+
+    def __init__(self, seed=0):
+        self.new(seed)
+
+    @classmethod
+    def from_cards(cls, grid, starter, seed=None):
+        """A game on a given deal (for known grids); seed is only a label, may be None."""
+        game = cls.__new__(cls)
+        game._deal = check_deal(grid, starter)
+        game.seed = seed
+        game.restart()
+        return game
+
+    def __repr__(self):
+        return "Shuffle.from_cards(%r, %r, seed=%r)" % (self.grid, self.starter, self.seed)
+
+    def new(self, seed=None):
+        """Deal afresh: from seed, or from the seed after this game's (0 if it has none)."""
+        if seed is None:
+            seed = self.seed + 1 if getattr(self, "seed", None) is not None else 0
+        self._deal = deal(seed)
+        self.seed = seed
+        self.restart()
+
+    def restart(self):
+        """Put the cards back as dealt and forget the swaps."""
+        self._grid = list(self._deal[0])
+        self.starter = self._deal[1]
+        self.moves = []
+
+    @property
+    def dealt(self):
+        """The grid as dealt (a tuple)."""
+        return self._deal[0]
+
+    @property
+    def grid(self):
+        """The grid as it stands (a tuple)."""
+        return tuple(self._grid)
+
+    def line_scores(self):
+        """The 8 line scores: rows A..D, then columns 1..4."""
+        return line_scores(self._grid, self.starter)
+
+    def total(self):
+        """Rows + columns + heels."""
+        return total(self._grid, self.starter)
+
+    def won(self):
+        """True once the total reaches 61."""
+        return self.total() >= TARGET
+
+    def swap(self, a, b):
+        """Exchange cells a and b (ints 0..15); a bad or repeated cell raises, changes nothing."""
+        check_cell(a)
+        check_cell(b)
+        if a == b:
+            raise CellError("cannot swap a cell with itself: %s" % cell_name(a))
+        self._grid[a], self._grid[b] = self._grid[b], self._grid[a]
+        self.moves.append((a, b))
+
+    def undo(self):
+        """Take back the last swap and return it, or None when there is none."""
+        if not self.moves:
+            return None
+        a, b = self.moves.pop()
+        self._grid[a], self._grid[b] = self._grid[b], self._grid[a]
+        return a, b
+
+    def hint(self):
+        """(a, b, gain) of the single swap that raises the total most, or None."""
+        return best_swap(self._grid, self.starter)
