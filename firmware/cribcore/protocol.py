@@ -1,0 +1,388 @@
+"""The board's serial protocol, both sides: one table drives encoding, decoding, help, errors.
+
+A line is `word key=value ...`: a command from the host (`peg p=1 n=8 id=42`), or from the
+board a reply (`ok rev=18 p1=15,23`), an error (`err code=no_undo rev=5 msg="..."`) or an
+event (`evt peg rev=20 p=0 n=3 src=button`). Grammar and meanings: docs/protocol.md.
+The tables are plain strings and flat tuples: the Pico holds this module in RAM.
+"""
+
+from cribcore.errors import CoreError
+
+PROTO = 1
+MAX_LINE = 128  # a command line the board accepts, terminator excluded
+MAX_REPLY = 8192  # what a host should accept (the `leds` reply of a long strip)
+
+# Every field once, in the order lines list them, with its type: i whole number,
+# l list of whole numbers, w word (letters, digits, _ . : -), s list of words,
+# d id (1..16 letters, digits, _ -), t text (any printable ASCII, "quoted" when needed).
+FIELDS = (" code:w rev:i proto:i fw:w desk:i lanes:i holes:i p:i n:i src:w target:i"
+          " players:i match:i p0:l p1:l p2:l p3:l dealer:i winner:i wins:l skunk:l undos:i"
+          " pending:l mode:w brightness:i budget_ma:i pause_ms:i idle_ms:i ma:i leds:i px:t"
+          " verb:w verbs:s args:t warn:s b:w on:i ms:i now:i msg:t id:d ")
+
+CHANGE = 1  # changes state: takes id=, saved on flash before the reply
+DESK = 2  # the desktop runner only; the Pico answers desk_only
+ONE = 4  # needs at least one of its [optional] arguments
+
+# verb, flags, arguments (name=low..high for numbers; [optional]), help: four to a row.
+COMMANDS = (
+    "hello", 0, "", "protocol version, firmware, layout, revision",
+    "state", 0, "", "pegs, dealer, winner, tally, pending points, settings",
+    "peg", CHANGE, "p=0..3 n=1..1000", "lane p scores n: its back peg jumps n past the front",
+    "undo", CHANGE, "", "undo the last jump (a winning one too)",
+    "new", CHANGE, "[target=1..1000] [players=2..4] [match=0..1]",
+    "a new game; match=1 clears the tally",
+    "set", CHANGE | ONE, "[dealer=-1..3] [brightness=1..100] [budget_ma=100..100000]"
+    " [pause_ms=200..60000] [idle_ms=0..86400000]", "change settings (kept on flash)",
+    "leds", 0, "", "the pixel buffer: i:rrggbb or i*k:rrggbb runs, black left out",
+    "help", 0, "[verb]", "the verbs, or one verb's arguments",
+    "btn", DESK, "b on=0..1", "desk: press (on=1) or release (on=0) button b",
+    "tick", DESK, "ms=0..600000", "desk: drive the clock ms milliseconds forward",
+)
+
+# The board's own lines (buttons, boot, problems), one event a line: name, then fields.
+EVENTS = """boot rev proto fw warn
+peg rev p n src p0..p3 winner
+undo rev p src p0..p3 winner
+new rev src target players wins
+win rev p skunk
+warn code msg"""
+
+# Stable error codes, then what each means.
+ERRORS = (
+    "bad_line", "not printable ASCII words and key=value pairs",
+    "too_long", "line longer than MAX_LINE characters, discarded whole",
+    "unknown_verb", "no such verb (try help)",
+    "bad_arg", "unknown, repeated or out-of-range argument",
+    "missing_arg", "a required argument is missing",
+    "bad_lane", "no such lane in this game or on this board",
+    "game_over", "the game is won: undo, or start a new one",
+    "no_undo", "nothing to undo",
+    "id_reused", "this id was used for a different command",
+    "desk_only", "a desktop runner verb; the board refuses it",
+    "store_failed", "could not save to flash; nothing changed",
+    "internal", "unexpected fault; nothing changed",
+)
+
+_KEY = "abcdefghijklmnopqrstuvwxyz0123456789_"
+_ID = _KEY + "ABCDEFGHIJKLMNOPQRSTUVWXYZ-"
+_WORD = _ID + ".:"
+
+
+class ProtocolError(CoreError):
+    """A line that breaks the protocol; `code` is one of ERRORS."""
+
+    def __init__(self, msg, code="bad_line"):
+        super().__init__(msg)
+        self.code = code
+
+
+class Message:
+    """A decoded line: kind "cmd", "ok", "err" or "evt"; verb names a cmd or an evt."""
+
+    def __init__(self, kind, verb, args):
+        self.kind = kind
+        self.verb = verb
+        self.args = args
+
+    def __repr__(self):
+        return f"Message({self.kind!r}, {self.verb!r}, {self.args!r})"
+
+    def __eq__(self, other):
+        return isinstance(other, Message) and (self.kind, self.verb, self.args) == (
+            other.kind, other.verb, other.args)
+
+
+def verbs():
+    """Every verb, in COMMANDS order."""
+    return [COMMANDS[i] for i in range(0, len(COMMANDS), 4)]
+
+
+def command(verb):
+    """The COMMANDS row (verb, flags, arguments, help) of a verb, or raise
+    ProtocolError(unknown_verb)."""
+    for i in range(0, len(COMMANDS), 4):
+        if COMMANDS[i] == verb:
+            return COMMANDS[i:i + 4]
+    raise ProtocolError(f"unknown verb {verb!r}", "unknown_verb")
+
+
+def codes():
+    """The error codes, in ERRORS order."""
+    return [ERRORS[i] for i in range(0, len(ERRORS), 2)]
+
+
+def error_text(code):
+    """What an error code means."""
+    for i in range(0, len(ERRORS), 2):
+        if ERRORS[i] == code:
+            return ERRORS[i + 1]
+    return code
+
+
+def usage(verb):
+    """One verb's arguments as help shows them: `p=0..3 n=1..1000 [id]`."""
+    row = command(verb)
+    return (row[2] + " [id]").strip() if row[1] & CHANGE else row[2]
+
+
+def field_type(name):
+    """The type letter of a field, or None for a field this version does not know."""
+    k = FIELDS.find(" " + name + ":")
+    return FIELDS[k + len(name) + 2] if k >= 0 else None
+
+
+def _check(raw, chars, limit):
+    if not 0 < len(raw) <= limit or [c for c in raw if c not in chars]:
+        raise ProtocolError(f"bad word {raw!r}", "bad_arg")
+    return raw
+
+
+def _int(raw):
+    digits = raw[1:] if raw[:1] == "-" else raw
+    if not 0 < len(digits) <= 10 or not digits.isdigit():
+        raise ProtocolError(f"not a whole number: {raw!r}", "bad_arg")
+    return int(raw)
+
+
+def parse_value(typ, raw):
+    """A field's value from its text (numbers forgivingly: 007 is 7)."""
+    if typ == "i":
+        return _int(raw)
+    if typ == "w":
+        return _check(raw, _WORD, 32)
+    if typ == "d":
+        return _check(raw, _ID, 16)
+    if typ == "l":
+        return tuple([_int(v) for v in raw.split(",")])
+    if typ == "s":
+        return tuple([_check(v, _WORD, 32) for v in raw.split(",")]) if raw else ()
+    return raw
+
+
+def format_value(typ, value):
+    """A field value's canonical text, quoted only when it has to be."""
+    text = ",".join([str(v) for v in value]) if typ in "ls" else str(value)
+    if text and (typ != "t" or not [c for c in text if c in ' "\\']):
+        return text
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _tokens(line):
+    """The words before the first key=value, and the (key, raw value) pairs."""
+    if [c for c in line if not " " <= c <= "~"]:
+        raise ProtocolError(f"not printable ASCII: {line!r}", "bad_line")
+    words, pairs = [], []
+    i, n = 0, len(line)
+    while i < n:
+        if line[i] == " ":
+            i += 1
+            continue
+        end = line.find(" ", i)
+        end = n if end < 0 else end
+        eq = line.find("=", i, end)
+        if eq < 0 and not pairs:
+            words.append(line[i:end])  # the verb, or evt and the event's name
+            i = end
+            continue
+        name = line[i:eq]
+        if eq < 0 or not 0 < len(name) <= 16 or [c for c in name if c not in _KEY]:
+            raise ProtocolError(f"expected key=value at {line[i:i + 20]!r}", "bad_line")
+        i = eq + 1
+        if line[i:i + 1] == '"':
+            raw, i = _quoted(line, i + 1)
+        else:
+            raw, i = line[i:end], end
+            if not raw or '"' in raw:
+                raise ProtocolError(f"bad value of {name!r}", "bad_line")
+        if i < n and line[i] != " ":
+            raise ProtocolError(f"a space must follow the value of {name!r}", "bad_line")
+        pairs.append((name, raw))
+    return words, pairs
+
+
+def _quoted(line, i):
+    """The text of a quoted value starting after its opening quote, and where it ends."""
+    out = ""
+    while i < len(line):
+        c = line[i]
+        if c == '"':
+            return out, i + 1
+        if c == "\\":
+            i += 1
+            c = line[i:i + 1]
+            if c not in ('"', "\\"):
+                break
+        out += c
+        i += 1
+    raise ProtocolError(f"unterminated or badly escaped quote: {line!r}", "bad_line")
+
+
+def _spec(row):
+    """{name: (low, high, required)} of a command's arguments."""
+    out = {}
+    for tok in row[2].split():
+        name, _, rng = tok.strip("[]").partition("=")
+        low, _, high = rng.partition("..")
+        out[name] = (int(low) if low else 0, int(high) if high else 0, tok[0] != "[")
+    if row[1] & CHANGE:
+        out["id"] = (0, 0, False)
+    return out
+
+
+def decode(line):
+    """Decode one line (no terminator) into a Message; raise ProtocolError if it is bad.
+
+    Commands are checked against COMMANDS (arguments, types, ranges); replies and events
+    are only typed, and fields this version does not know are kept as text.
+    """
+    words, pairs = _tokens(line)
+    kind = words[0] if words and words[0] in ("ok", "err", "evt") else "cmd"
+    if len(words) != (2 if kind == "evt" else 1):
+        raise ProtocolError(f"expected one verb, then key=value pairs: {line!r}", "bad_line")
+    verb = words[-1] if kind in ("cmd", "evt") else None
+    spec = None
+    if kind == "cmd":
+        if len(line) > MAX_LINE:
+            raise ProtocolError(f"line of {len(line)} characters", "too_long")
+        row = command(verb)
+        spec = _spec(row)
+    args = {}
+    for name, raw in pairs:
+        if name in args:
+            raise ProtocolError(f"{name!r} given twice", "bad_arg")
+        typ = field_type(name)
+        if spec is None:
+            args[name] = raw if typ is None else parse_value(typ, raw)
+            continue
+        if name not in spec:
+            raise ProtocolError(f"{verb} takes no {name!r}", "bad_arg")
+        value = args[name] = parse_value(typ, raw)
+        low, high, _ = spec[name]
+        if typ == "i" and not low <= value <= high:
+            raise ProtocolError(f"{name} must be {low}..{high}, got {value}", "bad_arg")
+    if spec is not None:
+        for name in spec:
+            if spec[name][2] and name not in args:
+                raise ProtocolError(f"{verb} needs {name}=", "missing_arg")
+        if row[1] & ONE and not [k for k in args if k != "id"]:
+            raise ProtocolError(f"{verb} needs at least one of {row[2]}", "missing_arg")
+    return Message(kind, verb, args)
+
+
+def _line(word, args):
+    """word, then args in FIELDS order with canonical values; None values left out."""
+    keys = [k for k in args if args[k] is not None]
+    unknown = [k for k in keys if field_type(k) is None]
+    if unknown:
+        raise ProtocolError(f"no such fields: {unknown!r}", "bad_arg")
+    keys.sort(key=lambda k: FIELDS.find(" " + k + ":"))
+    return " ".join([word] + [k + "=" + format_value(field_type(k), args[k]) for k in keys])
+
+
+def encode(verb_, **args):
+    """A command line for the board (checked as the board checks it), no terminator.
+
+    (verb_ is positional: `help` has a field named verb.)"""
+    line = _line(verb_, args)
+    decode(line)
+    return line
+
+
+def ok(**args):
+    """An `ok` reply line."""
+    return _line("ok", args)
+
+
+def err(code, msg, **args):
+    """An `err` reply line with a stable code and a human message."""
+    args["code"] = code
+    args["msg"] = msg
+    return _line("err", args)
+
+
+def event(name, **args):
+    """An `evt NAME ...` line the board sends on its own."""
+    return _line("evt " + name, args)
+
+
+def pixel_runs(pixel, count):
+    """The runs of the `px` text of LEDs 0..count-1, pixel(i) -> (r, g, b), one by one
+    (`i:rrggbb`, or `i*k:rrggbb` for k equal LEDs); black LEDs left out. One at a time, so
+    the board never needs the whole text in one piece of its heap."""
+    i = 0
+    while i < count:
+        px = pixel(i)
+        j = i + 1
+        while j < count and pixel(j) == px:
+            j += 1
+        if px[0] or px[1] or px[2]:
+            rgb = f"{px[0]:02x}{px[1]:02x}{px[2]:02x}"
+            yield f"{i}:{rgb}" if j - i == 1 else f"{i}*{j - i}:{rgb}"
+        i = j
+
+
+def format_pixels(pixel, count):
+    """The whole `px` text (see pixel_runs)."""
+    return ",".join(pixel_runs(pixel, count))
+
+
+def parse_pixels(text, count):
+    """The (r, g, b) list of `count` LEDs from a `px` text."""
+    pixels = [(0, 0, 0)] * count
+    for run in text.split(",") if text else ():
+        where, _, rgb = run.partition(":")
+        start, _, k = where.partition("*")
+        try:
+            start, k = int(start), int(k or "1")
+            px = (int(rgb[0:2], 16), int(rgb[2:4], 16), int(rgb[4:6], 16))
+        except ValueError:
+            raise ProtocolError(f"bad pixel run {run!r}", "bad_arg") from None
+        if len(rgb) != 6 or k < 1 or start < 0 or start + k > count:
+            raise ProtocolError(f"bad pixel run {run!r}", "bad_arg")
+        pixels[start:start + k] = [px] * k
+    return pixels
+
+
+class LineReader:
+    """Split bytes from a port into lines: a str per line, a ProtocolError per bad one.
+
+    Lines end at LF or CR (so CRLF works); blank lines are dropped. A line longer than
+    `limit` is discarded whole, however long, and reported once its end arrives; the
+    buffer never holds more than `limit` bytes.
+    """
+
+    def __init__(self, limit=MAX_LINE):
+        self.limit = limit
+        self._buf = bytearray()
+        self._bad = False  # a byte that is not printable ASCII
+        self._long = False  # past the limit: discarding up to the line's end
+        self._text = False  # something besides spaces
+
+    def feed(self, data):
+        """Take any bytes; return the lines they complete."""
+        out = []
+        buf = self._buf
+        for c in data:
+            if c == 10 or c == 13:
+                if self._long:
+                    out.append(ProtocolError("line too long, discarded", "too_long"))
+                elif self._bad:
+                    out.append(ProtocolError("line with bytes that are not printable "
+                                             "ASCII", "bad_line"))
+                elif self._text:
+                    out.append(buf.decode())
+                self._buf = buf = bytearray()
+                self._bad = self._long = self._text = False
+            elif self._long:
+                continue
+            elif len(buf) >= self.limit:
+                self._long = True
+                self._buf = buf = bytearray()
+            else:
+                if c < 32 or c > 126:
+                    self._bad = True
+                elif c != 32:
+                    self._text = True
+                buf.append(c)
+        return out

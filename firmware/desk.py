@@ -1,0 +1,153 @@
+"""The virtual board: the real firmware app with fake drivers, the protocol on stdin/stdout.
+
+usage: python3 firmware/desk.py [--store DIR] [--config FILE] [--driven]
+       micropython firmware/desk.py ...    (same; or `micropython -m desk` in a build)
+
+--store DIR    keep the state file in DIR (made if missing); without it, state is in memory
+--config FILE  the layout (default: config.json beside this file, else the built-in one)
+--driven       time moves only with `tick ms=N` (tests); otherwise the real clock runs
+The desktop-only verbs `btn b=lane0 on=1|0` and `tick ms=N` stand in for buttons and time.
+Exit status: 0 when stdin ends, 2 for bad arguments.
+"""
+
+import gc
+import sys
+
+if hasattr(gc, "threshold"):
+    # MicroPython: collect after every KB allocated, so garbage never spreads over the
+    # whole heap and long-lived objects stay packed (a much smaller heap suffices).
+    gc.threshold(1024)
+
+try:
+    from time import ticks_ms
+except ImportError:  # CPython: a millisecond clock that wraps like the Pico's ticks_ms
+    import time
+
+    def ticks_ms():
+        return (time.monotonic_ns() // 1000000) & ((1 << 30) - 1)
+
+from pegboard.app import App, layout
+from pegboard.stdio import StdioPort
+from pegboard.store import Store
+
+USAGE = "usage: desk.py [--store DIR] [--config FILE] [--driven]"
+FRAME_MS = 10  # real-clock mode: the loop waits for input at most this long per step
+
+
+class Strip:
+    """Stands in for the WS2812 chain. The renderer keeps the frame it sent (`leds` reads
+    it there), so this only counts what reaches the strip."""
+
+    def __init__(self, n):
+        self.n = n
+        self.sets = 0
+        self.writes = 0
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, rgb):
+        self.sets += 1
+
+    def write(self):
+        self.writes += 1
+
+
+class MemoryFiles:
+    """A filesystem in a dict, for a runner without --store."""
+
+    def __init__(self):
+        self.files = {}
+
+    def read(self, name):
+        return self.files.get(name)
+
+    def write(self, name, chunks):
+        self.files[name] = "".join(chunks).encode()
+
+    def rename(self, old, new):
+        self.files[new] = self.files.pop(old)
+
+
+def parse_args(argv):
+    """{"store": DIR or None, "config": FILE or None, "driven": bool}; ValueError if bad."""
+    opts = {"store": None, "config": None, "driven": False}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--driven":
+            opts["driven"] = True
+        elif a in ("--store", "--config") and i + 1 < len(argv):
+            i += 1
+            opts[a[2:]] = argv[i]
+        else:
+            raise ValueError(f"bad argument {a!r}")
+        i += 1
+    return opts
+
+
+def read_text(path):
+    """A file's text, or None when it cannot be read."""
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def build(opts, port):
+    """The app over fake drivers, as the options say."""
+    path = opts["config"]
+    if path is None:
+        path = (__file__.rpartition("/")[0] or ".") + "/config.json"
+    text = read_text(path)
+    config, problem = layout(text)
+    if text is None and opts["config"] is None:
+        problem = None  # no layout beside this file: the built-in one is what was asked for
+    if opts["store"] is None:
+        store = Store("state", MemoryFiles())
+    else:
+        try:
+            import os
+
+            os.mkdir(opts["store"])
+        except OSError:
+            pass  # it exists (or cannot be made: the first save will say so)
+        store = Store(opts["store"] + "/state")
+    readers = {"undo": _up, "confirm": _up}
+    for i in range(len(config.lanes)):
+        readers[f"lane{i}"] = _up
+    app = App(config, Strip(config.leds), readers, store, port, desk=True)
+    app.driven = opts["driven"]
+    if problem:
+        app.bad_config(problem)
+    return app
+
+
+def _up():
+    return False
+
+
+def run(app, port):
+    """Step the app until stdin ends and every line it got has been answered."""
+    while not port.closed or app.queue:
+        if not app.queue:
+            # Wait for input: for ever with a driven clock, a frame with a real one.
+            port.ready(-1 if app.driven else FRAME_MS)
+        app.step(ticks_ms())
+
+
+def main(argv):
+    """Run the virtual board; return the exit status."""
+    try:
+        opts = parse_args(argv)
+    except ValueError as e:
+        sys.stderr.write(f"desk.py: {e}\n{USAGE}\n")
+        return 2
+    port = StdioPort()
+    run(build(opts, port), port)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,405 @@
+"""The board app: serial commands and button gestures change the board, a frame per step.
+
+`App.step(now_ms)` never blocks: it reads what the port has, runs a few complete lines,
+polls the buttons, applies their actions and draws one frame. Every change is saved
+(board, settings and the recent id -> reply table, in one state write) before its reply
+or event is written, so an acknowledged change survives a power cut and a retried id is
+answered, not applied twice. A change that fails to save is taken back.
+"""
+
+from cribcore import VERSION
+from cribcore.pegs import Board, PegError, checksum
+from cribcore.protocol import (
+    CHANGE,
+    DESK,
+    PROTO,
+    LineReader,
+    ProtocolError,
+    codes,
+    command,
+    decode,
+    encode,
+    err,
+    event,
+    ok,
+    pixel_runs,
+    usage,
+    verbs,
+)
+from pegboard import ticks
+from pegboard.buttons import Buttons
+from pegboard.render import Renderer
+
+SETTINGS = ("brightness", "budget_ma", "pause_ms", "idle_ms")
+ID_MEMORY = 8  # recent ids answered from memory; a host retries only its last few
+# (kept as the state file's own `id IDENT KEY REPLY` lines: one string each)
+LINES_PER_STEP = 4  # keep a step short even when the host sends a burst
+FRAME_MS = 10  # a driven clock (`tick`) advances in frames like a real loop
+_CODES = codes()
+
+
+class Copy:
+    """A plain copy of another object's attributes."""
+
+    def __init__(self, obj):
+        for name in obj.__dict__:
+            setattr(self, name, getattr(obj, name))
+
+
+def layout(text):
+    """(config, problem): the layout from config.json text, or the built-in one and why.
+
+    pegboard.config validates it; the app runs on a plain copy. Validation (and the
+    built-in layout it makes at import) is needed only at boot, so under MicroPython the
+    module is dropped afterwards: with no Config alive, its code and data leave the heap
+    (about 13K on the unix port, where it decides whether the desk runner fits in 96K).
+    """
+    import sys
+
+    import pegboard
+    from pegboard.config import DEFAULT, ConfigError, load_config
+
+    problem = None
+    if text is None:
+        config, problem = DEFAULT, "no config.json: using the built-in layout"
+    else:
+        try:
+            config = load_config(text)
+        except ConfigError as e:
+            config, problem = DEFAULT, str(e)
+    out = Copy(config)
+    out.lanes = tuple([Copy(ln) for ln in config.lanes])
+    if sys.implementation.name == "micropython":
+        del sys.modules["pegboard.config"]
+        del pegboard.config
+    return out, problem
+
+
+class App:
+    """The firmware app over its drivers: strip, button readers, store, serial port."""
+
+    def __init__(self, config, strip, readers, store, port, desk=False):
+        self.config = config
+        self.strip = strip
+        self.store = store
+        self.port = port
+        self.desk = desk
+        self.driven = False  # desk: time moves only by `tick`
+        self.now = 0
+        self.pressed = {}  # desk: buttons held down by `btn`
+        self.names = tuple(readers)
+        if desk:
+            readers = dict([(k, self._virtual(k, fn)) for k, fn in readers.items()])
+        self.buttons = Buttons(config, readers)
+        self.renderer = Renderer(config, strip)
+        self.reader = LineReader()
+        self.queue = []
+        self.warnings = []
+        self._booted = False
+        self._faulted = False
+        self._reset()
+        text = store.load()
+        for problem in store.problems:
+            self.warn("bad_state", problem)
+        if text is not None:
+            try:
+                self._restore(text)
+            except (ValueError, IndexError) as e:
+                self.warn("bad_state", f"saved state refused: {e}")
+                self._reset()
+        self._apply_settings()
+
+    def _virtual(self, name, fn):
+        return lambda: self.pressed.get(name, False) or fn()
+
+    # -- the loop --------------------------------------------------------------------------
+
+    def step(self, now_ms):
+        """One pass: a few serial lines, the buttons, one frame. Never blocks."""
+        if not self._booted:
+            self._boot()
+        if not self.driven:
+            self.now = now_ms
+        if not self.queue:
+            data = self.port.read()
+            if data:
+                self.queue = self.reader.feed(data)
+        for _ in range(LINES_PER_STEP):
+            if not self.queue:
+                break
+            self._line(self.queue.pop(0))
+        self._work(self.now)
+
+    def _work(self, now):
+        try:
+            for action in self.buttons.poll(now, self.board):
+                self._button(action, now)
+            self.renderer.draw(self.board, self.buttons, now)
+        except Exception as e:  # noqa: BLE001 - e.g. MemoryError: the next step tries again
+            if not self._faulted:
+                self._faulted = True  # say it once, not every frame
+                self.warn("internal", repr(e))
+
+    def warn(self, code, msg):
+        """Report a problem (bad config, bad state file, flash failure) as `evt warn`."""
+        self.warnings.append((code, msg))
+        if self._booted:
+            self._send(event("warn", code=code, msg=msg))
+
+    def bad_config(self, msg):
+        """The layout file was refused: say so and blink red (the app runs on DEFAULT)."""
+        self.warn("bad_config", msg)
+        self.renderer.alert(True)
+
+    def _warn_codes(self):
+        return tuple([c for c, _ in self.warnings]) or None
+
+    def _boot(self):
+        self._booted = True
+        self._send(event("boot", proto=PROTO, fw=VERSION, rev=self.board.rev,
+                         warn=self._warn_codes()))
+        for code, msg in self.warnings:
+            self._send(event("warn", code=code, msg=msg))
+
+    def _send(self, line):
+        self.port.write(line.encode() + b"\n")
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def _line(self, item):
+        rev = self.board.rev
+        if type(item) is not str:
+            self._send(err(item.code, str(item), rev=rev))
+            return
+        ident = None
+        try:
+            msg = decode(item)
+            if msg.kind != "cmd":
+                raise ProtocolError(f"{msg.kind!r} is for the board to send", "unknown_verb")
+            ident = msg.args.pop("id", None)
+            flags = command(msg.verb)[1]
+            if flags & DESK and not self.desk:
+                raise ProtocolError(f"{msg.verb!r} runs on the desktop only", "desk_only")
+            if flags & CHANGE:
+                self._change(msg, ident)
+            elif msg.verb == "leds":
+                self._leds()
+            else:
+                reply = getattr(self, "_q_" + msg.verb)(msg.args)  # tick may change rev
+                self._send(ok(rev=self.board.rev, **reply))
+        except (ProtocolError, PegError) as e:
+            code = e.code if e.code in _CODES else "bad_arg"
+            self._send(err(code, str(e), rev=self.board.rev, id=ident))
+        except OSError as e:
+            self._send(err("store_failed", repr(e), rev=self.board.rev, id=ident))
+        except Exception as e:  # noqa: BLE001 - a bug must not stop the board
+            self._send(err("internal", repr(e), rev=self.board.rev, id=ident))
+
+    def _change(self, msg, ident):
+        """Apply a state-changing command once per id; save; then reply."""
+        key = checksum(encode(msg.verb, **msg.args)) if ident is not None else None
+        for entry in self.ids:
+            _, rid, rkey, line = entry.split(" ", 3)
+            if rid == ident:
+                if rkey != key:
+                    raise ProtocolError(f"id {ident!r} was used for another command",
+                                        "id_reused")
+                self._send(line)
+                return
+        snap = self._snapshot()
+        try:
+            reply = getattr(self, "_c_" + msg.verb)(msg.args)
+            line = ok(rev=self.board.rev, id=ident, **reply)
+            if ident is not None:
+                self.ids.append(f"id {ident} {key} {line}")
+                if len(self.ids) > ID_MEMORY:
+                    self.ids.pop(0)
+            self.store.save(self._state_lines())
+        except (ProtocolError, PegError):
+            raise  # a refusal: raised before anything changed
+        except Exception:
+            self._rollback(snap)
+            raise
+        self._send(line)
+        self.renderer.wake(self.now)
+
+    def _lane(self, lane):
+        b = self.board
+        reply = {"p%d" % lane: (b.back(lane), b.front(lane)), "winner": b.winner}
+        if b.winner >= 0:
+            reply["skunk"] = tuple([b.skunk(i) for i in range(b.players)])
+        return reply
+
+    def _new(self, target, players, match):
+        lanes = len(self.config.lanes)
+        if players is not None and players > lanes:
+            raise PegError(f"this board has {lanes} lanes, not {players}", "bad_lane")
+        self.board.new_game(target, players, match)
+        return {"target": self.board.target, "players": self.board.players,
+                "wins": tuple(self.board.wins[:self.board.players])}
+
+    def _c_peg(self, args):
+        self.board.peg(args["p"], args["n"])
+        return self._lane(args["p"])
+
+    def _c_undo(self, args):
+        return self._lane(self.board.undo())
+
+    def _c_new(self, args):
+        return self._new(args.get("target"), args.get("players"), args.get("match") == 1)
+
+    def _c_set(self, args):
+        budget = args.get("budget_ma", self.settings["budget_ma"])
+        idle = self.config.leds * self.config.led_ma["idle"]
+        if budget <= idle:
+            raise ProtocolError(f"budget_ma {budget} is not above the idle draw {idle}",
+                                "bad_arg")
+        if "dealer" in args:
+            self.board.set_dealer(args["dealer"])
+        for k in SETTINGS:
+            if k in args:
+                self.settings[k] = args[k]
+        self._apply_settings()
+        return args
+
+    def _q_hello(self, args):
+        return {"proto": PROTO, "fw": VERSION, "lanes": len(self.config.lanes),
+                "holes": self.config.holes, "players": self.board.players,
+                "target": self.board.target, "desk": 1 if self.desk else 0,
+                "warn": self._warn_codes()}
+
+    def _q_state(self, args):
+        b = self.board
+        reply = {"target": b.target, "players": b.players, "dealer": b.dealer,
+                 "winner": b.winner, "wins": tuple(b.wins[:b.players]), "undos": b.undo_count,
+                 "pending": tuple([self.buttons.pending(i) for i in range(b.players)]),
+                 "mode": self.buttons.mode, "ma": self.renderer.last_ma}
+        for lane in range(b.players):
+            reply.update(self._lane(lane))
+        reply.update(self.settings)
+        return reply
+
+    def _leds(self):
+        """`ok rev=.. leds=N px=...` written run by run: no long string on the heap."""
+        n = min(len(self.strip), self.config.leds)
+        write = self.port.write
+        write(ok(rev=self.board.rev, leds=n).encode() + b" px=")
+        sep = b""
+        for run in pixel_runs(self.renderer.pixel, n):
+            write(sep + run.encode())
+            sep = b","
+        write(b'""\n' if not sep else b"\n")
+
+    def _q_help(self, args):
+        if "verb" not in args:
+            return {"verbs": verbs()}
+        verb = args["verb"]
+        return {"verb": verb, "args": usage(verb), "msg": command(verb)[3]}
+
+    def _q_btn(self, args):
+        if args["b"] not in self.names:
+            raise ProtocolError(f"no button {args['b']!r}; buttons: {self.names!r}", "bad_arg")
+        self.pressed[args["b"]] = args["on"] == 1
+        return {}
+
+    def _q_tick(self, args):
+        self.driven = True
+        left = args["ms"]
+        while left > 0:
+            dt = min(FRAME_MS, left)
+            self.now = ticks.later(self.now, dt)
+            left -= dt
+            self._work(self.now)
+        return {"now": self.now}
+
+    # -- buttons -----------------------------------------------------------------------------
+
+    def _button(self, action, now):
+        """Apply a button action, save, then tell the host with events."""
+        b = self.board
+        kind = action[0]
+        snap = self._snapshot()
+        try:
+            if kind == "peg":
+                b.peg(action[1], action[2])
+                lines = [event("peg", p=action[1], n=action[2], src="button", rev=b.rev,
+                               **self._lane(action[1]))]
+                if b.winner >= 0:
+                    lines.append(event("win", p=b.winner, rev=b.rev,
+                                       skunk=self._lane(b.winner)["skunk"]))
+            elif kind == "undo":
+                lane = b.undo()
+                lines = [event("undo", p=lane, src="button", rev=b.rev, **self._lane(lane))]
+            elif kind in ("new", "setup"):
+                args = action[1:] if kind == "setup" else (None, None)
+                new = self._new(args[0], args[1], False)
+                lines = [event("new", src="button", rev=b.rev, **new)]
+            else:
+                return
+            self.store.save(self._state_lines())
+        except PegError:
+            return  # refused before any change, e.g. undo with nothing to undo
+        except OSError as e:
+            self._rollback(snap)
+            self.warn("store_failed", repr(e))
+            return
+        for line in lines:
+            self._send(line)
+        self.renderer.wake(now)
+
+    # -- state -------------------------------------------------------------------------------
+
+    def _reset(self):
+        c = self.config
+        self.board = Board(len(c.lanes), 121 if c.holes >= 121 else c.holes, c.undo_depth)
+        self.settings = dict([(k, getattr(c, k)) for k in SETTINGS])
+        self.ids = []
+
+    def _state_lines(self):
+        """The state file's lines: board, settings, and the recent id -> reply table."""
+        return ["board " + self.board.dumps(), encode("set", **self.settings)] + self.ids
+
+    def _restore(self, lines):
+        """Take board, settings and ids from the state's lines (or its text); raise
+        ValueError if they are bad."""
+        if type(lines) is str:
+            lines = lines.split("\n")
+        if len(lines) < 2 or not lines[0].startswith("board "):
+            raise ValueError(f"not a state text: {lines[0][:40]!r}")
+        board = Board.loads(lines[0][6:])
+        if board.players > len(self.config.lanes):
+            raise ValueError(f"{board.players} players on {len(self.config.lanes)} lanes")
+        settings = decode(lines[1]).args
+        ids = lines[2:]
+        for line in ids:
+            word, _, _, reply = line.split(" ", 3)
+            if word != "id" or decode(reply).kind != "ok":
+                raise ValueError(f"bad id line {line!r}")
+        self.board = board
+        self.settings.update(settings)
+        self.ids = ids
+
+    def _snapshot(self):
+        """What a change may touch, to take it back if it cannot be saved."""
+        return self.board.dumps(), dict(self.settings), list(self.ids)
+
+    def _rollback(self, snap):
+        """Take back a change that failed (or was cut short), then try to save the state
+        as it was: a half-done save must not leave a change nobody heard of as the newest
+        copy on flash. Refusals never get here: they are raised before any change."""
+        self.board = Board.loads(snap[0])
+        self.settings = snap[1]
+        self.ids = snap[2]
+        self._apply_settings()
+        try:
+            self.store.save(self._state_lines())
+        except OSError:
+            pass  # the flash keeps failing: the next change tries again
+
+    def _apply_settings(self):
+        s = self.settings
+        self.renderer.brightness = s["brightness"]
+        self.renderer.budget_ma = s["budget_ma"]
+        # Buttons and the renderer read these timings from the config on every use.
+        self.config.pause_ms = s["pause_ms"]
+        self.config.idle_ms = s["idle_ms"]

@@ -1,0 +1,177 @@
+"""The desk runner (firmware/desk.py) over a pipe: CPython, MicroPython from source, and the
+.mpy build under a 96K heap; --store, --config, bad arguments, the real clock."""
+
+import select
+import subprocess
+import sys
+import time
+
+import pytest
+from deskgame import script
+from support import FIRMWARE, micropython_path, run_micropython
+
+from crib import build
+from cribcore.protocol import decode
+
+DESK = str(FIRMWARE / "desk.py")
+
+
+def run_desk(args, stdin, python=sys.executable, cwd=None):
+    proc = subprocess.run([python] + args, input=stdin, capture_output=True, text=True,
+                          timeout=120, cwd=cwd)
+    return proc
+
+
+def answers(out):
+    """The decoded lines, boot event left out."""
+    lines = [decode(x) for x in out.splitlines()]
+    assert lines[0].kind == "evt" and lines[0].verb == "boot"
+    return lines[1:]
+
+
+def check_game(out, lines, model):
+    """Every command answered once, in order, as the model board says."""
+    got = answers(out)
+    replies = [m for m in got if m.kind != "evt"]
+    assert len(replies) == len(lines)
+    seen = {}
+    for line, m in zip(lines, replies):
+        if line.startswith("peg") and "id=late" in line:
+            assert (m.kind, m.args["code"]) == ("err", "game_over")
+            continue
+        assert m.kind == "ok", (line, m)
+        if "id=" not in line:
+            continue
+        ident = line.rsplit("id=", 1)[-1]
+        if ident in seen:
+            assert m == seen[ident], line  # a retried id: the first reply, applied once
+        seen[ident] = m
+    assert len(seen) < len([x for x in lines if "id=" in x])  # there were retries
+    events = [m for m in got if m.kind == "evt"]
+    assert [(m.verb, m.args["p"], m.args["n"]) for m in events] == [("peg", 1, 2)]
+    final = replies[-3].args  # the state after winning again
+    for lane in range(3):
+        assert final["p%d" % lane] == (model.back(lane), model.front(lane))
+    assert (final["winner"], final["wins"], final["rev"]) == (
+        model.winner, tuple(model.wins[:3]), model.rev)
+    assert final["skunk"] == tuple(model.skunk(i) for i in range(3))
+
+
+@pytest.fixture(scope="module")
+def game():
+    lines, model = script()
+    stdin = "\n".join(lines) + "\n"
+    return lines, model, stdin
+
+
+@pytest.fixture(scope="module")
+def cpython_out(game, tmp_path_factory):
+    lines, model, stdin = game
+    store = tmp_path_factory.mktemp("store")
+    proc = run_desk([DESK, "--driven", "--store", str(store)], stdin)
+    assert proc.returncode == 0 and proc.stderr == ""
+    return proc.stdout
+
+
+def test_scripted_game_under_cpython(game, cpython_out):
+    lines, model, _ = game
+    check_game(cpython_out, lines, model)
+
+
+def test_scripted_game_under_micropython_from_source(game, cpython_out, tmp_path):
+    lines, model, stdin = game
+    proc = run_micropython([DESK, "--driven", "--store", tmp_path], heap="256K", stdin=stdin)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == cpython_out
+
+
+def test_scripted_game_from_the_mpy_build_in_96k(game, cpython_out, tmp_path):
+    """What deploy puts on the Pico, in a heap the Pico can spare with a wide margin."""
+    lines, model, stdin = game
+    out = tmp_path / "build"
+    build.build(out)
+    assert (out / "desk.mpy").exists() and not (out / "desk.py").exists()
+    proc = run_micropython(["-m", "desk", "--driven", "--store", tmp_path / "store"],
+                           heap="96K", stdin=stdin, cwd=out)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
+    assert proc.stdout == cpython_out
+
+
+@pytest.mark.parametrize("interpreter", ["cpython", "micropython"])
+def test_store_keeps_the_game_across_runs(interpreter, tmp_path):
+    def desk(stdin):
+        args = [DESK, "--driven", "--store", str(tmp_path)]
+        if interpreter == "cpython":
+            return run_desk(args, stdin).stdout
+        return run_micropython(args, heap="256K", stdin=stdin).stdout
+
+    desk("peg p=1 n=9 id=a\nset brightness=70 id=b\n")
+    got = answers(desk("state\npeg p=1 n=9 id=a\n"))
+    assert got[0].args["p1"] == (0, 9) and got[0].args["brightness"] == 70
+    assert got[1].args["rev"] == 1  # the retried id was answered, not applied again
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["state", "state.old"]
+
+
+def test_config_file_and_bad_config(tmp_path):
+    two = tmp_path / "two.json"
+    text = (FIRMWARE / "config.json").read_text()
+    import json
+
+    d = json.loads(text)
+    d["lanes"] = d["lanes"][:2]
+    two.write_text(json.dumps(d))
+    got = answers(run_desk([DESK, "--driven", "--config", str(two)], "hello\n").stdout)
+    assert got[0].args["lanes"] == 2
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"version": 1, "leds": -4}')
+    out = run_desk([DESK, "--driven", "--config", str(bad)], "hello\n").stdout
+    lines = [decode(x) for x in out.splitlines()]
+    assert lines[0].args["warn"] == ("bad_config",)
+    assert (lines[1].verb, lines[1].args["code"]) == ("warn", "bad_config")
+    assert lines[2].args["lanes"] == 3 and lines[2].args["warn"] == ("bad_config",)
+    missing = run_desk([DESK, "--driven", "--config", str(tmp_path / "none.json")], "hello\n")
+    assert decode(missing.stdout.splitlines()[0]).args["warn"] == ("bad_config",)
+
+
+@pytest.mark.parametrize("args", [["--bogus"], ["--store"], ["--config"], ["x"]])
+def test_bad_arguments_exit_2(args):
+    proc = run_desk([DESK] + args, "")
+    assert proc.returncode == 2 and "usage" in proc.stderr and proc.stdout == ""
+
+
+def read_until(proc, prefix, seconds):
+    """Lines from the runner until one starts with prefix (or the time is up)."""
+    seen = []
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        ready, _, _ = select.select([proc.stdout], [], [], 0.05)
+        if ready:
+            line = proc.stdout.readline().decode()
+            seen.append(line.strip())
+            if line.startswith(prefix):
+                return seen
+    raise AssertionError("no %r within %ss: %r" % (prefix, seconds, seen))
+
+
+@pytest.mark.parametrize("interpreter", ["cpython", "micropython"])
+def test_real_clock_buttons_and_reading_while_idle(interpreter):
+    python = sys.executable if interpreter == "cpython" else micropython_path()
+    proc = subprocess.Popen([python, DESK], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    try:
+        read_until(proc, "evt boot", 10)
+        proc.stdin.write(b"btn b=lane2 on=1\n")
+        proc.stdin.flush()
+        read_until(proc, "ok", 5)
+        time.sleep(0.2)
+        proc.stdin.write(b"btn b=lane2 on=0\nhello\n")
+        proc.stdin.flush()
+        # The runner answers at once, then pegs on its own clock after the pause.
+        assert read_until(proc, "ok", 5)[-1].startswith("ok")
+        seen = read_until(proc, "ok rev=0 proto=1", 5)
+        peg = read_until(proc, "evt peg", 5)[-1]
+        assert decode(peg).args["p2"] == (0, 1)
+        assert not [x for x in seen if x.startswith("evt peg")]  # not before the pause
+    finally:
+        proc.stdin.close()
+        assert proc.wait(timeout=10) == 0
