@@ -1,0 +1,227 @@
+"""Talk to the board: its status, peg points, undo, start a game, change settings, watch
+its events, or save a picture of it as lit now.
+
+LANE is a lane number from 1 or a lane's name (red, blue, ...). The board is a Pico found
+by USB id (--port auto, the default), a port or URL given with --port, or the virtual
+board with --board sim. Human output by default, --json for scripts.
+"""
+
+import argparse
+import json
+import sys
+
+from crib.boards import add_board_arguments, list_ports_text, open_board, wants_port_list
+from crib.errors import CribError
+from crib.picture import board_picture, check_layout, load_layout
+from crib.ports import list_ports
+from crib.screen import draw
+from crib.snapshot import save, take
+
+HELP = "the board: status, peg, undo, new, set, watch, snapshot"
+SET_HELP = "dealer=LANE|none, brightness=1..100, budget_ma, pause_ms, idle_ms"
+
+
+class UsageError(CribError):
+    """A bad lane, setting or value on the command line."""
+
+
+def add_arguments(parser):
+    """ACTION [ARGS] and the board options."""
+    add_board_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+    sub = parser.add_subparsers(dest="action", metavar="ACTION")
+    common = argparse.ArgumentParser(add_help=False)  # the options after ACTION too
+    add_board_arguments(common, nested=True)
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                        help="print JSON for scripts")
+
+    def action(name, help):
+        return sub.add_parser(name, help=help, parents=[common])
+
+    action("status", "the board now: pegs, game, tally, settings")
+    p = action("peg", "peg N points for LANE")
+    p.add_argument("lane", metavar="LANE")
+    p.add_argument("points", metavar="N", type=int)
+    action("undo", "undo the last jump")
+    p = action("new", "start a new game")
+    p.add_argument("--target", type=int, choices=(61, 121), default=None)
+    p.add_argument("--players", type=int, choices=(2, 3, 4), default=None)
+    p.add_argument("--match", action="store_true", help="also clear the games-won tally")
+    p = action("set", "change settings: " + SET_HELP)
+    p.add_argument("pairs", nargs="+", metavar="KEY=V")
+    p = action("watch", "print the board's events as they come")
+    p.add_argument("--count", type=int, default=None, help="stop after this many events")
+    p.add_argument("--seconds", type=float, default=None, help="stop after this long")
+    p = action("snapshot", "save a picture of the board as lit now")
+    p.add_argument("file", metavar="FILE.svg|FILE.png")
+
+
+def run(args):
+    """Do the action; 0 on success (errors raise CribError)."""
+    if wants_port_list(args):
+        print(json.dumps(list_ports()) if args.json else list_ports_text())
+        return 0
+    action = args.action or "status"
+    config = load_layout(args.config)
+    with open_board(args) as link:
+        check_layout(config, link.info.get("lanes"), link.info.get("holes"))
+        return _ACTIONS[action](link, config, args)
+
+
+def parse_lane(text, config, players=4):
+    """A lane index from 1-based text or a lane name; UsageError if there is no such lane."""
+    names = [ln.name.lower() for ln in config.lanes]
+    if text.isdigit() and 1 <= int(text) <= min(players, len(names)):
+        return int(text) - 1
+    if text.lower() in names[:players]:
+        return names.index(text.lower())
+    raise UsageError("no lane %r: give 1..%d or a name (%s)"
+                     % (text, min(players, len(names)), ", ".join(names[:players])))
+
+
+def parse_settings(pairs, config, players):
+    """{key: int} from KEY=V texts; dealer takes a lane (or none). The board's protocol
+    table decides which keys and values are allowed (when the command is encoded)."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError("expected KEY=V (%s), got %r" % (SET_HELP, pair))
+        if key == "dealer":
+            out[key] = -1 if value.lower() in ("none", "-") else parse_lane(value, config,
+                                                                              players)
+        else:
+            try:
+                out[key] = int(value)
+            except ValueError:
+                raise UsageError("%s must be a whole number, got %r" % (key, value)) from None
+    return out
+
+
+def _lane_text(config, state, lane):
+    back, front = state.pegs[lane]
+    return "%s %d (back %d)" % (config.lanes[lane].name, front, back)
+
+
+def _print_state(link, config, args, headline=None):
+    state = link.state()
+    if args.json:
+        print(json.dumps({"port": link.name, "board": link.info, "state": state.to_dict()}))
+        return 0
+    if headline:
+        print(headline)
+        if state.winner >= 0:
+            print("%s wins" % config.lanes[state.winner].name)
+        return 0
+    pic = board_picture(config, link.leds(), state.settings.get("brightness"))
+    tty = sys.stdout.isatty()
+    print("%s  fw %s  protocol %s  rev %d" % (link.name, link.info.get("fw"),
+                                             link.info.get("proto"), state.rev))
+    for line in draw(pic, state, colour=tty, footer=False):
+        print(line)
+    print("settings: " + "  ".join("%s=%s" % kv for kv in sorted(state.settings.items())))
+    return 0
+
+
+def _status(link, config, args):
+    return _print_state(link, config, args)
+
+
+def _peg(link, config, args):
+    lane = parse_lane(args.lane, config, link.known.players)
+    state = link.peg(lane, args.points)
+    return _print_state(link, config, args, "%s +%d: %s" % (
+        config.lanes[lane].name, args.points, _lane_text(config, state, lane)))
+
+
+def _undo(link, config, args):
+    before = link.known
+    state = link.undo()
+    moved = [i for i in range(state.players) if state.pegs[i] != before.pegs[i]]
+    text = ", ".join(_lane_text(config, state, i) for i in moved) or "nothing moved"
+    return _print_state(link, config, args, "undone: " + text)
+
+
+def _new(link, config, args):
+    state = link.new(args.target, args.players, args.match)
+    return _print_state(link, config, args, "new game to %d, %d players" % (state.target,
+                                                                          state.players))
+
+
+def _set(link, config, args):
+    settings = parse_settings(args.pairs, config, link.known.players)
+    link.set(**settings)
+    return _print_state(link, config, args, "set " + " ".join(args.pairs))
+
+
+def _watch(link, config, args):
+    seen = 0
+    tty = sys.stdout.isatty()
+    if not args.json:
+        print("watching %s (Ctrl-C stops)" % link.name, flush=True)
+    try:
+        for ev in link.events(timeout=args.seconds):
+            print(event_json(ev) if args.json else event_text(ev, config, tty), flush=True)
+            seen += 1
+            if args.count is not None and seen >= args.count:
+                break
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def event_json(ev):
+    """One event as a JSON line."""
+    d = {"event": ev.name, "from_board": ev.from_board}
+    for k, v in ev.args.items():
+        if k == "differences":
+            v = [x.to_dict() for x in v]
+        elif k == "state":
+            v = v.to_dict()
+        elif isinstance(v, tuple):
+            v = list(v)
+        d[k] = v
+    return json.dumps(d)
+
+
+def event_text(ev, config, colour=False):
+    """One event as a line for people."""
+    a = ev.args
+    names = [ln.name for ln in config.lanes]
+
+    def lane(i):
+        return names[i] if 0 <= i < len(names) else "lane %d" % (i + 1)
+
+    if ev.name == "peg":
+        pair = a.get("p%d" % a["p"], (0, 0))
+        return "peg   %s +%d (%s): %d (back %d)  rev %d" % (lane(a["p"]), a["n"], a.get("src"),
+                                                            pair[1], pair[0], a.get("rev", 0))
+    if ev.name == "undo":
+        pair = a.get("p%d" % a["p"], (0, 0))
+        return "undo  %s back to %d  rev %d" % (lane(a["p"]), pair[1], a.get("rev", 0))
+    if ev.name == "win":
+        return "win   %s  skunks %s" % (lane(a["p"]), ",".join(map(str, a.get("skunk", ()))))
+    if ev.name == "new":
+        return "new   game to %d, %d players" % (a.get("target", 0), a.get("players", 0))
+    if ev.name == "drift":
+        return "drift the board differs from what was expected: " + "; ".join(
+            str(d) for d in a["differences"])
+    if ev.name in ("lost", "back"):
+        return "%-5s %s" % (ev.name, a.get("port"))
+    return "%-5s %s" % (ev.name, " ".join("%s=%s" % kv for kv in a.items()))
+
+
+def _snapshot(link, config, args):
+    pic = take(link, config)
+    state = link.known
+    caption = " \u00b7 ".join(_lane_text(config, state, i) for i in range(state.players))
+    size = save(pic, args.file, caption)
+    if args.json:
+        print(json.dumps({"file": args.file, "bytes": size}))
+    else:
+        print("wrote %s (%d bytes)" % (args.file, size))
+    return 0
+
+
+_ACTIONS = {"status": _status, "peg": _peg, "undo": _undo, "new": _new, "set": _set,
+            "watch": _watch, "snapshot": _snapshot}

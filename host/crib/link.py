@@ -1,0 +1,588 @@
+"""The serial link to the board: commands with retries, replies told from events, reconnects.
+
+A Link talks the protocol of cribcore.protocol over any pyserial port (a device path or a
+URL: socket://host:port, loop://, rfc2217://...). A reader thread splits what arrives
+into lines: replies go to the command waiting for them, events to the caller as they come
+(`on_event` callback, `events()` iterator). Every state-changing command carries an id
+that is fresh across runs; when its reply does not come in time the same line is sent
+again, and the board, which applies an id once, answers the repeat with the first reply.
+When the port goes away (unplug, a killed virtual board) or the board reboots, the link
+reopens the port, shakes hands again, fetches the state and reports every difference
+from what it expected (a `drift` event); it never writes the board back. docs/link.md.
+"""
+
+import os
+import queue
+import threading
+import time
+import traceback
+
+import serial
+
+from crib.boardstate import BoardState, differences
+from crib.errors import CribError
+from cribcore.protocol import (
+    CHANGE,
+    MAX_REPLY,
+    PROTO,
+    LineReader,
+    ProtocolError,
+    command,
+    decode,
+    encode,
+    parse_pixels,
+)
+
+TIMEOUT = 1.0  # seconds to wait for one reply before sending the line again
+RETRIES = 3  # sends after the first before a command gives up with BoardTimeout
+RECONNECT = 10.0  # seconds a command waits for a lost port to come back
+EVENT_BACKLOG = 1000  # events kept for events() when nobody reads them
+_SLICE = 0.05  # the reader thread's read timeout: how soon it notices close()
+_GARBLED = ("bad_line", "too_long")  # our line arrived damaged: send it again
+_ID_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+class LinkError(CribError):
+    """The link failed: no answer, port lost, wrong firmware or a refused command."""
+
+
+class BoardTimeout(LinkError):
+    """No reply in time (after the retries): never an empty reply."""
+
+
+class Disconnected(LinkError):
+    """The port went away and did not come back in time."""
+
+
+class VersionMismatch(LinkError):
+    """The board speaks another protocol version than this companion."""
+
+    def __init__(self, msg, board, ours):
+        super().__init__(msg)
+        self.board = board
+        self.ours = ours
+
+
+class NotABoard(LinkError):
+    """Something answered, but not in the board's protocol (a REPL, another device)."""
+
+
+class BoardRefused(LinkError):
+    """The board answered `err`: `code` is the protocol's stable error code."""
+
+    def __init__(self, msg, code, rev=None):
+        super().__init__(msg)
+        self.code = code
+        self.rev = rev
+
+
+class Event:
+    """An event: one the board sent (`evt NAME ...`: boot, peg, undo, new, win, warn), or
+    one the link noticed (lost, back, drift); `args` holds its fields."""
+
+    def __init__(self, name, args, from_board=True):
+        self.name = name
+        self.args = args
+        self.from_board = from_board
+
+    def __repr__(self):
+        return "Event(%r, %r, from_board=%r)" % (self.name, self.args, self.from_board)
+
+
+class Ids:
+    """Operation ids: a random prefix per run, then a counter (at most 16 characters)."""
+
+    def __init__(self, prefix=None):
+        self.prefix = prefix or _random_prefix()
+        self.count = 0
+
+    def next(self):
+        """A fresh id."""
+        self.count += 1
+        if len(self.prefix) + len(_base36(self.count)) > 16:
+            self.prefix, self.count = _random_prefix(), 1  # after 36**10 ids: a new run
+        return self.prefix + _base36(self.count)
+
+
+def _random_prefix():
+    return _base36(int.from_bytes(os.urandom(5), "big"))[-6:].rjust(6, "0")
+
+
+def _base36(n):
+    out = ""
+    while True:
+        n, r = divmod(n, 36)
+        out = _ID_CHARS[r] + out
+        if not n:
+            return out
+
+
+def open_url(url, timeout=_SLICE):
+    """Open a device path or pyserial URL for the link; LinkError if it cannot be opened."""
+    try:
+        port = serial.serial_for_url(url, baudrate=115200, timeout=timeout, write_timeout=2)
+    except (serial.SerialException, OSError, ValueError) as e:
+        raise Disconnected("cannot open %r: %s" % (url, e)) from None
+    return port
+
+
+# Sentinels in the reply queue.
+_LOST = "lost"
+_BOOT = "boot"
+
+# What a query's reply must hold, so a late reply to another query is not taken for it.
+_SHAPES = {"hello": ("proto",), "state": ("mode", "players"), "leds": ("px",),
+           "tick": ("now",)}
+
+
+class _Lost(Exception):
+    """Internal: the port went away during an exchange."""
+
+
+class Link:
+    """A connection to one board: commands, replies, events, retries and reconnects."""
+
+    def __init__(self, opener, name="", timeout=TIMEOUT, retries=RETRIES,
+                 reconnect=RECONNECT, on_event=None, ids=None):
+        self.opener = opener  # () -> an open pyserial-like port; raises LinkError if absent
+        self.name = name
+        self.timeout = timeout
+        self.retries = retries
+        self.reconnect = reconnect
+        self.on_event = on_event
+        self.ids = ids or Ids()
+        self.info = {}  # the last `hello` reply
+        self.drift = []  # differences found at the last resync
+        self.resends = 0  # lines sent again (timeouts, reboots, reconnects)
+        self.reconnects = 0
+        self.owned = []  # things closed with the link (a virtual board started for it)
+        self._port = None
+        self._gen = 0
+        self._replies = queue.Queue()
+        self._events = queue.Queue()
+        self._lock = threading.RLock()  # one exchange at a time
+        self._slock = threading.Lock()  # the known state
+        self._known = None
+        self._lost = True
+        self._rebooted = False
+        self._closed = False
+        self._trouble = threading.Event()
+        self._noise = []
+        self._super = None
+        self._calls = queue.Queue()
+        if on_event is not None:
+            threading.Thread(target=self._dispatch, daemon=True, name="crib-link-events").start()
+
+    # -- opening and closing ----------------------------------------------------------------
+
+    @classmethod
+    def open(cls, port="auto", **kw):
+        """A connected link to `port`: "auto" (a Pico found by USB id and handshake), "sim"
+        (a virtual board started for it), a device path or a pyserial URL."""
+        if port == "auto":
+            from crib.ports import open_auto
+
+            return open_auto(cls, **kw)
+        if port == "sim":
+            from crib.sim import open_sim
+
+            return open_sim(cls, **kw)
+        kw.pop("store", None)
+        kw.pop("config", None)
+        link = cls(lambda: open_url(port), name=port, **kw)
+        link.connect()
+        return link
+
+    def connect(self):
+        """Open the port, shake hands, fetch the state; raise LinkError if that fails."""
+        with self._lock:
+            try:
+                self._reopen()
+                self._sync()
+            except _Lost:
+                self.close()
+                raise Disconnected("%s went away during the handshake" % self.name) from None
+            except BoardTimeout:
+                self.close()
+                if self._noise:
+                    raise NotABoard("%s does not speak the board's protocol; it said %r"
+                                    % (self.name, self._noise[-1])) from None
+                raise
+            except BaseException:
+                self.close()
+                raise
+        self._super = threading.Thread(target=self._supervise, daemon=True,
+                                       name="crib-link-supervisor")
+        self._super.start()
+        return self
+
+    def close(self):
+        """Close the port and stop the threads (and a virtual board started for the link)."""
+        self._closed = True
+        self._trouble.set()
+        self._calls.put(None)
+        self._shut()
+        for thing in reversed(self.owned):
+            thing.close()
+        self.owned = []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- commands --------------------------------------------------------------------------
+
+    def hello(self):
+        """The handshake reply: proto, fw, lanes, holes, players, target, desk, rev."""
+        self.info = self.request("hello").args
+        return self.info
+
+    def state(self):
+        """The board's whole state, fetched now."""
+        return BoardState.from_reply(self.request("state").args)
+
+    def peg(self, lane, n):
+        """Lane `lane` scores n (sent once however often it is retried); the state after."""
+        self.request("peg", p=lane, n=n)
+        return self.known
+
+    def undo(self):
+        """Undo the last jump on the board; the state after."""
+        self.request("undo")
+        return self.known
+
+    def new(self, target=None, players=None, match=False):
+        """Start a new game (match=True also clears the games-won tally); the state after."""
+        args = {k: v for k, v in (("target", target), ("players", players)) if v is not None}
+        if match:
+            args["match"] = 1
+        self.request("new", **args)
+        return self.known
+
+    def set(self, **settings):
+        """Change settings (dealer, brightness, budget_ma, pause_ms, idle_ms); the state after."""
+        self.request("set", **settings)
+        return self.known
+
+    def leds(self):
+        """The board's pixel buffer now: a list of (r, g, b), one per LED."""
+        args = self.request("leds").args
+        try:
+            return parse_pixels(args.get("px", ""), args["leds"])
+        except (KeyError, ProtocolError) as e:
+            raise NotABoard("bad leds reply from %s: %s" % (self.name, e)) from None
+
+    def button(self, name, down):
+        """Desktop runner only: hold a button (lane0.., undo, confirm) down or let it go."""
+        self.request("btn", b=name, on=1 if down else 0)
+
+    def tick(self, ms):
+        """Desktop runner only (driven clock): move time ms forward; the runner's clock."""
+        return self.request("tick", ms=ms).args["now"]
+
+    @property
+    def known(self):
+        """What the link believes the board holds (kept up to date by replies and events)."""
+        with self._slock:
+            return self._known.copy() if self._known else None
+
+    def reconcile(self, expected):
+        """Differences between `expected` (a BoardState) and the board now; changes nothing."""
+        return differences(expected, self.state())
+
+    def request(self, verb, **args):
+        """Send one command and return its `ok` Message; BoardRefused for `err`."""
+        if command(verb)[1] & CHANGE and "id" not in args:
+            args["id"] = self.ids.next()
+        line = encode(verb, **args)  # a bad argument fails here, before anything is sent
+        with self._lock:
+            if self._closed:
+                raise Disconnected("the link to %s is closed" % self.name)
+            msg, _ = self._exchange(verb, args.get("id"), line, recover=True)
+        if msg.kind == "err":
+            raise BoardRefused("board refused %r: %s (%s)" % (line, msg.args.get("msg"),
+                                                              msg.args.get("code")),
+                               msg.args.get("code"), msg.args.get("rev"))
+        return msg
+
+    # -- events ------------------------------------------------------------------------------
+
+    def events(self, timeout=None):
+        """Events as they come; stops after `timeout` seconds without one (None: never)."""
+        while True:
+            try:
+                yield self._events.get(timeout=timeout)
+            except queue.Empty:
+                return
+
+    def poll_events(self):
+        """The events waiting now, without blocking."""
+        out = []
+        while True:
+            try:
+                out.append(self._events.get_nowait())
+            except queue.Empty:
+                return out
+
+    def _emit(self, ev):
+        if self._events.qsize() >= EVENT_BACKLOG:
+            try:
+                self._events.get_nowait()  # nobody reads them: keep the newest
+            except queue.Empty:
+                pass
+        self._events.put(ev)
+        if self.on_event is not None:
+            self._calls.put(ev)
+
+    def _dispatch(self):
+        """Run on_event for each event on a thread of its own: a callback may use the link
+        (the reader thread must stay free to deliver the replies it waits for)."""
+        while True:
+            ev = self._calls.get()
+            if ev is None:
+                return
+            try:
+                self.on_event(ev)
+            except Exception:  # noqa: BLE001 - a bug in a callback must not stop the link
+                traceback.print_exc()
+
+    # -- the exchange ------------------------------------------------------------------------
+
+    def _exchange(self, verb, ident, line, recover):
+        """Send line until its reply comes: (reply Message, state fetched on a recovery)."""
+        tries = 0
+        fresh = None
+        deadline = None
+        while True:
+            if recover and (self._lost or self._rebooted):
+                deadline = deadline or time.monotonic() + self.reconnect
+                fresh = self._recover(deadline, ident is not None)
+                tries = 0
+            elif not recover and self._lost:
+                raise _Lost()
+            if not self._send(line):
+                continue
+            got = self._await(verb, ident)
+            if got is None:
+                tries += 1
+                if tries > self.retries:
+                    raise BoardTimeout("no reply from %s to %r within %.1f s (sent %d times)"
+                                       % (self.name, line, self.timeout, tries))
+                self.resends += 1
+                continue
+            if got in (_LOST, _BOOT):
+                if not recover and got == _LOST:
+                    raise _Lost()
+                self.resends += 1
+                continue
+            if fresh is not None and ident is not None:
+                self._after_recovery(fresh, got)
+            return got, fresh
+
+    def _send(self, line):
+        try:
+            self._port.write(line.encode() + b"\n")
+            return True
+        except (serial.SerialException, OSError, AttributeError, TypeError):
+            self._mark_lost(self._gen)
+            return False
+
+    def _await(self, verb, ident):
+        """The reply to our line, a sentinel (_LOST, _BOOT), or None on a timeout."""
+        end = time.monotonic() + self.timeout
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return None
+            try:
+                item = self._replies.get(timeout=left)
+            except queue.Empty:
+                return None
+            if item in (_LOST, _BOOT):
+                return item
+            msg = item[0]
+            rid = msg.args.get("id")
+            if ident is not None:
+                if rid == ident:
+                    return msg
+                if rid is None and msg.kind == "err" and msg.args.get("code") in _GARBLED:
+                    return None  # our line was damaged on the way: send it again now
+                continue  # a late reply to an earlier command
+            if rid is not None:
+                continue
+            if msg.kind == "err":
+                if msg.args.get("code") in _GARBLED:
+                    return None
+                return msg
+            if all(k in msg.args for k in _SHAPES.get(verb, ())):
+                return msg
+
+    # -- recovery ----------------------------------------------------------------------------
+
+    def _recover(self, deadline, pending):
+        """Reopen if the port went away, shake hands and fetch the state; report drift
+        (unless a change is pending: _after_recovery reports once its reply is in)."""
+        delay = 0.05
+        while True:
+            if self._closed:
+                raise Disconnected("the link to %s is closed" % self.name)
+            try:
+                was_lost = self._lost
+                if was_lost:
+                    self._reopen()
+                self._rebooted = False
+                prev, fresh = self._sync()
+                if was_lost:
+                    self.reconnects += 1
+                    self._emit(Event("back", {"port": self.name, "rev": fresh.rev}, False))
+                if prev is None:
+                    prev = fresh
+                if not pending:
+                    self._report(differences(prev, fresh), fresh)
+                self._fresh_prev = prev
+                return fresh
+            except (_Lost, Disconnected, BoardTimeout) as e:
+                if time.monotonic() + delay > deadline:
+                    raise Disconnected("lost %s and it did not come back within %.0f s (%s)"
+                                       % (self.name, self.reconnect, e)) from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.25)
+
+    def _after_recovery(self, fresh, reply):
+        """Report drift once a change resent after a recovery has its reply: if the board
+        had applied it before the loss, it is part of the state fetched, not a difference."""
+        expected, board = self._fresh_prev.copy(), fresh.copy()
+        if reply.kind == "ok" and reply.args.get("rev") == fresh.rev:
+            # Applied before the loss (or a setting, which moves no revision): compare
+            # both sides with it applied. Otherwise the board moved on without us.
+            expected.apply(reply.args)
+            board.apply(reply.args)
+        self._report(differences(expected, board), self.known)
+
+    def _report(self, diffs, fresh):
+        self.drift = diffs
+        if diffs:
+            self._emit(Event("drift", {"differences": diffs, "state": fresh}, False))
+
+    def _sync(self):
+        """hello (version check), then state: (state expected before, state on the board)."""
+        hello, _ = self._exchange("hello", None, "hello", recover=False)
+        if hello.kind != "ok" or "proto" not in hello.args:
+            raise NotABoard("%s answered hello with %r" % (self.name, hello))
+        proto = hello.args["proto"]
+        if proto != PROTO:
+            raise VersionMismatch(
+                "%s speaks protocol %r, this companion speaks %d: update %s"
+                % (self.name, proto, PROTO, "the board (crib deploy)" if proto < PROTO
+                   else "the companion"), proto, PROTO)
+        self.info = hello.args
+        msg, _ = self._exchange("state", None, "state", recover=False)
+        if msg.kind != "ok":
+            raise NotABoard("%s answered state with %r" % (self.name, msg))
+        return msg.prev, BoardState.from_reply(msg.args)
+
+    def _supervise(self):
+        """Between commands: bring a lost port back and resync after a reboot."""
+        while not self._closed:
+            self._trouble.wait()
+            if self._closed:
+                return
+            with self._lock:
+                self._trouble.clear()
+                if not (self._lost or self._rebooted) or self._closed:
+                    continue
+                try:
+                    self._recover(time.monotonic() + 1.0, False)
+                except (LinkError, ProtocolError):
+                    self._trouble.set()  # try again (a board may take seconds to return)
+            if self._trouble.is_set():
+                time.sleep(0.2)
+
+    # -- the port and the reader thread ------------------------------------------------------
+
+    def _reopen(self):
+        self._shut()
+        port = self.opener()
+        try:
+            port.reset_input_buffer()  # stale bytes from before we opened it
+        except (serial.SerialException, OSError):
+            pass
+        self._gen += 1
+        self._port = port
+        self._lost = False
+        self._drain()
+        t = threading.Thread(target=self._read, args=(port, self._gen), daemon=True,
+                             name="crib-link-reader")
+        t.start()
+
+    def _shut(self):
+        port, self._port = self._port, None
+        self._gen += 1
+        self._lost = True
+        if port is not None:
+            try:
+                port.cancel_read()
+            except (AttributeError, OSError, serial.SerialException):
+                pass
+            try:
+                port.close()
+            except (OSError, serial.SerialException):
+                pass
+
+    def _drain(self):
+        while True:
+            try:
+                self._replies.get_nowait()
+            except queue.Empty:
+                return
+
+    def _mark_lost(self, gen):
+        if gen == self._gen and not self._lost:
+            self._lost = True
+            self._replies.put(_LOST)
+            if not self._closed:
+                self._emit(Event("lost", {"port": self.name}, False))
+                self._trouble.set()
+
+    def _read(self, port, gen):
+        lines = LineReader(MAX_REPLY)
+        while gen == self._gen and not self._closed:
+            try:
+                data = port.read(max(1, port.in_waiting))
+            except (serial.SerialException, OSError, AttributeError, TypeError, ValueError):
+                break  # unplugged, the other end closed, or we closed it
+            if gen != self._gen:
+                return
+            for item in lines.feed(data) if data else ():
+                if isinstance(item, str):
+                    self._line(item)
+        self._mark_lost(gen)
+
+    def _line(self, line):
+        try:
+            msg = decode(line)
+        except ProtocolError:
+            msg = None
+        if msg is None or msg.kind == "cmd":
+            self._noise.append(line)  # an echo, a REPL, a log line: not ours
+            del self._noise[:-20]
+            return
+        args = msg.args
+        with self._slock:
+            prev = self._known
+            if msg.kind == "ok" and "mode" in args and "players" in args and "id" not in args:
+                self._known = BoardState.from_reply(args)
+            elif self._known is not None and args.get("rev", -1) >= self._known.rev and (
+                    msg.kind == "evt" or (msg.kind == "ok" and "id" in args)):
+                self._known.apply(args)
+        if msg.kind == "evt":
+            if msg.verb == "boot":
+                self._rebooted = True
+                self._replies.put(_BOOT)
+                self._trouble.set()
+            self._emit(Event(msg.verb, args))
+            return
+        msg.prev = prev.copy() if prev is not None else None
+        self._replies.put((msg,))

@@ -1,0 +1,120 @@
+"""The board as lit now, for eyes: every hole where face.py puts it, in the colour its LED
+shows, for the snapshot images and the virtual board's terminal drawing.
+
+Pictures lie on their side (the face turned a quarter left: start holes on the left,
+game holes on the right), which suits screens and terminals. LED values are what the
+firmware sends the strip (gamma-corrected, scaled by brightness); a screen shows the
+perceived colour, so the picture undoes the brightness and the gamma.
+"""
+
+from pathlib import Path
+
+from crib import face
+from crib.errors import CribError
+from pegboard.config import ConfigError, default_dict, from_dict, load_config
+
+UNLIT = None
+
+
+class LayoutMismatch(CribError):
+    """The board reports another layout than the config the picture is drawn from."""
+
+
+def load_layout(path=None):
+    """The board layout: from a config file, else the shipped firmware/config.json, else the
+    built-in default; ConfigError (a CoreError) names a bad field."""
+    if path is not None:
+        try:
+            text = Path(path).read_text()
+        except OSError as e:
+            raise ConfigError("cannot read config %r: %s" % (str(path), e)) from None
+        return load_config(text)
+    from pegboard import app
+
+    shipped = Path(app.__file__).resolve().parent.parent / "config.json"
+    if shipped.exists():
+        return load_config(shipped.read_text())
+    return from_dict(default_dict())
+
+
+def check_layout(config, lanes=None, holes=None, leds=None):
+    """Raise LayoutMismatch if the board's lanes, holes or LED count differ from config."""
+    theirs = (lanes, holes, leds)
+    ours = (len(config.lanes), config.holes, config.leds)
+    for a, b in zip(theirs, ours):
+        if a is not None and a != b:
+            raise LayoutMismatch("the board has %r lanes, %r holes, %r LEDs; the layout has "
+                                 "%r, %r, %r: give its config with --config" % (theirs + ours))
+
+
+def perceived(rgb, gamma, brightness):
+    """The colour a screen should show for an LED value: brightness and gamma undone."""
+    scale = max(1, min(100, brightness)) * 256 // 100 / 256.0
+    out = []
+    for v in rgb:
+        if v <= 0:
+            out.append(0)
+            continue
+        linear = min(1.0, v / 255.0 / scale)
+        out.append(int(round(255 * linear ** (1.0 / gamma))))
+    return tuple(out)
+
+
+class Hole:
+    """One hole of the picture: lane, hole number, centre (mm, on its side), its LED and the
+    colour it shows (None when dark or without an LED)."""
+
+    def __init__(self, lane, hole, x, y, led, colour):
+        self.lane = lane
+        self.hole = hole
+        self.x = x
+        self.y = y
+        self.led = led
+        self.colour = colour
+
+    def __repr__(self):
+        return "Hole(%r, %r, %.1f, %.1f, %r, %r)" % (self.lane, self.hole, self.x, self.y,
+                                                      self.led, self.colour)
+
+
+class Picture:
+    """Holes of every lane with their colours; width and height in mm; lane names."""
+
+    def __init__(self, holes, width, height, names, colours):
+        self.holes = holes
+        self.width = width
+        self.height = height
+        self.names = names
+        self.colours = colours
+
+    def hole(self, lane, number):
+        """The Hole of a lane's hole number."""
+        for h in self.holes:
+            if h.lane == lane and h.hole == number:
+                return h
+        raise KeyError((lane, number))
+
+
+def turn(config):
+    """{lane: [(x, y) mm of hole 0..holes]} on its side, and (width, height) in mm."""
+    w, h = face.board_size(config)
+    pos = face.hole_positions(config)
+    # A quarter turn left: the face's top (game holes) goes right, its left edge up.
+    return ({lane: [(h - y, x) for x, y in pts] for lane, pts in pos.items()}, (h, w))
+
+
+def board_picture(config, pixels, brightness=None):
+    """The Picture of a pixel buffer on a layout (brightness: the board's setting)."""
+    if brightness is None:
+        brightness = config.brightness
+    pos, (width, height) = turn(config)
+    holes = []
+    for lane, leds in enumerate(config.lane_leds):
+        for number, led in enumerate(leds):
+            colour = UNLIT
+            if 0 <= led < len(pixels) and any(pixels[led]):
+                colour = perceived(pixels[led], config.gamma, brightness)
+            x, y = pos[lane][number]
+            holes.append(Hole(lane, number, x, y, led, colour))
+    return Picture(holes, width, height, [ln.name for ln in config.lanes],
+                   [tuple(ln.colour) for ln in config.lanes])

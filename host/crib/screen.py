@@ -1,0 +1,263 @@
+"""The virtual board in a terminal: the face on its side in colour, and keys as its buttons.
+
+Keys (shown under the board): 1-4 tap a lane's button, u taps undo, Enter (or c) taps
+confirm. A terminal reports no key releases, so a hold is explicit: h then a button key
+holds that button down until the next key (any key lets go; that key does nothing
+else), and U holds undo (3 s of it asks "new game?"). q (or Ctrl-C) quits.
+"""
+
+import time
+
+from crib import face
+from crib.boardstate import BoardState
+from crib.picture import board_picture
+from cribcore.protocol import ProtocolError, decode, parse_pixels
+
+TAP_MS = 80  # a tap holds the button this long: past the firmware's 20 ms debounce
+REFRESH_S = 0.1  # the drawing asks the runner for its LEDs this often
+LIT = "\u25cf"  # a lit hole
+DARK = "\u00b7"  # a dark hole over an LED
+BLIND = "\u25cb"  # a hole with no LED under it (the start holes)
+KEY_HELP = ("keys: 1-%d tap a lane  u undo  Enter confirm  h+key hold a button (any key "
+            "lets go)  U hold undo  q quit")
+
+
+def _ranks(values, near, wide):
+    """{value: index} for positions along one axis: values closer than `near` share an
+    index, neighbours further apart than `wide` leave an empty index between them."""
+    out = {}
+    index = -1
+    last = None
+    for v in sorted(values):
+        if last is None:
+            index = 0
+        elif v - last > near:
+            index += 2 if v - last > wide else 1
+        out[v] = index
+        last = v
+    return out
+
+
+def grid(pic):
+    """{(lane, hole): (row, col)}: the picture's holes in terminal cells, in face.py's order
+    along each axis, a blank cell where the face has a gap (between groups of five)."""
+    spec = face.DEFAULT_SPEC
+    cols = _ranks([h.x for h in pic.holes], 1.0, 1.5 * spec.hole_pitch)
+    rows = _ranks([h.y for h in pic.holes], spec.track_gap / 2, 1.5 * spec.track_gap)
+    return {(h.lane, h.hole): (rows[h.y], cols[h.x]) for h in pic.holes}
+
+
+def _fg(rgb):
+    return "\x1b[38;2;%d;%d;%dm" % tuple(rgb)
+
+
+_GREY = (90, 84, 78)
+_RESET = "\x1b[0m"
+
+
+def draw(pic, state=None, held=None, note="", colour=True, footer=True):
+    """The screen's lines: the board, a line per lane (score, back peg, tally, pending,
+    dealer), the mode; with footer, what is held, a note and the keys."""
+    cells = grid(pic)
+    rows = max(r for r, _ in cells.values()) + 1
+    cols = max(c for _, c in cells.values()) + 1
+    label = max(len(n) for n in pic.names) + 1
+    canvas = [[" "] * cols for _ in range(rows)]
+    paint = [[None] * cols for _ in range(rows)]
+    for h in pic.holes:
+        r, c = cells[(h.lane, h.hole)]
+        if h.colour is not None:
+            canvas[r][c], paint[r][c] = LIT, _brighten(h.colour)
+        else:
+            canvas[r][c], paint[r][c] = (BLIND if h.led < 0 else DARK), _GREY
+    names = {}
+    for lane, name in enumerate(pic.names):
+        names[cells[(lane, 0)][0]] = (name, pic.colours[lane])
+    lines = []
+    for r in range(rows):
+        name, rgb = names.get(r, ("", None))
+        head = name.rjust(label - 1) + " "
+        text = (_fg(rgb) + head + _RESET) if colour and rgb else head
+        for c in range(cols):
+            ch = canvas[r][c]
+            if colour and paint[r][c] is not None:
+                text += _fg(paint[r][c]) + ch + _RESET
+            else:
+                text += ch
+        lines.append(text)
+    lines.append("")
+    if state is not None:
+        lines.extend(_lanes(pic, state, colour))
+        mode = {"play": "playing", "confirm_new": "NEW GAME? tap undo or confirm for yes",
+                "setup": "SETTINGS: tap the last lane to play, hold one for 61/121, "
+                         "undo starts"}.get(state.mode, state.mode)
+        lines.append("game to %d, %d players, %s" % (state.target, state.players, mode))
+    if footer:
+        lines.append(("holding %s (%.1f s): any key lets go" % held) if held else "")
+        lines.append(note)
+        lines.append(KEY_HELP % len(pic.names))
+    return lines
+
+
+def _brighten(rgb):
+    # A terminal glyph is small: lift dim colours so marks stay visible.
+    top = max(rgb)
+    if top == 0:
+        return rgb
+    lift = max(1.0, 110.0 / top)
+    return tuple(min(255, int(v * lift)) for v in rgb)
+
+
+def _lanes(pic, state, colour):
+    out = []
+    for lane in range(state.players):
+        back, front = state.pegs[lane]
+        name = pic.names[lane]
+        mark = "\u25a0"
+        if colour:
+            mark = _fg(pic.colours[lane]) + mark + _RESET
+        bits = ["%s %-8s %3d  (back %3d)  games %d" % (mark, name, front, back,
+                                                      state.wins[lane])]
+        if lane < len(state.pending) and state.pending[lane]:
+            bits.append("pending +%d" % state.pending[lane])
+        if state.dealer == lane:
+            bits.append("crib")
+        if state.winner == lane:
+            bits.append("WINS")
+        elif state.winner >= 0 and lane < len(state.skunk) and state.skunk[lane]:
+            bits.append(("skunked", "double skunked")[state.skunk[lane] - 1])
+        out.append("  ".join(bits))
+    return out
+
+
+class SimScreen:
+    """The interactive virtual board: keys press buttons, the drawing follows the LEDs.
+
+    `board` is a VirtualBoard (ask(line) -> reply line); `out` a text stream; time comes
+    from `clock` (seconds), so tests run it with scripted keys and no terminal.
+    """
+
+    def __init__(self, board, config, out, colour=True, clock=time.monotonic, header=""):
+        self.board = board
+        self.config = config
+        self.out = out
+        self.colour = colour
+        self.clock = clock
+        self.header = header
+        self.lanes = len(config.lanes)
+        self.held = None  # (button, since)
+        self.arm_hold = False
+        self.releases = []  # (when, button)
+        self.note = ""
+        self.quit = False
+        self.frames = 0
+        self.last = None
+        self._next_refresh = 0.0
+
+    # -- keys ------------------------------------------------------------------------------
+
+    def button_for(self, key):
+        """The button a key stands for (lane0.., undo, confirm), or None."""
+        if key.isdigit() and 1 <= int(key) <= self.lanes:
+            return "lane%d" % (int(key) - 1)
+        if key in ("u", "U"):
+            return "undo"
+        if key in ("\r", "\n", "c"):
+            return "confirm"
+        return None
+
+    def key(self, key):
+        """Act on one key press."""
+        now = self.clock()
+        if self.held is not None:
+            self._press(self.held[0], False)
+            self.note = "let go of %s after %.1f s" % (self.held[0], now - self.held[1])
+            self.held = None
+            return
+        if key in ("q", "\x03", "\x04"):
+            self.quit = True
+            return
+        if key == "h":
+            self.arm_hold = True
+            self.note = "hold which button? (1-%d, u, Enter)" % self.lanes
+            return
+        button = self.button_for(key)
+        if button is None:
+            self.arm_hold = False
+            self.note = "key %r does nothing here" % key
+            return
+        if self.arm_hold or key == "U":
+            self.arm_hold = False
+            self._press(button, True)
+            self.held = (button, now)
+            self.note = ""
+            return
+        self._press(button, True)
+        self.releases.append((now + TAP_MS / 1000.0, button))
+        self.note = "tapped %s" % button
+
+    def _press(self, button, down):
+        reply = self.board.ask("btn b=%s on=%d" % (button, 1 if down else 0))
+        if reply is None:
+            self.note = "the board did not answer (restarting?)"
+
+    def tick(self):
+        """Let go of tapped buttons whose time is up; redraw when it is time."""
+        now = self.clock()
+        due = [b for t, b in self.releases if t <= now]
+        self.releases = [(t, b) for t, b in self.releases if t > now]
+        for b in due:
+            self._press(b, False)
+        if now >= self._next_refresh:
+            self._next_refresh = now + REFRESH_S
+            self.refresh()
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def fetch(self):
+        """(pixels, state) from the runner now, or None if it did not answer."""
+        leds = self.board.ask("leds")
+        st = self.board.ask("state")
+        try:
+            lm, sm = decode(leds), decode(st)
+            pixels = parse_pixels(lm.args.get("px", ""), lm.args["leds"])
+            return pixels, BoardState.from_reply(sm.args)
+        except (ProtocolError, KeyError, TypeError, AttributeError):
+            return None
+
+    def refresh(self):
+        """Draw the board if anything changed since the last frame."""
+        got = self.fetch()
+        if got is None:
+            lines = [self.header, "", "the board is not answering (it restarts when it dies)"]
+        else:
+            pixels, state = got
+            pic = board_picture(self.config, pixels, state.settings.get("brightness"))
+            held = None
+            if self.held is not None:
+                held = (self.held[0], self.clock() - self.held[1])
+            lines = [self.header, ""] + draw(pic, state, held, self.note, self.colour)
+        if lines == self.last:
+            return
+        self.last = lines
+        self.frames += 1
+        self.out.write("\x1b[H" + "".join(line + "\x1b[K\n" for line in lines) + "\x1b[J")
+        self.out.flush()
+
+    def run(self, keys):
+        """The loop: keys is a callable(timeout_s) -> a key or None; until q."""
+        self.out.write("\x1b[2J\x1b[?25l")
+        try:
+            while not self.quit:
+                self.tick()
+                k = keys(0.02)
+                if k:
+                    self.key(k)
+                    self._next_refresh = 0.0
+        finally:
+            if self.held is not None:
+                self._press(self.held[0], False)
+            for _, b in self.releases:
+                self._press(b, False)
+            self.out.write("\x1b[?25h\n")
+            self.out.flush()

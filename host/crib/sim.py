@@ -1,0 +1,579 @@
+"""The virtual board: the firmware's desktop runner (firmware/desk.py) behind a pseudo
+terminal and/or a TCP socket, so the companion talks to it like to a Pico on USB.
+
+A VirtualBoard runs the runner as a child process and a hub thread between them: lines
+from every client (the pty, each TCP connection, the sim's own screen through ask())
+go to the runner whole, one line at a time; each reply goes back to whoever sent the
+line (the runner answers every line once, in order); events go to everybody. If the
+runner dies it is started again on the same store, like a Pico after a reset: clients
+see `evt boot`. With a store, the board holds a lock there and writes its port in
+`sim.port`, so `--board sim` finds a running sim instead of starting a second runner
+on the same state. docs/sim.md.
+"""
+
+import fcntl
+import os
+import queue
+import selectors
+import socket
+import subprocess
+import sys
+import threading
+import time
+import tty
+from pathlib import Path
+
+from crib.errors import CribError
+from cribcore.protocol import MAX_LINE, MAX_REPLY, LineReader
+
+_QUICK_DEATHS = 5  # a runner dying this many times within a second of starting: give up
+
+
+class SimError(CribError):
+    """The virtual board could not start (no runner, a busy store, a bad address)."""
+
+
+def default_store():
+    """Where the virtual board keeps its state unless --store says: $CRIB_SIM_STORE, or
+    crib/sim under $XDG_DATA_HOME (~/.local/share)."""
+    env = os.environ.get("CRIB_SIM_STORE")
+    if env:
+        return env
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"),
+                                                           ".local", "share")
+    return os.path.join(base, "crib", "sim")
+
+
+def desk_path():
+    """firmware/desk.py, found beside the pegboard package."""
+    from pegboard import app
+
+    path = Path(app.__file__).resolve().parent.parent / "desk.py"
+    if not path.exists():
+        raise SimError("the desktop runner %s is missing (run from a source checkout)" % path)
+    return path
+
+
+def parse_address(text):
+    """(host, port) from HOST:PORT or :PORT (host 127.0.0.1); SimError if bad."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise SimError("expected HOST:PORT for --socket, got %r" % (text,))
+    return (host or "127.0.0.1", int(port))
+
+
+def running_sim(store):
+    """The port of a virtual board running on `store` (it holds the lock), else None."""
+    lock = os.path.join(store, "sim.lock")
+    try:
+        fd = os.open(lock, os.O_RDWR)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        try:
+            with open(os.path.join(store, "sim.port")) as f:
+                return f.read().split()[0]
+        except (OSError, IndexError):
+            return None
+    finally:
+        os.close(fd)  # closing drops the lock if we took it
+    return None
+
+
+class _Client:
+    """One connection to the hub: its partial line and how it splits into lines."""
+
+    def __init__(self, name, write):
+        self.name = name
+        self.write = write  # bytes -> None; drops what cannot be sent now
+        self.partial = bytearray()
+        self.overflow = False
+        self.counter = LineReader(MAX_LINE)
+
+    def segments(self, data):
+        """Whole lines (terminator included) completed by data; a line past the limit is
+        cut down to something still too long, so the runner refuses it the same way."""
+        out = []
+        for c in data:
+            if c in (10, 13):
+                seg = bytes(self.partial) + bytes((c,))
+                self.partial = bytearray()
+                self.overflow = False
+                out.append(seg)
+            elif not self.overflow:
+                self.partial.append(c)
+                if len(self.partial) > MAX_LINE + 1:
+                    self.partial = bytearray(b"x" * (MAX_LINE + 1))
+                    self.overflow = True
+        return out
+
+
+class _Ask:
+    """A line the sim itself sends; reply is set when the runner answers (None if it died)."""
+
+    def __init__(self, line):
+        self.line = line
+        self.reply = None
+        self.done = threading.Event()
+
+    def write(self, data):
+        self.reply = data.decode().rstrip("\r\n")
+        self.done.set()
+
+
+class VirtualBoard:
+    """The desktop runner behind a pty (`port`) and/or a TCP socket (`address`)."""
+
+    def __init__(self, store=None, config=None, pty=True, address=None, driven=False,
+                 python=None, runner=None, restart=True):
+        self.store = store
+        self.config = config
+        self.use_pty = pty
+        self.address = address
+        self.driven = driven
+        self.python = python or sys.executable
+        self.runner = runner
+        self.restart = restart
+        self.port = None  # the pty's device path
+        self.link = None  # store/tty: a stable path to the pty, across restarts
+        self.listeners = []  # callables given every event line
+        self.tap = None  # fault tests: fn(line) -> the bytes clients get instead (b"": none)
+        self.log = []  # the runner's stderr and any line it sent that is not protocol
+        self.starts = 0
+        self._proc = None
+        self._sel = None
+        self._thread = None
+        self._closing = False
+        self._fifo = []  # who sent each line the runner has yet to answer
+        self._clients = {}  # fileobj -> _Client
+        self._asks = queue.Queue()
+        self._lockfd = None
+        self._master = self._slave = None
+        self._server = None
+        self._wake_r = self._wake_w = None
+        self._out = LineReader(MAX_REPLY)
+        self._quick = 0
+        self._killed = None  # the runner kill() stopped: its death is no crash
+        self._started_at = 0.0
+
+    # -- life ------------------------------------------------------------------------------
+
+    def start(self):
+        """Take the store, open the pty and/or socket, start the runner and the hub."""
+        try:
+            self._open()
+        except BaseException:
+            self.close()
+            raise
+        self._thread = threading.Thread(target=self._loop, daemon=True, name="crib-sim-hub")
+        self._thread.start()
+        return self
+
+    def _open(self):
+        self._sel = selectors.DefaultSelector()
+        if self.store is not None:
+            self._take_store()
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        self._sel.register(self._wake_r, selectors.EVENT_READ, "wake")
+        if self.use_pty:
+            self._master, self._slave = os.openpty()
+            tty.setraw(self._slave)  # no echo, no line editing: bytes pass as they are
+            os.set_blocking(self._master, False)
+            self.port = os.ttyname(self._slave)
+            self._clients[self._master] = _Client("pty", self._pty_write)
+            self._sel.register(self._master, selectors.EVENT_READ, "client")
+        if self.address is None and self.store is not None:
+            # Commands that find this board through the store (--board sim) each get a
+            # connection of their own here; a pty is one connection for one program.
+            self.address = ("127.0.0.1", 0)
+        if self.address is not None:
+            srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                srv.bind(self.address)
+            except OSError as e:
+                srv.close()
+                raise SimError("cannot listen on %s:%d: %s" % (self.address + (e,))) from None
+            srv.listen(8)
+            srv.setblocking(False)
+            self._server = srv
+            self.address = srv.getsockname()[:2]
+            self._sel.register(srv, selectors.EVENT_READ, "accept")
+        self._spawn()
+        if self.store is not None:
+            self._publish()
+
+    def _take_store(self):
+        os.makedirs(self.store, exist_ok=True)
+        fd = os.open(os.path.join(self.store, "sim.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise SimError("a virtual board already runs on %s (port %s)"
+                           % (self.store, running_sim(self.store))) from None
+        self._lockfd = fd
+
+    def _publish(self):
+        """store/sim.port: the URL to reach this board; store/tty: a link to the pty."""
+        if self.port:
+            self.link = os.path.join(self.store, "tty")
+            tmp = self.link + ".new"
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            os.symlink(self.port, tmp)
+            os.replace(tmp, self.link)
+        with open(os.path.join(self.store, "sim.port"), "w") as f:
+            f.write((self.socket_url or self.url) + "\n")
+
+    @property
+    def url(self):
+        """What to give --port: the pty path, else socket://HOST:PORT."""
+        if self.port:
+            return self.port
+        return self.socket_url
+
+    @property
+    def socket_url(self):
+        """socket://HOST:PORT of the TCP listener (None without one)."""
+        if self._server is None:
+            return None
+        return "socket://%s:%d" % tuple(self.address)
+
+    def close(self, kill=False):
+        """Stop the hub and the runner: closing its stdin lets it finish and exit, or with
+        kill, SIGKILL it first (a power cut)."""
+        if kill:
+            self.kill()
+        self._closing = True
+        if self._wake_w is not None:
+            try:
+                os.write(self._wake_w, b"x")
+            except OSError:
+                pass
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(5)
+        self._stop_runner()
+        if self._sel is not None:
+            self._sel.close()
+        for fd in (self._master, self._slave, self._wake_r, self._wake_w):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._master = self._slave = self._wake_r = self._wake_w = None
+        for c in list(self._clients):
+            if isinstance(c, socket.socket):
+                c.close()
+        self._clients = {}
+        if self._server is not None:
+            self._server.close()
+        if self._lockfd is not None:
+            for name in ("sim.port", "tty"):
+                try:
+                    os.unlink(os.path.join(self.store, name))
+                except OSError:
+                    pass
+            os.close(self._lockfd)
+            self._lockfd = None
+        self._fail_asks()
+
+    def __enter__(self):
+        return self if self._thread is not None else self.start()
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def kill(self):
+        """Kill the runner at once (SIGKILL, mid-write if it was writing); the hub starts
+        it again, as a Pico's reset would."""
+        proc = self._proc
+        if proc is not None and proc.poll() is None:
+            self._killed = proc
+            proc.kill()
+
+    @property
+    def clients(self):
+        """Names of the connections: "pty" (always there) and each TCP client's address."""
+        return [c.name for c in list(self._clients.values())]
+
+    @property
+    def alive(self):
+        """True while a runner process is up."""
+        return self._proc is not None and self._proc.poll() is None
+
+    def wait_started(self, count, timeout=10.0):
+        """Wait until the runner has been started `count` times (restarts included)."""
+        end = time.monotonic() + timeout
+        while self.starts < count or not self.alive:
+            if time.monotonic() > end:
+                raise SimError("the runner did not start; log: %r" % (self.log[-5:],))
+            time.sleep(0.01)
+
+    # -- the sim's own lines -----------------------------------------------------------------
+
+    def ask(self, line, timeout=5.0):
+        """Send a line from the sim itself (leds, state, btn ...); its reply line, or None
+        if the runner died or did not answer in time."""
+        a = _Ask(line)
+        self._asks.put(a)
+        try:
+            os.write(self._wake_w, b"x")
+        except (OSError, TypeError):
+            return None
+        a.done.wait(timeout)
+        return a.reply
+
+    def _fail_asks(self):
+        while True:
+            try:
+                self._asks.get_nowait().done.set()
+            except queue.Empty:
+                return
+
+    # -- the runner --------------------------------------------------------------------------
+
+    def _command(self):
+        cmd = [self.python, str(self.runner or desk_path())]
+        if self.store is not None:
+            cmd += ["--store", str(self.store)]
+        if self.config is not None:
+            cmd += ["--config", str(self.config)]
+        if self.driven:
+            cmd.append("--driven")
+        return cmd
+
+    def _spawn(self):
+        try:
+            proc = subprocess.Popen(self._command(), stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+        except OSError as e:
+            raise SimError("cannot start the runner %r: %s" % (self._command(), e)) from None
+        os.set_blocking(proc.stdout.fileno(), False)
+        os.set_blocking(proc.stderr.fileno(), False)
+        self._sel.register(proc.stdout, selectors.EVENT_READ, "out")
+        self._sel.register(proc.stderr, selectors.EVENT_READ, "err")
+        self._proc = proc
+        self._out = LineReader(MAX_REPLY)
+        self._fifo = []
+        self.starts += 1
+        self._started_at = time.monotonic()
+
+    def _stop_runner(self):
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        try:
+            proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(3)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        for f in (proc.stdout, proc.stderr):
+            f.close()
+
+    def _runner_died(self):
+        """The runner's stdout ended: unanswered lines get nothing; start it again."""
+        proc = self._proc
+        for f in (proc.stdout, proc.stderr):
+            try:
+                self._sel.unregister(f)
+            except (KeyError, ValueError):
+                pass
+        self._drain_stderr(proc)
+        proc.wait()
+        for f in (proc.stdout, proc.stderr):
+            f.close()
+        try:
+            proc.stdin.close()
+        except OSError:
+            pass
+        self.log.append("runner exited with %d" % proc.returncode)
+        for owner in self._fifo:
+            if isinstance(owner, _Ask):
+                owner.done.set()
+        self._fifo = []
+        self._proc = None
+        # A runner that keeps dying by itself right after its start will not get better.
+        quick = time.monotonic() - self._started_at < 1.0 and self._killed is not proc
+        self._quick = self._quick + 1 if quick else 0
+        if self.restart and not self._closing and self._quick < _QUICK_DEATHS:
+            self._spawn()
+
+    def _drain_stderr(self, proc):
+        try:
+            data = proc.stderr.read()
+        except (OSError, ValueError):
+            return
+        if data:
+            self.log.extend(data.decode(errors="replace").splitlines())
+            del self.log[:-100]
+
+    def _to_runner(self, data, owners):
+        """Write whole lines to the runner; owners receive their replies in order."""
+        proc = self._proc
+        if proc is None:
+            for owner in owners:
+                if isinstance(owner, _Ask):
+                    owner.done.set()
+            return  # a board in reset hears nothing: the client will send again
+        self._fifo.extend(owners)
+        try:
+            proc.stdin.write(data)
+        except (BrokenPipeError, OSError):
+            pass  # it is dying: its stdout ends next and _runner_died cleans up
+
+    # -- the hub loop ------------------------------------------------------------------------
+
+    def _loop(self):
+        while not self._closing:
+            try:
+                ready = self._sel.select(0.5)
+            except (OSError, ValueError):
+                return
+            for key, _ in ready:
+                if self._closing:
+                    return
+                what = key.data
+                if what == "wake":
+                    self._wake()
+                elif what == "out":
+                    self._from_runner()
+                elif what == "err":
+                    self._drain_stderr_once()
+                elif what == "accept":
+                    self._accept()
+                else:
+                    self._from_client(key.fileobj)
+
+    def _wake(self):
+        try:
+            os.read(self._wake_r, 4096)
+        except OSError:
+            pass
+        while True:
+            try:
+                a = self._asks.get_nowait()
+            except queue.Empty:
+                return
+            self._to_runner(a.line.encode() + b"\n", [a])
+
+    def _drain_stderr_once(self):
+        proc = self._proc
+        try:
+            data = proc.stderr.read(65536) if proc else None
+        except OSError:
+            data = None
+        if data:
+            self.log.extend(data.decode(errors="replace").splitlines())
+            del self.log[:-100]
+
+    def _from_runner(self):
+        proc = self._proc
+        try:
+            data = proc.stdout.read(65536)
+        except OSError:
+            data = b""
+        if data is None:
+            return
+        if not data:
+            self._runner_died()
+            return
+        for item in self._out.feed(data):
+            if not isinstance(item, str):
+                self.log.append("runner sent a bad line: %s" % item)
+                continue
+            raw = item.encode() + b"\n"
+            if self.tap is not None:
+                raw = self.tap(item)
+            word = item.split(" ", 1)[0]
+            if word == "evt":
+                for c in list(self._clients.values()):
+                    c.write(raw)
+                for fn in list(self.listeners):
+                    fn(item)
+            elif word in ("ok", "err") and self._fifo:
+                owner = self._fifo.pop(0)
+                owner.write(item.encode() + b"\n" if isinstance(owner, _Ask) else raw)
+            else:
+                self.log.append(item)
+                del self.log[:-100]
+
+    def _accept(self):
+        try:
+            conn, peer = self._server.accept()
+        except OSError:
+            return
+        conn.setblocking(False)
+
+        def write(data, conn=conn):
+            try:
+                conn.send(data)
+            except OSError:
+                pass  # a client that stopped reading loses lines, as on a real port
+
+        self._clients[conn] = _Client("%s:%d" % peer[:2], write)
+        self._sel.register(conn, selectors.EVENT_READ, "client")
+
+    def _from_client(self, f):
+        client = self._clients.get(f)
+        if client is None:
+            return
+        try:
+            data = os.read(f, 4096) if isinstance(f, int) else f.recv(4096)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            if isinstance(f, socket.socket):
+                self._sel.unregister(f)
+                del self._clients[f]
+                f.close()
+            return
+        for seg in client.segments(data):
+            owners = [client] * len(client.counter.feed(seg))
+            self._to_runner(seg, owners)
+
+    def _pty_write(self, data):
+        try:
+            os.write(self._master, data)
+        except OSError:
+            pass  # nobody reads the pty and its buffer is full: the line is lost
+
+
+def open_sim(link_class, store=None, config=None, **kw):
+    """A Link to the virtual board on `store`: the running one, or one started for the link
+    (headless, on a pty; it stops when the link is closed)."""
+    from crib.link import open_url
+
+    store = store or default_store()
+    if config is not None and not os.path.exists(config):
+        raise SimError("no such config file: %r" % (config,))
+    try:
+        url = running_sim(store)
+        vb = None if url is not None else VirtualBoard(store, config).start()
+    except SimError:
+        url, vb = running_sim(store), None  # another command started one just now
+        if url is None:
+            raise
+    if vb is None:
+        link = link_class(lambda: open_url(url), name="sim " + url, **kw)
+        return link.connect()
+    link = link_class(lambda: open_url(vb.url), name="sim " + vb.url, **kw)
+    link.owned.append(vb)
+    try:
+        link.connect()
+    except BaseException:
+        vb.close()
+        raise
+    return link

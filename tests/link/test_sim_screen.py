@@ -1,0 +1,137 @@
+"""The virtual board's terminal UI driven by scripted keys, with no terminal."""
+
+import io
+
+import pytest
+
+from crib.boardstate import BoardState
+from crib.picture import board_picture, load_layout
+from crib.screen import BLIND, DARK, LIT, SimScreen, draw, grid
+from crib.sim import VirtualBoard
+from cribcore.protocol import decode
+from pegboard.config import from_dict, lane_layout
+
+
+class Clock:
+    def __init__(self):
+        self.t = 100.0
+
+    def __call__(self):
+        return self.t
+
+
+@pytest.fixture
+def ui(tmp_path):
+    with VirtualBoard(str(tmp_path / "s"), driven=True) as vb:
+        clock = Clock()
+        out = io.StringIO()
+        screen = SimScreen(vb, load_layout(), out, colour=False, clock=clock)
+        yield vb, screen, clock, out
+
+
+def ms(vb, n):
+    """Move the runner's driven clock on."""
+    assert decode(vb.ask("tick ms=%d" % n)).kind == "ok"
+
+
+def tap(vb, screen, clock, key):
+    screen.key(key)
+    ms(vb, 50)
+    clock.t += 0.1
+    screen.tick()  # the tap's release is due
+    ms(vb, 50)
+
+
+def board_state(vb):
+    return BoardState.from_reply(decode(vb.ask("state")).args)
+
+
+def cell(screen, lines, lane, hole):
+    """The character drawn for a hole (lines as printed, after the two header lines)."""
+    pic = board_picture(screen.config, [(0, 0, 0)] * screen.config.leds)
+    r, c = grid(pic)[(lane, hole)]
+    label = max(len(n) for n in pic.names) + 1
+    return lines[2 + r][label + c]
+
+
+def frame(screen, out):
+    screen.refresh()
+    text = out.getvalue().split("\x1b[H")[-1]
+    return [line.replace("\x1b[K", "") for line in text.split("\n")]
+
+
+def test_taps_peg_and_the_drawing_follows(ui):
+    vb, screen, clock, out = ui
+    for _ in range(3):
+        tap(vb, screen, clock, "1")
+    assert board_state(vb).pending[0] == 3
+    ms(vb, 3000)  # the pause: pegged as one jump, the animation done
+    lines = frame(screen, out)
+    assert board_state(vb).pegs[0] == (0, 3)
+    assert cell(screen, lines, 0, 3) == LIT
+    assert cell(screen, lines, 0, 2) == DARK
+    assert cell(screen, lines, 0, 0) == BLIND
+    assert any(line.startswith("\u25a0 Red") and " 3 " in line for line in lines)
+    assert any(line.startswith("keys: 1-3") for line in lines)
+
+
+def test_a_hold_adds_five_and_undo_taps_back(ui):
+    vb, screen, clock, out = ui
+    screen.key("h")
+    screen.key("2")  # lane 1's button goes down and stays down
+    ms(vb, 700)  # past hold_ms: +5
+    assert any("holding lane1" in line for line in frame(screen, out))
+    screen.key("x")  # any key lets go, and does nothing else
+    ms(vb, 3000)
+    assert board_state(vb).pegs[1] == (0, 5)
+    tap(vb, screen, clock, "u")
+    assert board_state(vb).pegs[1] == (0, 0)
+
+
+def test_holding_undo_asks_for_a_new_game(ui):
+    vb, screen, clock, out = ui
+    tap(vb, screen, clock, "3")
+    ms(vb, 3000)
+    screen.key("U")
+    ms(vb, 3200)  # long_ms
+    screen.key(" ")  # let go
+    ms(vb, 50)
+    assert board_state(vb).mode == "confirm_new"
+    assert any("NEW GAME?" in line for line in frame(screen, out))
+    tap(vb, screen, clock, "\r")  # confirm: yes
+    ms(vb, 50)
+    st = board_state(vb)
+    assert (st.mode, st.pegs[2]) == ("play", (0, 0))
+
+
+def test_run_draws_until_q_and_lets_go_of_held_buttons(ui):
+    vb, screen, clock, out = ui
+    script = iter(["U", None, "z", "?", None, "q"])
+
+    def keys(timeout):
+        clock.t += 0.2
+        return next(script, "q")
+
+    screen.run(keys)
+    assert screen.quit and screen.frames >= 2
+    text = out.getvalue()
+    assert text.startswith("\x1b[2J\x1b[?25l") and text.rstrip().endswith("\x1b[?25h")
+    assert "key '?' does nothing here" in text
+    ms(vb, 5000)
+    assert board_state(vb).mode == "play"  # undo was let go after 0.4 s: no new game
+
+
+@pytest.mark.parametrize("lanes", [2, 3, 4])
+def test_the_grid_never_puts_two_holes_in_one_cell(lanes):
+    d = load_layout().to_dict()
+    d["lanes"] = [dict(d["lanes"][i % 3], button=10 + i, name="L%d" % i) for i in range(lanes)]
+    for lane, segs in zip(d["lanes"], lane_layout(lanes, 121)):
+        lane["segments"] = segs
+    d["leds"] = 121 * lanes
+    d["budget_ma"] = 2000  # above the idle draw of a longer strip
+    config = from_dict(d)
+    pic = board_picture(config, [(0, 0, 0)] * config.leds)
+    cells = grid(pic)
+    assert len(set(cells.values())) == len(cells) == lanes * 122
+    lines = draw(pic, colour=False)
+    assert sum(line.count(DARK) for line in lines) == lanes * 121
