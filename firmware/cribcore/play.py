@@ -35,7 +35,7 @@ IllegalPlayError (or InvalidCardError for a non-card) and changes nothing.
     p.count, p.turn                         # (0, 1): reset, player 1 leads
 """
 
-from cribcore.cards import check_card
+from cribcore.cards import card_name, check_card
 from cribcore.errors import CoreError
 
 try:
@@ -111,7 +111,7 @@ def _check_pile(pile):
     for i in range(len(pile)):
         c = check_card(pile[i])
         if c in pile[i + 1:]:
-            raise IllegalPlayError("card laid twice: %r" % (c,))
+            raise IllegalPlayError("card laid twice: %s" % card_name(c))
         count += _value(c)
     if count > 31:
         raise IllegalPlayError("pile counts %d, past 31: %r" % (count, list(pile)))
@@ -161,7 +161,7 @@ def _check_hands(hands, players, starter):
             raise IllegalPlayError("a hand has 4 cards in the play, got %r" % (h,))
         for c in h:
             if check_card(c) in seen:
-                raise IllegalPlayError("card dealt twice: %r" % (c,))
+                raise IllegalPlayError("card dealt twice: %s" % card_name(c))
             seen.append(c)
     return tuple([tuple(h) for h in hands])
 
@@ -242,17 +242,17 @@ class Play:
         check_card(card)
         p = self.turn
         if self.count + _value(card) > 31:
-            raise IllegalPlayError("%r would pass 31 (count %d)" % (card, self.count))
+            raise IllegalPlayError("%s would pass 31 (count %d)" % (card_name(card), self.count))
         if self.known:
             if card not in self.hands[p]:
-                raise IllegalPlayError("%r is not in player %d's hand" % (card, p))
+                raise IllegalPlayError("%s is not in player %d's hand" % (card_name(card), p))
             self.hands[p].remove(card)
         else:
             if card == self.starter:
-                raise IllegalPlayError("%r is the starter" % (card,))
+                raise IllegalPlayError("%s is the starter" % card_name(card))
             for cards in self.laid:
                 if card in cards:
-                    raise IllegalPlayError("%r was already laid this hand" % (card,))
+                    raise IllegalPlayError("%s was already laid this hand" % card_name(card))
         self.actions.append((LAY, p, card))
         self.laid[p].append(card)
         self.pile.append(card)

@@ -1,0 +1,110 @@
+"""Play a game of cribbage at the table: the companion scores the play and the show, pegs
+the board (a Pico, else the virtual board) and keeps the history.
+
+It asks for the players, the target and the first dealer (or takes them from the options),
+then each hand: the starter (his heels), the play card by card (or the points typed), the
+show in counting order (cards or totals), until someone counts out. At any prompt: `undo`
+takes back the last entry, `quit` stops (the game is saved), `?` explains the prompt.
+Every step is in the history before it is pegged; `crib play --resume` goes on after a
+crash exactly where it stopped. Answers can come from a script on stdin. See docs/table.md.
+"""
+
+import os
+import sys
+
+from crib.history import History, default_path
+from crib.tableboard import open_board
+from crib.tableprompt import Prompter
+from crib.tablesetup import Session, Setup, dealer_parser, parse_names, parse_target
+from crib.tableview import View
+
+HELP = "play a game at the table: score the play and the show, peg the board, keep history"
+
+
+def add_arguments(parser):
+    """Setup, options, the board and the history file."""
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with the unfinished game, reconciled with the board")
+    parser.add_argument("--names", metavar="NAMES",
+                        help="players in seating order, e.g. 'Alice,Bob' (2-4)")
+    parser.add_argument("--target", type=parse_target, metavar="N",
+                        help="61, 121 (the default when asked) or any 1-1000")
+    parser.add_argument("--dealer", metavar="NAME",
+                        help="the first dealer (a name or number), or `cut`")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--partnerships", dest="partnerships", action="store_true",
+                       default=None, help="four players as two teams (the default)")
+    group.add_argument("--solo", dest="partnerships", action="store_false",
+                       help="four players each on their own lane")
+    parser.add_argument("--muggins", action="store_true",
+                        help="players state their counts; opponents may claim what they miss")
+    parser.add_argument("--manual", action="store_true",
+                        help="players state their counts; the companion checks them")
+    parser.add_argument("--review", action="store_true",
+                        help="ask the dealt cards and discards; review each discard after"
+                             " the show")
+    parser.add_argument("--no-confirm", dest="confirm", action="store_false",
+                        help="peg a show without asking to confirm it")
+    parser.add_argument("--board", choices=("auto", "sim", "none"), default="auto",
+                        help="auto: a Pico if one is found, else the virtual board;"
+                             " none: no board")
+    parser.add_argument("--port", metavar="PORT",
+                        help="the board's serial port or pyserial URL (socket://HOST:PORT);"
+                             " list: show the ports (default: $CRIB_PORT, else auto)")
+    parser.add_argument("--store", metavar="DIR",
+                        help="the virtual board's state folder (default: crib sim's)")
+    parser.add_argument("--db", metavar="PATH",
+                        help=f"the history file (default {default_path()})")
+    parser.add_argument("--colour", "--color", dest="colour", action="store_true",
+                        default=None, help="colour even when not on a terminal")
+    parser.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
+                        help="no colour")
+
+
+def _setup(args):
+    setup = Setup(target=args.target, partnerships=args.partnerships, dealer=args.dealer)
+    if args.names:
+        setup.names = parse_names(args.names)
+        if len(setup.names) < 4:
+            setup.partnerships = False
+        if args.dealer:
+            dealer_parser(setup.names)(args.dealer)  # a bad name fails before anything
+    return setup
+
+
+def options(args):
+    """The game options recorded with each game."""
+    return {"muggins": bool(args.muggins), "manual": bool(args.manual or args.muggins),
+            "review": bool(args.review), "confirm": bool(args.confirm)}
+
+
+def run(args, inp=None, out=None, board=None):
+    """Run the session; inp/out default to stdin/stdout, board to the one chosen."""
+    inp = sys.stdin if inp is None else inp
+    out = sys.stdout if out is None else out
+    if args.port == "list":
+        from crib.boards import list_ports_text
+
+        out.write(list_ports_text() + "\n")
+        return 0
+    port = args.port or (os.environ.get("CRIB_PORT") if args.board == "auto" else None)
+    setup = _setup(args)
+    view = View(out, args.colour)
+    history = History.open(args.db or default_path())
+    try:
+        if board is None:
+            board = open_board(args.board, port, args.store, view.note)
+        ask = Prompter(inp, view, echo=not _isatty(inp))
+        name = port or board.kind
+        return Session(history, board, ask, view, options(args), name).run(setup, args.resume)
+    finally:
+        if board is not None:
+            board.close()
+        history.close()
+
+
+def _isatty(stream):
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False

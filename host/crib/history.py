@@ -1,0 +1,346 @@
+"""The game record in SQLite: matches, games, hands, every entry (card, go, show, peg) with
+its reason and who made it, and every board operation with its id and whether it applied.
+
+The table flow writes an entry and its board operations in one transaction before it sends
+them, and marks each operation done when the board has answered; `crib play --resume`
+rebuilds the game from the entries that stand and settles the operations still pending.
+Entries taken back are kept, marked undone, so the record shows what happened.
+"""
+
+import json
+import os
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+
+from crib.errors import CribError
+
+SCHEMA_VERSION = 1
+DB_NAME = "history.sqlite3"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS matches (
+    id INTEGER PRIMARY KEY,
+    started TEXT NOT NULL,
+    players INTEGER NOT NULL,           -- 2..4
+    partnerships INTEGER NOT NULL,      -- 1: four players as two teams
+    target INTEGER NOT NULL,
+    names TEXT NOT NULL,                -- JSON list, in seating order
+    game_points TEXT NOT NULL           -- JSON [win, skunk, double skunk]
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    number INTEGER NOT NULL,            -- 1.. within its match
+    started TEXT NOT NULL,
+    finished TEXT,                      -- NULL while it is played
+    abandoned INTEGER NOT NULL DEFAULT 0,
+    first_dealer INTEGER,               -- NULL: cut for it
+    options TEXT NOT NULL,              -- JSON: muggins, manual, review, confirm
+    board TEXT NOT NULL,                -- where the pegs went: none, sim, a port
+    op_prefix TEXT NOT NULL,            -- every operation id sent to the board starts so
+    winner INTEGER,                     -- side (lane)
+    scores TEXT,                        -- JSON per side, at the end
+    level INTEGER,                      -- 0 win, 1 skunk, 2 double skunk
+    game_points INTEGER
+);
+CREATE TABLE IF NOT EXISTS hands (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    number INTEGER NOT NULL,            -- 0.. within its game
+    dealer INTEGER NOT NULL,
+    starter TEXT,
+    summary TEXT NOT NULL,              -- JSON: heels, play, shows, crib per player
+    UNIQUE (game_id, number)
+);
+CREATE TABLE IF NOT EXISTS entries (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,               -- order within the game
+    hand INTEGER NOT NULL,              -- hand number when it was made
+    kind TEXT NOT NULL,                 -- cut starter lay go end_play show peg dealt note
+    player INTEGER,                     -- who: a player, or NULL
+    side INTEGER,                       -- the lane that scored, or NULL
+    points INTEGER NOT NULL DEFAULT 0,
+    reason TEXT,                        -- 'fifteen for 2', 'hand', 'muggins', ...
+    source TEXT NOT NULL,               -- table, board (pegged on its buttons), reconcile
+    call TEXT,                          -- the cribcore Game method it replays; NULL: host only
+    args TEXT NOT NULL,                 -- JSON positional arguments of call
+    info TEXT NOT NULL,                 -- JSON: what was entered (cards, stated count ...)
+    created TEXT NOT NULL,
+    undone TEXT,                        -- when it was taken back; NULL while it stands
+    UNIQUE (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS ops (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    entry_id INTEGER REFERENCES entries(id),
+    op_id TEXT NOT NULL UNIQUE,         -- the id= sent, so a retry never applies twice
+    verb TEXT NOT NULL,                 -- peg, undo, new
+    lane INTEGER,
+    n INTEGER,
+    status TEXT NOT NULL,               -- pending, done, skipped
+    front INTEGER,                      -- the lane's front peg the board reported
+    rev INTEGER,
+    created TEXT NOT NULL,
+    settled TEXT
+);
+CREATE INDEX IF NOT EXISTS entries_game ON entries (game_id, seq);
+CREATE INDEX IF NOT EXISTS ops_game ON ops (game_id, status);
+"""
+
+
+class HistoryError(CribError):
+    """The history file cannot be used (newer schema, not a crib history, no game to resume)."""
+
+
+def _now():
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def default_path(environ=None):
+    """$XDG_DATA_HOME/crib/history.sqlite3, or ~/.local/share/crib/history.sqlite3."""
+    env = os.environ if environ is None else environ
+    base = env.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "crib" / DB_NAME
+
+
+class Entry:
+    """One row of `entries`, with its JSON columns decoded."""
+
+    __slots__ = ("id", "seq", "hand", "kind", "player", "side", "points", "reason",
+                 "source", "call", "args", "info", "undone")
+
+    def __init__(self, row):
+        for k in self.__slots__:
+            setattr(self, k, row[k])
+        self.args = json.loads(row["args"])
+        self.info = json.loads(row["info"])
+
+    def __repr__(self):
+        return f"<Entry {self.seq} {self.kind} player={self.player} points={self.points}>"
+
+
+class History:
+    """A history database (open with `History.open(path)`)."""
+
+    def __init__(self, conn, path):
+        self.conn = conn
+        self.path = path
+
+    @classmethod
+    def open(cls, path):
+        """Open (or create) the history at path; refuse a newer or foreign schema."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            conn = sqlite3.connect(str(path), isolation_level=None)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA journal_mode = WAL")  # one sync per commit, readers never wait
+            conn.execute("PRAGMA synchronous = FULL")  # a committed entry survives power loss
+            version = _version(conn)
+            if version is None:
+                conn.executescript(
+                    "BEGIN IMMEDIATE;" + _SCHEMA + "INSERT OR REPLACE INTO meta VALUES"
+                    " ('schema_version', '%d'); COMMIT;" % SCHEMA_VERSION)
+            elif version > SCHEMA_VERSION:
+                raise HistoryError(f"{str(path)!r} has history schema {version}, newer than"
+                                   f" this crib ({SCHEMA_VERSION}): upgrade crib")
+        except sqlite3.DatabaseError as e:
+            raise HistoryError(f"cannot use {str(path)!r} as a crib history: {e}") from None
+        return cls(conn, path)
+
+    def batch(self):
+        """A transaction grouping several writes (one commit, one sync to disk)."""
+        return _tx(self.conn)
+
+    def close(self):
+        """Close the database."""
+        self.conn.close()
+
+    # -- matches and games ------------------------------------------------------------------
+
+    def new_match(self, names, partnerships, target, game_points):
+        """Start a match; returns its id."""
+        cur = self.conn.execute(
+            "INSERT INTO matches (started, players, partnerships, target, names, game_points)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (_now(), len(names), int(bool(partnerships)), target, json.dumps(list(names)),
+             json.dumps(list(game_points))))
+        return cur.lastrowid
+
+    def match(self, match_id):
+        """The match row as a dict (names and game_points decoded)."""
+        row = self.conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
+        out = dict(row)
+        out["names"] = json.loads(out["names"])
+        out["game_points"] = json.loads(out["game_points"])
+        return out
+
+    def new_game(self, match_id, first_dealer, options, board, op_prefix):
+        """Start the next game of a match; returns its id."""
+        number = self.conn.execute("SELECT COUNT(*) FROM games WHERE match_id = ?",
+                                   (match_id,)).fetchone()[0] + 1
+        cur = self.conn.execute(
+            "INSERT INTO games (match_id, number, started, first_dealer, options, board,"
+            " op_prefix) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (match_id, number, _now(), first_dealer, json.dumps(options), board, op_prefix))
+        return cur.lastrowid
+
+    def game(self, game_id):
+        """The game row as a dict (options and scores decoded)."""
+        row = self.conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        return _game_dict(row)
+
+    def unfinished(self):
+        """The latest game neither finished nor abandoned, as a dict, or None."""
+        row = self.conn.execute(
+            "SELECT * FROM games WHERE finished IS NULL AND abandoned = 0"
+            " ORDER BY id DESC LIMIT 1").fetchone()
+        return _game_dict(row) if row else None
+
+    def abandon(self, game_id):
+        """Mark a game abandoned (it stays in the record, out of the results)."""
+        self.conn.execute("UPDATE games SET abandoned = 1 WHERE id = ?", (game_id,))
+
+    def finish_game(self, game_id, winner, scores, level, game_points):
+        """Record the end of a game: winner side, final scores, skunk level, game points."""
+        self.conn.execute(
+            "UPDATE games SET finished = ?, winner = ?, scores = ?, level = ?, game_points = ?"
+            " WHERE id = ?", (_now(), winner, json.dumps(list(scores)), level, game_points,
+                              game_id))
+
+    def unfinish(self, game_id):
+        """Take back the end of a game (its last entry was undone)."""
+        self.conn.execute("UPDATE games SET finished = NULL, winner = NULL, scores = NULL,"
+                          " level = NULL, game_points = NULL WHERE id = ?", (game_id,))
+
+    def match_games(self, match_id):
+        """The finished games of a match, in order, as dicts."""
+        rows = self.conn.execute(
+            "SELECT * FROM games WHERE match_id = ? AND finished IS NOT NULL ORDER BY number",
+            (match_id,)).fetchall()
+        return [_game_dict(r) for r in rows]
+
+    # -- entries and board operations ------------------------------------------------------------
+
+    def add_entry(self, game_id, hand, kind, *, player=None, side=None, points=0, reason=None,
+                  source="table", call=None, args=(), info=None, ops=()):
+        """Write an entry and its board operations (verb, lane, n, op_id) as pending, at
+        once; returns (entry id, seq)."""
+        with _tx(self.conn):
+            seq = self.conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM entries"
+                                    " WHERE game_id = ?", (game_id,)).fetchone()[0]
+            cur = self.conn.execute(
+                "INSERT INTO entries (game_id, seq, hand, kind, player, side, points, reason,"
+                " source, call, args, info, created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (game_id, seq, hand, kind, player, side, points, reason, source, call,
+                 json.dumps(list(args)), json.dumps(info or {}), _now()))
+            self._add_ops(game_id, cur.lastrowid, ops)
+        return cur.lastrowid, seq
+
+    def undo_entry(self, game_id, entry_id, ops=()):
+        """Mark an entry undone and write the board operations that take it back."""
+        with _tx(self.conn):
+            self.conn.execute("UPDATE entries SET undone = ? WHERE id = ?", (_now(), entry_id))
+            self._add_ops(game_id, entry_id, ops)
+
+    def add_ops(self, game_id, ops, entry_id=None):
+        """Write board operations (verb, lane, n, op_id) as pending."""
+        with _tx(self.conn):
+            self._add_ops(game_id, entry_id, ops)
+
+    def _add_ops(self, game_id, entry_id, ops):
+        for verb, lane, n, op_id in ops:
+            self.conn.execute(
+                "INSERT INTO ops (game_id, entry_id, op_id, verb, lane, n, status, created)"
+                " VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)",
+                (game_id, entry_id, op_id, verb, lane, n, _now()))
+
+    def settle_op(self, op_id, status="done", front=None, rev=None):
+        """Mark an operation done (the board applied it) or skipped (it never will be)."""
+        with _tx(self.conn):
+            self._settle(op_id, status, front, rev)
+
+    def _settle(self, op_id, status, front, rev):
+        self.conn.execute("UPDATE ops SET status = ?, front = ?, rev = ?, settled = ?"
+                          " WHERE op_id = ?", (status, front, rev, _now(), op_id))
+
+    def entry_applied(self, entry_id):
+        """Whether the board applied a peg of this entry."""
+        return self.conn.execute("SELECT 1 FROM ops WHERE entry_id = ? AND verb = 'peg'"
+                                 " AND status = 'done'", (entry_id,)).fetchone() is not None
+
+    def pending_ops(self, game_id):
+        """Operations written but not yet known to be applied, oldest first, as dicts."""
+        rows = self.conn.execute("SELECT * FROM ops WHERE game_id = ? AND status = 'pending'"
+                                 " ORDER BY id", (game_id,)).fetchall()
+        return [dict(r) for r in rows]
+
+    def op_count(self, game_id):
+        """How many operations the game has written (to number new ones)."""
+        return self.conn.execute("SELECT COUNT(*) FROM ops WHERE game_id = ?",
+                                 (game_id,)).fetchone()[0]
+
+    def entries(self, game_id, undone=False):
+        """The entries that stand (or all, with undone=True), in order."""
+        where = "" if undone else " AND undone IS NULL"
+        rows = self.conn.execute("SELECT * FROM entries WHERE game_id = ?" + where +
+                                 " ORDER BY seq", (game_id,)).fetchall()
+        return [Entry(r) for r in rows]
+
+    def save_hand(self, game_id, number, dealer, starter, summary):
+        """Write (or replace) the summary of a hand; starter None and no summary deletes it."""
+        with _tx(self.conn):
+            self.conn.execute("DELETE FROM hands WHERE game_id = ? AND number = ?",
+                              (game_id, number))
+            if summary is not None:
+                self.conn.execute(
+                    "INSERT INTO hands (game_id, number, dealer, starter, summary)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (game_id, number, dealer, starter, json.dumps(summary)))
+
+    def query(self, sql, params=()):
+        """Rows of a read-only query, as dicts (for history and stats)."""
+        return [dict(r) for r in self.conn.execute(sql, params).fetchall()]
+
+
+def _version(conn):
+    has_meta = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
+                            " AND name = 'meta'").fetchone()
+    if not has_meta:
+        other = conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]
+        if other:
+            raise HistoryError("the file holds other tables, not a crib history")
+        return None
+    row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    return int(row[0]) if row else None
+
+
+def _game_dict(row):
+    out = dict(row)
+    out["options"] = json.loads(out["options"])
+    out["scores"] = json.loads(out["scores"]) if out["scores"] else None
+    return out
+
+
+class _tx:
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on an exception (autocommit connection);
+    inside an open transaction it only joins it."""
+
+    def __init__(self, conn):
+        self.conn = conn
+        self.outer = False
+
+    def __enter__(self):
+        self.outer = not self.conn.in_transaction
+        if self.outer:
+            self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, kind, value, tb):
+        if self.outer:
+            self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
+        return False

@@ -1,0 +1,151 @@
+"""The board as the table flow sees it: a few calls, one in-memory board, and the choice of
+board for `crib play` (a Pico, the virtual board, or none).
+
+The flow needs only this from a board (`MemoryBoard` is the reference; `LinkBoard` in
+crib.tablelink adapts the serial link to it):
+
+    kind                          "none", "sim" or "pico" (for messages and the record)
+    state() -> BoardState          lanes, target, fronts, backs, winner, rev
+    new_game(target, lanes, op_id, match=False) -> BoardState
+    set_dealer(lane)               the crib marker (not part of the record)
+    peg(lane, n, op_id) -> BoardState     applied once per op_id, however often it is sent
+    undo(op_id) -> BoardState      undo the last jump
+    events() -> [BoardEvent]       what the board's buttons did since the last call
+    close()
+
+Errors are CribError (BoardError for a refusal the board reports).
+"""
+
+import json
+import os
+from collections import namedtuple
+
+from crib.errors import CribError
+from cribcore.pegs import Board, PegError
+
+BoardState = namedtuple("BoardState", "lanes target fronts backs winner rev")
+# kind: "peg" (a lane pegged n on the buttons), "undo" (the last jump was undone on lane),
+# "new" (a new game was started on the board).
+BoardEvent = namedtuple("BoardEvent", "kind lane n rev")
+ID_MEMORY = 8  # like the firmware: a retry only ever repeats one of the last few ids
+
+
+class BoardError(CribError):
+    """The board refused an operation (the code names why: game_over, no_undo, bad_lane)."""
+
+    def __init__(self, msg, code="refused"):
+        super().__init__(msg)
+        self.code = code
+
+
+class MemoryBoard:
+    """A board held in memory on the core's peg model: `--board none`, and the tests' board.
+
+    With `path` its state (undo history and recent ids included) is kept in a file after
+    every change, like the Pico's flash, so it survives the companion being killed.
+    `press(lane, n)` and `press_undo()` play the board's buttons (they queue events).
+    """
+
+    def __init__(self, lanes=4, path=None):
+        # Without a file it is no board at all: nothing to ask about when it differs.
+        self.kind = "none" if path is None else "file"
+        self.capacity = lanes
+        self.path = path
+        self.board = Board(min(lanes, 4), 121)
+        self.ids = []  # (op_id, signature, state) of the last ID_MEMORY changes
+        self.queue = []
+        self.sent = []  # (verb, args, op_id) of every change applied, for tests
+        if path and os.path.exists(path):
+            with open(path) as f:
+                saved = json.load(f)
+            self.board = Board.loads(saved["board"])
+            self.ids = [(i, s, BoardState(*st)) for i, s, st in saved["ids"]]
+
+    def __repr__(self):
+        return f"<MemoryBoard {self.board.dumps()!r}>"
+
+    def _save(self):
+        if not self.path:
+            return
+        tmp = self.path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump({"board": self.board.dumps(),
+                       "ids": [[i, s, list(st)] for i, s, st in self.ids]}, f)
+        os.replace(tmp, self.path)
+
+    def state(self):
+        """The board's lanes, target, pegs, winner and revision."""
+        b = self.board
+        lanes = range(b.players)
+        return BoardState(b.players, b.target, tuple(b.front(i) for i in lanes),
+                          tuple(b.back(i) for i in lanes), b.winner, b.rev)
+
+    def _change(self, signature, op_id, apply):
+        for ident, sig, st in self.ids:
+            if ident == op_id:
+                if sig != signature:
+                    raise BoardError(f"id {op_id!r} was used for another command", "id_reused")
+                return st  # a retry: answered, not applied again
+        try:
+            apply()
+        except PegError as e:
+            raise BoardError(str(e), e.code) from None
+        st = self.state()
+        if op_id is not None:
+            self.ids = (self.ids + [(op_id, signature, st)])[-ID_MEMORY:]
+        self.sent.append((signature, op_id))
+        self._save()
+        return st
+
+    def new_game(self, target, lanes, op_id, match=False):
+        """Start a game for lanes (sides) to target; match=True clears the games-won tally."""
+        if lanes > self.capacity:
+            raise BoardError(f"this board has {self.capacity} lanes, not {lanes}", "bad_lane")
+        return self._change(f"new {target} {lanes} {int(match)}", op_id,
+                            lambda: self.board.new_game(target, lanes, match))
+
+    def set_dealer(self, lane):
+        """Show the crib marker on a lane."""
+        try:
+            self.board.set_dealer(lane)
+        except PegError as e:
+            raise BoardError(str(e), e.code) from None
+        self._save()
+
+    def peg(self, lane, n, op_id):
+        """Lane scores n (once per op_id)."""
+        return self._change(f"peg {lane} {n}", op_id, lambda: self.board.peg(lane, n))
+
+    def undo(self, op_id):
+        """Undo the last jump (once per op_id)."""
+        return self._change("undo", op_id, self.board.undo)
+
+    def events(self):
+        """Button events since the last call."""
+        out, self.queue = self.queue, []
+        return out
+
+    def press(self, lane, n):
+        """Play the lane's peg button: n points pegged on the board."""
+        self.board.peg(lane, n)
+        self._save()
+        self.queue.append(BoardEvent("peg", lane, n, self.board.rev))
+
+    def press_undo(self):
+        """Play the board's undo button."""
+        lane = self.board.undo()
+        self._save()
+        self.queue.append(BoardEvent("undo", lane, 0, self.board.rev))
+
+    def close(self):
+        """Nothing to release."""
+
+
+def open_board(choice, port=None, store=None, note=None):
+    """The board for `crib play`: choice "none", "sim" (the virtual board on store), or
+    "auto" (a Pico if one is found, else the virtual board); port names a device or URL."""
+    if choice == "none" and port is None:
+        return MemoryBoard(4)
+    from crib import tablelink  # the serial link, only when a board is wanted
+
+    return tablelink.open_link_board(choice, port, store, note)

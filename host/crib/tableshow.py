@@ -1,0 +1,172 @@
+"""The show at the table: each hand in counting order, then the crib, as cards or a total;
+itemised and confirmed, or stated and checked (manual counting, muggins); the discard
+review after a hand; and muggins claims. `Turns` (crib.tableturns) inherits `ShowTurns`.
+"""
+
+from crib.tablecards import play_text
+from crib.tableentries import describe
+from crib.tableprompt import AnswerError, UndoRequest, parse_choice
+from cribcore.cards import card_name, card_symbol, parse_cards
+from cribcore.counting import CRIB, check_total
+from cribcore.show import show_breakdown
+
+
+class ShowTurns:
+    """The show's questions (uses Turns' table, prompter, view, options and helpers)."""
+
+    def _show_default(self, entry, dealt, lent):
+        """The cards the companion already knows for a show entry (offered on Enter)."""
+        g = self.t.game
+        if entry == CRIB:
+            discards = [c for _, dis in dealt.values() for c in dis]
+            return discards if len(discards) == 4 else None
+        if entry in dealt:
+            cards, dis = dealt[entry]
+            return [c for c in cards if c not in dis]
+        laid = g.play.laid[entry] if g.play else []
+        if len(laid) == 4 and not any(lent.get(c) for c in laid):
+            return list(laid)
+        return None
+
+    def _show_taken(self, entry, dealt, lent):
+        """Cards that cannot be in this entry: seen elsewhere this hand (lent suits aside)."""
+        g = self.t.game
+        taken = [g.starter]
+        for _, cards, _ in g.shown:
+            taken += cards or []
+        for q in range(self.t.players):
+            laid = g.play.laid[q] if g.play else []
+            if q != entry:
+                taken += [c for c in laid if not lent.get(c)]
+        for q, (cards, dis) in dealt.items():
+            taken += dis if entry != CRIB else [c for c in cards if c not in dis]
+            if entry not in (CRIB, q):
+                taken += [c for c in cards if c not in dis]
+        return taken
+
+    def ask_show(self):
+        """The next hand (or the crib) in counting order: its cards or a total, then pegged."""
+        g = self.t.game
+        entry = g.show_next()
+        crib = entry == CRIB
+        who = g.dealer if crib else entry
+        whose = f"{self.name(who)}'s {'crib' if crib else 'hand'}"
+        dealt, lent = self._context()
+        default = self._show_default(entry, dealt, lent)
+        taken = self._show_taken(entry, dealt, lent)
+        laid = [] if crib or not g.play else list(g.play.laid[entry])
+
+        def parse(text):
+            if text.isdigit():
+                return None, check_total(int(text))
+            cards = parse_cards(text)
+            if len(cards) != 4:
+                raise AnswerError(f"give 4 cards (the starter is added) or a total,"
+                                  f" not {text!r}")
+            for c in cards:
+                if c in taken:
+                    raise AnswerError(f"{card_symbol(c)} is accounted for elsewhere this hand")
+            if len(laid) == 4 and sorted(c >> 2 for c in cards) != sorted(c >> 2 for c in laid):
+                said = " ".join(play_text(c, lent.get(c)) for c in laid)
+                raise AnswerError(f"{self.name(who)} laid {said} in the play")
+            return cards, None
+        shown_default = " ".join(map(card_symbol, default)) if default else None
+        hint = "4 cards (5h 5c jd 4s) or the total; Enter takes the cards shown"
+        while True:
+            cards, total = self.ask.ask(f"{whose} (cards or total)", parse, shown_default,
+                                        hint=hint)
+            try:
+                pegged, info = self._count(who, cards, total, crib)
+            except UndoRequest:
+                continue  # back to the cards of this hand
+            break
+        info["entry"] = entry
+        self.t.record("show", "show", [None, pegged], player=who, info=info, announce=False)
+        self.view.say(self.name(who), "crib" if crib else "hand", pegged)
+        self.t.show_board(g.side_of(who) if pegged else None)
+        if not crib and who in dealt and not self.t.game.over:
+            self._review(who, dealt[who])
+
+    def _count(self, who, cards, total, crib):
+        """(points to peg, info) after the count: announced, or checked (manual, muggins)."""
+        g = self.t.game
+        manual = self.opts.get("manual") or self.opts.get("muggins")
+        info = {"cards": None if cards is None else [card_name(c) for c in cards],
+                "actual": None, "stated": None, "missed": 0}
+        if cards is None:
+            info["stated"] = total
+            return total, info
+        items = show_breakdown(cards, g.starter, crib)
+        actual = sum(it.points for it in items)
+        info["actual"] = actual
+        if not manual:
+            self.view.show(cards, g.starter, crib, items, actual)
+            if self.opts.get("confirm", True) and not self.ask.yes(f"Peg {actual}"):
+                raise UndoRequest()
+            return actual, info
+        stated = self.ask.ask(f"{self.name(who)}'s count", _parse_count)
+        info["stated"] = stated
+        if stated == actual:
+            self.view.say(self.name(who), f"{stated}: right")
+            return actual, info
+        self.view.show(cards, g.starter, crib, items, actual)
+        if stated > actual or not self.opts.get("muggins"):
+            self.view.say(self.name(who), f"counted {stated}, the count is {actual}")
+            return actual, info
+        info["missed"] = actual - stated
+        self.view.say(self.name(who), f"counted {stated}: {actual - stated} missed")
+        return stated, info
+
+    def _review(self, who, deal):
+        """The discard advisor's line on a player's discard (--review)."""
+        from crib.advise import review, review_line  # its tables load only when reviewing
+
+        cards, discard = deal
+        g = self.t.game
+        mine = g.side_of(who) == g.side_of(g.dealer)
+        made, best = review(cards, discard, mine)
+        self.view.note(f"{self.name(who)}: {review_line(made, best)}")
+
+    # -- muggins ----------------------------------------------------------------------------
+
+    def _open_muggins(self):
+        """The show entry whose missed points nobody has claimed or passed yet, or None."""
+        if not self.opts.get("muggins") or self.t.game.over:
+            return None
+        shows = [e for e in self.t.entries if e.kind == "show"]
+        if not shows or not shows[-1].info.get("missed"):
+            return None
+        last = shows[-1]
+        done = [e for e in self.t.entries if e.info.get("for_seq") == last.seq]
+        return None if done else last
+
+    def ask_muggins(self, show):
+        """An opponent may claim the points a player missed in their count."""
+        g = self.t.game
+        mine = g.side_of(show.player)
+        others = [s for s in range(len(g.sides)) if s != mine]
+        names = [self.t.side_names[s] for s in others]
+        n = show.info["missed"]
+        text = f"Muggins: {self.name(show.player)} missed {n}"
+        if len(others) == 1:
+            side = others[0] if self.ask.yes(f"{text}. {names[0]} claims them", False) else None
+        else:
+            pick = parse_choice(names, "who claims")
+            side = self.ask.ask(f"{text}. Who claims them (Enter: nobody)",
+                                lambda s: None if not s else others[pick(s)], default="")
+        if side is None:
+            self.t.note("note", {"for_seq": show.seq, "muggins": "passed"})
+            return
+        self.t.record("muggins", "peg", [side, n, "muggins"], player=None,
+                      info={"for_seq": show.seq}, announce=False)
+        self.view.say(self.t.side_names[side], f"muggins on {describe(self.t, show)}", n)
+        self.t.show_board(side)
+
+
+def _parse_count(text):
+    try:
+        n = int(text)
+    except ValueError:
+        raise AnswerError(f"a count is a number 0-29, not {text!r}") from None
+    return check_total(n)
+

@@ -1,0 +1,107 @@
+"""What the table flow prints: prompts, announcements, the show itemised and a compact text
+board after each peg; colour on a terminal, plain text in a pipe or a test."""
+
+import os
+
+from crib.commands.score import _lines as show_lines
+from crib.commands.score import _write
+from crib.tablecards import is_red
+from cribcore.cards import card_symbol
+
+BAR = 30  # cells of the compact board: a glance, not a count of holes
+LANE_STYLES = ("red", "blue", "green", "yellow")  # the board's lane colours, in lane order
+
+
+class View:
+    """Output of one table session on out (a text stream)."""
+
+    def __init__(self, out, colour=None):
+        self.out = out
+        if colour is None:
+            colour = out.isatty() and not os.environ.get("NO_COLOR")
+        self.colour = colour
+
+    def _lines(self, lines):
+        if self.colour:
+            _write(lines, _Tty(self.out))
+        else:
+            for line in lines:
+                self.out.write("".join(text for text, _ in line) + "\n")
+        self.out.flush()
+
+    def line(self, text, style=""):
+        """One line of text."""
+        self._lines([[(text, style)]])
+
+    def prompt(self, text):
+        """A question, the cursor left after it."""
+        self.out.write(f"\x1b[1m{text}\x1b[0m" if self.colour else text)
+        self.out.flush()
+
+    def echo(self, answer):
+        """The answer a script gave, so the transcript reads like a session."""
+        self.out.write(answer + "\n")
+
+    def note(self, text):
+        """A remark (dim)."""
+        self.line("  " + text, "dim")
+
+    def problem(self, text):
+        """Why an answer was refused (the question comes again)."""
+        self.line("  ! " + text, "bold red")
+
+    def heading(self, text):
+        """A section: a new hand, the play, the show."""
+        self.line(text, "bold cyan")
+
+    def say(self, who, text, points=0, style=""):
+        """An announcement: who did what, and the points it pegged."""
+        pts = f"  +{points}" if points else ""
+        self._lines([[(f"  {who}: ", "bold"), (text, style), (pts, "bold green")]])
+
+    def cards(self, cards):
+        """Segments for cards with suit symbols, hearts and diamonds red."""
+        out = []
+        for i, c in enumerate(cards):
+            if i:
+                out.append((" ", ""))
+            out.append((card_symbol(c), "bold red" if is_red(c) else "bold"))
+        return out
+
+    def show(self, hand, starter, crib, items, total):
+        """The show itemised like `crib score`."""
+        self._lines([[("  ", "")] + line for line in show_lines(hand, starter, crib, items,
+                                                                 total)])
+
+    def board(self, names, scores, target, fresh=None, skunk=None):
+        """The compact board: a bar and the score per side; fresh marks the lane just pegged."""
+        width = max(len(n) for n in names)
+        lines = []
+        for lane, (name, score) in enumerate(zip(names, scores)):
+            filled = score * BAR // target if target else 0
+            cells = "\u2588" * filled + "\u00b7" * (BAR - filled)
+            if skunk and 0 < skunk < target:
+                at = skunk * BAR // target
+                if at >= filled and at < BAR:
+                    cells = cells[:at] + "|" + cells[at + 1:]
+            style = LANE_STYLES[lane % len(LANE_STYLES)]
+            mark = " <" if lane == fresh else ""
+            lines.append([(f"  {name:<{width}} ", "bold " + style), (cells, style),
+                          (f" {score:3d}/{target}{mark}", "bold" if mark else "")])
+        self._lines(lines)
+
+
+class _Tty:
+    """A stream that says it is a terminal, so score._write colours it."""
+
+    def __init__(self, out):
+        self._out = out
+
+    def isatty(self):
+        return True
+
+    def write(self, text):
+        return self._out.write(text)
+
+    def flush(self):
+        self._out.flush()

@@ -1,0 +1,173 @@
+"""`crib play` against the virtual board (the firmware's desktop runner): a whole game, and
+the companion killed (SIGKILL) while the board holds a peg it has or has not applied."""
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+from tablescript import Script
+
+from crib.cli import main
+from crib.link import Link
+from crib.sim import VirtualBoard
+
+ARGS = ["--names", "Alice,Bob", "--target", "61", "--dealer", "Alice", "--no-colour"]
+
+
+def board_state(port):
+    """The board's (lanes, target, fronts, winner), asked over a fresh link."""
+    link = Link.open(port)
+    try:
+        s = link.state()
+        return s.players, s.target, tuple(p[1] for p in s.pegs), s.winner
+    finally:
+        link.close()
+
+
+def test_a_whole_game_on_the_virtual_board(db, tmp_path, monkeypatch, capsys):
+    s = Script(["Alice", "Bob"], 61, seed=51)
+    s.play_out(play="cards", show="cards")
+    store = str(tmp_path / "sim")
+    monkeypatch.setattr(sys, "stdin", _Script(s.text()))
+    rc = main(["play", "--db", db, "--board", "sim", "--store", store, *ARGS])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert " wins, " in out
+    with VirtualBoard(store) as vb:  # the state survived on the store, like a Pico's flash
+        assert board_state(vb.port) == (2, 61, tuple(s.game.scores), s.game.winner)
+
+
+class _Script:
+    """stdin for an in-process run (not a terminal)."""
+
+    def __init__(self, text):
+        self.lines = text.splitlines(True)
+
+    def readline(self):
+        return self.lines.pop(0) if self.lines else ""
+
+    def isatty(self):
+        return False
+
+
+def _count(db, sql):
+    try:
+        con = sqlite3.connect(db, timeout=5)
+        try:
+            return con.execute(sql).fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.OperationalError:
+        return -1  # not created yet
+
+
+def _wait(cond, what, timeout=20.0):
+    end = time.monotonic() + timeout
+    while not cond():
+        if time.monotonic() > end:
+            raise AssertionError("timed out waiting for " + what)
+        time.sleep(0.01)
+
+
+def _companion(db, port, *extra):
+    cmd = [sys.executable, "-m", "crib", "play", "--db", db, "--port", port, *ARGS, *extra]
+    return subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+@pytest.mark.parametrize("applied", [True, False])
+def test_companion_killed_while_the_board_holds_a_peg(db, tmp_path, applied):
+    s = Script(["Alice", "Bob"], 61, seed=52)
+    s.play_out(play="cards", show="cards")
+    lines = s.text().splitlines()
+    at = next(i for i, points in s.lay_at if points)  # the first card that pegs
+    with VirtualBoard(str(tmp_path / "sim")) as vb:
+        comp = _companion(db, vb.port)
+        comp.stdin.write("\n".join(lines[:at]) + "\n")
+        comp.stdin.flush()
+        _wait(lambda: _count(db, "SELECT COUNT(*) FROM entries") == at, "the first cards")
+        runner = vb._proc.pid  # the desktop runner: freeze it so the peg waits there
+        os.kill(runner, signal.SIGSTOP)
+        try:
+            comp.stdin.write(lines[at] + "\n")
+            comp.stdin.flush()
+            _wait(lambda: _count(db, "SELECT COUNT(*) FROM ops WHERE status = 'pending'") == 1,
+                  "the peg written")
+            # Written first, sent next: wait until the line waits at the frozen runner.
+            _wait(lambda: len(vb._fifo) > 0, "the peg sent")
+            comp.kill()  # SIGKILL: no goodbye, no cleanup
+            comp.wait()
+        finally:
+            if applied:
+                os.kill(runner, signal.SIGCONT)  # the board gets the peg after all
+            else:
+                os.kill(runner, signal.SIGKILL)  # the board loses it (a reset)
+        if not applied:
+            vb.wait_started(2)
+        _wait(lambda: board_state(vb.port)[0] == 2, "the board back")
+        comp = _companion(db, vb.port, "--resume")
+        out, err = comp.communicate("\n".join(lines[at + 1:]) + "\n", timeout=60)
+        assert comp.returncode == 0, err
+        said = "was applied before the stop" if applied else "was not applied: sending it"
+        assert said in out
+        assert board_state(vb.port) == (2, 61, tuple(s.game.scores), s.game.winner)
+    assert _count(db, "SELECT COUNT(*) FROM ops WHERE status = 'pending'") == 0
+
+
+def test_plain_crib_play_uses_the_virtual_board_and_the_user_data_dir(tmp_path, monkeypatch,
+                                                                      capsys):
+    # A fresh machine: no Pico, no history, nothing configured.
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    monkeypatch.delenv("CRIB_SIM_STORE", raising=False)
+    monkeypatch.delenv("CRIB_PORT", raising=False)
+    monkeypatch.setattr("crib.ports.pico_ports", lambda *a, **k: [])
+    s = Script(["Alice", "Bob"], 61, seed=53)
+    s.play_out(play="ranks", show="total")
+    monkeypatch.setattr(sys, "stdin", _Script("Alice Bob\n61\nAlice\n" + s.text()))
+    assert main(["play", "--no-colour"]) == 0
+    out = capsys.readouterr().out
+    assert "no Pico found: playing on the virtual board" in out
+    assert (tmp_path / "crib" / "history.sqlite3").exists()
+    with VirtualBoard(str(tmp_path / "crib" / "sim")) as vb:
+        assert board_state(vb.port)[2] == tuple(s.game.scores)
+
+
+def test_a_button_press_on_the_virtual_board_is_recorded(db, tmp_path, monkeypatch, capsys):
+    s = Script(["Alice", "Bob"], 121, seed=54)
+    s.hand(play="cards", show="cards")
+    with VirtualBoard(str(tmp_path / "sim")) as vb:
+        assert vb.ask("set pause_ms=200 id=t1").startswith("ok")
+
+        def press():  # Bob taps his button twice while a question is open
+            for _ in range(2):
+                vb.ask("btn b=lane1 on=1")
+                time.sleep(0.1)
+                vb.ask("btn b=lane1 on=0")
+                time.sleep(0.1)
+            time.sleep(0.8)  # the board commits the pending points after its pause
+        stdin = _Script(s.text())
+        lines = stdin.lines
+        reads = []
+
+        def readline():
+            reads.append(1)
+            if len(reads) == 3:
+                press()
+            return lines.pop(0) if lines else ""
+        stdin.readline = readline
+        monkeypatch.setattr(sys, "stdin", stdin)
+        rc = main(["play", "--db", db, "--port", vb.port, "--names", "Alice,Bob",
+                   "--target", "121", "--dealer", "Alice", "--no-colour"])
+        out = capsys.readouterr().out
+        assert rc == 1  # the script ends in hand 2
+        assert "Bob: pegged on board  +2" in out
+        lanes, target, fronts, winner = board_state(vb.port)
+        assert fronts == (s.game.scores[0], s.game.scores[1] + 2)
+    con = sqlite3.connect(db)
+    got = con.execute("SELECT side, points, source FROM entries WHERE source = 'board'").fetchall()
+    con.close()
+    assert got == [(1, 2, "board")]
