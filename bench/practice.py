@@ -1,0 +1,125 @@
+"""Play the computer's levels against each other through the practice engine and print
+win rates (with a 95% interval), average points per hand and the time per game.
+
+    python bench/practice.py [--games 1000] [--seed 1] [--target 121]
+
+Each pairing (pro v standard, standard v easy, pro v easy) plays --games games. Games go in
+pairs on the same seed with the seats swapped, so both levels get the same cards and the
+same first dealer once each (less luck in the comparison). The games run through
+crib.practice.Practice exactly as `crib practice` does, without the history or a board.
+"""
+
+import argparse
+import math
+import platform
+import random
+import time
+
+from crib.practice import Listener, Practice
+from crib.strategy import make
+from cribcore.game import CRIB
+
+PAIRINGS = (("pro", "standard"), ("standard", "easy"), ("pro", "easy"))
+Z95 = 1.959964
+
+
+def wilson(wins, n, z=Z95):
+    """The Wilson score interval (low, high) for a proportion wins/n."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    mid = p + z * z / (2 * n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    den = 1 + z * z / n
+    return (mid - half) / den, (mid + half) / den
+
+
+class Tally(Listener):
+    """Points by where they came from, per level: pegging (the play), hand, crib, heels."""
+
+    def __init__(self, levels):
+        self.levels = levels  # the level of each seat, set before each game
+        self.sums = {}
+
+    def _add(self, level, key, n):
+        d = self.sums.setdefault(level, {"hands": 0, "pegging": 0, "hand": 0, "crib": 0,
+                                         "cribs": 0, "heels": 0})
+        d[key] += n
+
+    def hand(self, game):
+        for lv in self.levels:
+            self._add(lv, "hands", 1)
+
+    def _pegs(self, step):
+        for peg in step.pegs:
+            self._add(self.levels[peg.player], "pegging", peg.points)
+
+    def laid(self, player, card, count, step):
+        self._pegs(step)
+
+    def said_go(self, player, step):
+        self._pegs(step)
+
+    def starter(self, card, step):
+        for peg in step.pegs:
+            self._add(self.levels[peg.player], "heels", peg.points)
+
+    def shown(self, entry, player, cards, starter, items, step):
+        level = self.levels[player]
+        if entry == CRIB:
+            self._add(level, "crib", step.points)
+            self._add(level, "cribs", 1)
+        else:
+            self._add(level, "hand", step.points)
+
+
+def duel(a, b, games, seed, target):
+    """Play games between levels a and b; returns (wins of a, seconds, Tally)."""
+    tally = Tally((a, b))
+    wins = 0
+    start = time.perf_counter()
+    for i in range(games):
+        deal_seed = seed * 1_000_003 + i // 2
+        swap = i % 2 == 1
+        levels = (b, a) if swap else (a, b)
+        seats = [make(lv, random.Random(f"{deal_seed}/{k}/{lv}")) for k, lv in enumerate(levels)]
+        tally.levels = levels
+        game = Practice(seats, target, random.Random(deal_seed), listener=tally).run()
+        wins += levels[game.winner] == a
+    return wins, time.perf_counter() - start, tally
+
+
+def per_hand(d):
+    """(pegging, hand, crib) averages: per hand played, per hand shown, per crib."""
+    hands = max(d["hands"], 1)
+    return d["pegging"] / hands, d["hand"] / hands, d["crib"] / max(d["cribs"], 1)
+
+
+def main():
+    """Print the figures."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=1000, help="games per pairing (default 1000)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--target", type=int, default=121, choices=(61, 121))
+    args = ap.parse_args()
+    print(f"practice bench: {args.games} games per pairing to {args.target}, seed {args.seed},"
+          f" {platform.python_implementation()} {platform.python_version()}")
+    print("pairing              wins of the first   95% interval     ms/game")
+    tallies = []
+    for a, b in PAIRINGS:
+        wins, secs, tally = duel(a, b, args.games, args.seed, args.target)
+        lo, hi = wilson(wins, args.games)
+        print(f"{a + ' v ' + b:<20} {wins:5d} = {100 * wins / args.games:5.1f}%"
+              f"      {100 * lo:5.1f}-{100 * hi:5.1f}%   {1000 * secs / args.games:8.1f}")
+        tallies.append((a, b, tally))
+    print()
+    print("points per hand        pegging    hand    crib   (the first level, then the second)")
+    for a, b, tally in tallies:
+        for lv in (a, b):
+            peg, hand, crib = per_hand(tally.sums[lv])
+            label = f"{lv} (v {b if lv == a else a})"
+            print(f"  {label:<20} {peg:7.2f} {hand:7.2f} {crib:7.2f}")
+
+
+if __name__ == "__main__":
+    main()

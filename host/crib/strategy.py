@@ -1,0 +1,219 @@
+"""The computer's levels for `crib practice`: how it discards and which card it plays.
+
+A strategy sees only what a player in its seat sees: a `crib.practice.Seen` (its own cards,
+the cards laid, the starter once cut, the count, the scores). Two calls:
+
+    discard(seen) -> the cards to lay away (2 of seen.hand)
+    play(seen) -> a card of seen.playable (only asked when one fits; a go is automatic)
+
+Levels, one sentence each (docs/practice.md):
+- easy: discards two cards at random and plays a legal card at random.
+- standard: keeps the four cards that score most as they stand (pairs and fifteens it lays
+  away count for its own crib and against the opponent's, and it avoids giving the
+  opponent 5s), and in the play takes the most points now, avoiding a count of 5 or 21
+  (a ten-card makes 15 or 31 from there).
+- pro: discards by the advisor's exact expected values (hand and crib over every unseen
+  starter and crib) and in the play weighs each card by its points now against the
+  opponent's best reply, averaged over the cards it has not seen, and its own answer.
+"""
+
+import random
+from math import comb
+
+from crib.errors import CribError
+from cribcore.cards import value
+from cribcore.play import score_play
+from cribcore.show import points_by_rank
+
+LEVELS = ("easy", "standard", "pro")
+
+
+class LevelError(CribError):
+    """A level name that is not one of LEVELS."""
+
+
+def _pairs(cards):
+    """Every way to choose 2 of cards, as tuples in the order given."""
+    n = len(cards)
+    return [(cards[i], cards[j]) for i in range(n) for j in range(i + 1, n)]
+
+
+class Easy:
+    """Discards two cards at random and plays a legal card at random."""
+
+    level = "easy"
+
+    def __init__(self, rng=None):
+        self.rng = rng or random.Random()
+
+    def discard(self, seen):
+        """Two cards of the hand, at random."""
+        return tuple(self.rng.sample(sorted(seen.hand), 2))
+
+    def play(self, seen):
+        """A playable card, at random."""
+        return self.rng.choice(sorted(seen.playable))
+
+
+def hand_now(cards):
+    """What cards score as they stand, before the starter (fifteens, pairs, runs, flush)."""
+    flush = 4 if len(cards) == 4 and len({c & 3 for c in cards}) == 1 else 0
+    return points_by_rank(cards) + flush
+
+
+def standard_discard_score(keep, discard, dealer):
+    """The standard level's value of a discard: hand points now, plus (own crib) or minus
+    (the opponent's) what the two laid-away cards score, and a point for each 5 laid away."""
+    crib = points_by_rank(discard) + sum(1 for c in discard if c >> 2 == 4)
+    return hand_now(keep) + (crib if dealer else -crib)
+
+
+class Standard:
+    """Most points now, in the hand kept and in the play; no 5 or 21 left to the opponent."""
+
+    level = "standard"
+
+    def __init__(self, rng=None):
+        self.rng = rng  # unused: the standard level is deterministic
+
+    def discard(self, seen):
+        """The discard with the best standard_discard_score (ties: the lower cards)."""
+        hand = sorted(seen.hand)
+        best = None
+        for dis in _pairs(hand):
+            keep = [c for c in hand if c not in dis]
+            key = (standard_discard_score(keep, dis, seen.dealer), [-c for c in dis])
+            if best is None or key > best[0]:
+                best = (key, dis)
+        return best[1]
+
+    def play(self, seen):
+        """The card scoring most now, less 2 when it leaves the count at 5 or 21."""
+        best = None
+        for c in sorted(seen.playable):
+            count = seen.count + value(c)
+            pts = score_play(list(seen.pile) + [c]) - (2 if count in (5, 21) else 0)
+            key = (pts, value(c), c)  # ties: rid the hand of its high cards first
+            if best is None or key > best[0]:
+                best = (key, c)
+        return best[1]
+
+
+def unseen(seen):
+    """Cards the seat has not seen this hand: not its own, not the starter, not laid."""
+    known = set(seen.hand) | set(seen.kept) | set(seen.discard)
+    known |= {c for _, c in seen.played}
+    if seen.starter is not None:
+        known.add(seen.starter)
+    return [c for c in range(52) if c not in known]
+
+
+def _solo(pile, count, cards):
+    """Most points cards can make laid one after another with the opponent out of the
+    series (it said go or holds nothing): each card's points, then the last card's 1."""
+    best = 0
+    for c in cards:
+        n = count + value(c)
+        if n > 31:
+            continue
+        grown = pile + [c]
+        pts = score_play(grown)
+        if n < 31:
+            rest = [d for d in cards if d != c]
+            pts += _solo(grown, n, rest) if rest else 1
+        best = max(best, pts)
+    fits = any(count + value(c) <= 31 for c in cards)
+    return best if fits else (1 if pile and count < 31 else 0)
+
+
+def expected_best(values, unplayable, k, none_value):
+    """The average best of a random k of the cards: values for those that fit, unplayable
+    more that do not (none_value when all k drawn are such)."""
+    n = len(values) + unplayable
+    if k <= 0 or n == 0:
+        return none_value
+    k = min(k, n)
+    total = comb(n, k)
+    out = none_value * comb(unplayable, k)
+    for i, v in enumerate(sorted(values, reverse=True)):
+        # the i-th best card is held and none better: C(n - 1 - i, k - 1) of the subsets
+        out += v * comb(n - 1 - i, k - 1)
+    return out / total
+
+
+class Pro:
+    """The advisor's discard; in the play, points now against the opponent's best reply."""
+
+    level = "pro"
+
+    def __init__(self, rng=None):
+        self.rng = rng  # unused: the pro level is deterministic
+
+    def discard(self, seen):
+        """The discard with the best exact expected net (crib.advise.best_discard)."""
+        # Imported here: the advisor tabulates at import, which every `crib` verb would pay.
+        from crib.advise import best_discard
+
+        return best_discard(seen.hand, seen.dealer).discard
+
+    def play(self, seen):
+        """The playable card with the best value() (ties: the higher card)."""
+        hidden = unseen(seen)
+        best = None
+        for c in sorted(seen.playable):
+            key = (round(self.value(seen, c, hidden), 9), value(c), c)
+            if best is None or key > best[0]:
+                best = (key, c)
+        return best[1]
+
+    def value(self, seen, card, hidden):
+        """Points card makes now, less the opponent's expected best reply net of our answer;
+        the opponent holds seen.opp_left of the hidden cards, any of them equally likely."""
+        pile = list(seen.pile) + [card]
+        count = seen.count + value(card)
+        mine = score_play(pile)
+        rest = [c for c in seen.hand if c != card]
+        if count == 31:
+            return mine  # a new series; the opponent leads it
+        if seen.opp_gone or seen.opp_left == 0:
+            return mine + _solo(pile, count, rest)
+        # The opponent's replies by rank (suits do not score in the play): one card stands
+        # for its rank, weighted by how many of that rank are hidden.
+        by_rank = {}
+        for c in hidden:
+            by_rank.setdefault(c >> 2, []).append(c)
+        values = []
+        unplayable = 0
+        for cards in by_rank.values():
+            u = cards[0]
+            n = count + value(u)
+            if n > 31:
+                unplayable += len(cards)
+                continue
+            theirs = score_play(pile + [u])
+            values += [theirs - self._answer(pile + [u], n, rest)] * len(cards)
+        # Holding nothing that fits, the opponent says go and we lay on alone.
+        none = -_solo(pile, count, rest)
+        return mine - expected_best(values, unplayable, seen.opp_left, none)
+
+    @staticmethod
+    def _answer(pile, count, rest):
+        """Our best points in answer to the opponent's card (a go gives them about 1)."""
+        if count == 31:
+            return 0
+        best = None
+        for c in rest:
+            if count + value(c) <= 31:
+                pts = score_play(pile + [c])
+                best = pts if best is None else max(best, pts)
+        return -1 if best is None else best
+
+
+_CLASSES = {"easy": Easy, "standard": Standard, "pro": Pro}
+
+
+def make(level, rng=None):
+    """The strategy for a level name (rng: randomness for the levels that use it)."""
+    if level not in _CLASSES:
+        raise LevelError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+    return _CLASSES[level](rng)

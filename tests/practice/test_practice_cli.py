@@ -1,0 +1,139 @@
+"""`crib practice` through crib.cli.main with a script on stdin: the game the script plays
+is the game the engine plays on the same seed, pegged on the board and kept in the history;
+bad answers are asked again; quit and the end of input leave the game abandoned."""
+
+import io
+import sys
+
+import pytest
+from practicekit import Scribe
+
+from crib.cli import main
+from crib.history import History
+from crib.practice import Practice, rngs
+from crib.strategy import make
+from crib.tableboard import MemoryBoard
+from cribcore.cards import card_name
+
+
+class Lines(io.StringIO):
+    """Answers for the prompts (not a terminal)."""
+
+    def isatty(self):
+        return False
+
+
+@pytest.fixture
+def practice(db, monkeypatch, capsys):
+    """Run `crib practice` with answers on stdin; returns (exit code, out, err, board)."""
+    def run(text, *argv):
+        board = MemoryBoard(4)
+        monkeypatch.setattr("crib.commands.practice.open_board", lambda *a, **k: board)
+        monkeypatch.setattr(sys, "stdin", Lines(text))
+        rc = main(["practice", "--db", db, "--no-colour", *argv])
+        out = capsys.readouterr()
+        return rc, out.out, out.err, board
+    return run
+
+
+class SeenScribe(Scribe):
+    """A Scribe that also keeps what the seat saw at each answer."""
+
+    def __init__(self, inner):
+        super().__init__(inner)
+        self.seen = []
+
+    def discard(self, seen):
+        self.seen.append(seen)
+        return super().discard(seen)
+
+    def play(self, seen):
+        self.seen.append(seen)
+        return super().play(seen)
+
+
+def reference(seed, level, target, human="standard"):
+    """The engine's game on seed with the human's seat played by a level; its answers."""
+    deal_rng, rng = rngs(seed)
+    scribe = SeenScribe(make(human))
+    game = Practice([scribe, make(level, rng)], target, deal_rng).run()
+    return game, scribe
+
+
+def history_game(db):
+    h = History.open(db)
+    try:
+        return h.query("SELECT * FROM games ORDER BY id DESC LIMIT 1")[0]
+    finally:
+        h.close()
+
+
+@pytest.mark.parametrize("seed, level, target", [(7, "pro", 61), (8, "easy", 121)])
+def test_a_scripted_game_is_the_engines_game(practice, db, seed, level, target):
+    game, scribe = reference(seed, level, target)
+    text = "".join(a + "\n" for _, a in scribe.answers)
+    rc, out, err, board = practice(text, "--level", level, "--target", str(target),
+                                   "--seed", str(seed))
+    assert rc == 0, err
+    st = board.state()
+    assert st.fronts == tuple(game.scores) and st.winner == game.winner
+    row = history_game(db)
+    assert row["finished"] and row["winner"] == game.winner
+    assert row["abandoned"] == 0
+    discards = sum(1 for kind, _ in scribe.answers if kind == "discard")
+    reviews = out.count("optimal discard: ")  # "optimal ..." or "not the optimal ..."
+    assert reviews == discards
+    assert " won, " in out and f"--seed {seed}" in out
+    assert "The show" in out and "total    " in out  # the show itemised
+
+
+def test_bad_answers_are_asked_again(practice, db):
+    game, scribe = reference(21, "standard", 121)
+    lines = []
+    bad_pass = False
+    for (kind, answer), seen in zip(scribe.answers, scribe.seen):
+        if kind == "discard" and not lines:
+            lines += ["zz", card_name(seen.hand[0]), "5h 5h 5h"]
+        if kind == "play":
+            out_of_reach = [c for c in seen.hand if c not in seen.playable]
+            if out_of_reach and not bad_pass:
+                lines.append(card_name(out_of_reach[0]))
+                bad_pass = True
+            elif len(lines) < 8:
+                lines += ["go", "KX"]
+        lines.append(answer)
+    assert bad_pass
+    rc, out, err, board = practice("".join(x + "\n" for x in lines), "--seed", "21")
+    assert rc == 0, err
+    assert board.state().fronts == tuple(game.scores)
+    assert out.count("  ! ") >= 6
+    assert "would pass 31" in out  # the message names why, and the card is asked again
+
+
+def test_quit_stops_and_abandons(practice, db):
+    rc, out, err, board = practice("quit\n", "--seed", "3", "--level", "pro")
+    assert rc == 0
+    row = history_game(db)
+    assert row["abandoned"] == 1 and row["finished"] is None
+    assert "--seed 3" in out
+
+
+def test_end_of_input_is_an_error_and_abandons(practice, db):
+    rc, out, err, board = practice("", "--seed", "3")
+    assert rc == 1 and err.startswith("crib: error:")
+    assert history_game(db)["abandoned"] == 1
+
+
+def test_without_a_seed_one_is_chosen_and_shown(practice, db):
+    rc, out, err, _ = practice("quit\n")
+    assert rc == 0
+    seed = history_game(db)["options"]
+    assert '"seed": ' in seed and "(seed " in out
+
+
+def test_a_bad_name_or_level_is_refused(practice, db, capsys):
+    rc, out, err, _ = practice("", "--name", " ")
+    assert rc == 1 and err.startswith("crib: error:")
+    with pytest.raises(SystemExit):
+        main(["practice", "--level", "grandmaster", "--db", db])
+    capsys.readouterr()

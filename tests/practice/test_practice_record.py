@@ -1,0 +1,92 @@
+"""Practice games written to the history and pegged on a board (the in-memory board of
+crib.tableboard) through crib.table, as `crib practice` does: board, history and game agree,
+and the history alone replays the game."""
+
+import io
+import json
+import random
+
+import pytest
+from practicekit import Referee
+
+from crib.history import History
+from crib.practice import Practice, open_table_record, rngs
+from crib.strategy import make
+from crib.table import Table
+from crib.tableboard import MemoryBoard
+from crib.tableview import View
+
+
+def practice_game(db, levels, seed, target):
+    """A game between two levels recorded in a history at db; returns (game, rec, board)."""
+    h = History.open(db)
+    board = MemoryBoard(4)
+    view = View(io.StringIO(), False)
+    rec = open_table_record(h, board, view, [f"A-{levels[0]}", f"B-{levels[1]}"], target,
+                            {"practice": levels[1], "seed": seed}, "none")
+    deal_rng, rng = rngs(seed)
+    seats = [make(levels[0], rng), make(levels[1], random.Random(seed))]
+    game = Practice(seats, target, deal_rng, rec, Referee()).run()
+    return game, rec, board
+
+
+@pytest.mark.parametrize("levels, seed, target", [
+    (("pro", "easy"), 1, 121),
+    (("standard", "pro"), 2, 61),
+    (("easy", "standard"), 3, 61),
+])
+def test_board_history_and_game_agree(db, levels, seed, target):
+    game, rec, board = practice_game(db, levels, seed, target)
+    h = rec.table.h
+    gid = rec.table.game_id
+    st = board.state()
+    assert st.fronts == tuple(game.scores) and st.winner == game.winner
+    assert st.lanes == 2 and st.target == target
+    row = h.game(gid)
+    assert row["finished"] and row["winner"] == game.winner
+    assert row["scores"] == list(game.scores) and row["options"]["seed"] == seed
+    assert not h.pending_ops(gid)
+    by_side = [0, 0]
+    for e in h.entries(gid):
+        if e.side is not None:
+            by_side[e.side] += e.points
+    assert by_side == list(game.scores)
+    pegs = [0, 0]
+    for op in h.query("SELECT lane, n FROM ops WHERE game_id = ? AND verb = 'peg'"
+                      " AND status = 'done'", (gid,)):
+        pegs[op["lane"]] += op["n"]
+    assert pegs == list(game.scores)
+    # The hand summaries (what crib stats reads) add up to the scores too.
+    totals = [0, 0]
+    for r in h.query("SELECT dealer, summary FROM hands WHERE game_id = ?", (gid,)):
+        s = json.loads(r["summary"])
+        totals[r["dealer"]] += s["heels"] + (s["crib"] or 0)
+        for p in (0, 1):
+            totals[p] += s["play"][p] + (s["hand"][p] or 0)
+    assert totals == list(game.scores)
+    h.close()
+
+
+def test_the_history_alone_replays_the_game(db):
+    game, rec, _ = practice_game(db, ("pro", "standard"), 4, 121)
+    h = rec.table.h
+    again = Table(h, MemoryBoard(4), View(io.StringIO(), False), rec.table.game_id)
+    assert again.game.state() == game.state()
+    kinds = {e.kind for e in h.entries(rec.table.game_id)}
+    assert {"cut", "deal", "discard", "starter", "lay", "go", "show"} <= kinds
+    h.close()
+
+
+def test_abandon_keeps_the_game_out_of_resume(db):
+    h = History.open(db)
+    rec = open_table_record(h, MemoryBoard(4), View(io.StringIO(), False), ["Me", "Pro"],
+                            61, {"practice": "pro"}, "none")
+    seats = [make("easy", random.Random(1)), make("pro")]
+    p = Practice(seats, 61, random.Random(2), rec)
+    p.step()  # the cut for deal
+    p.step()  # one hand
+    assert h.unfinished()["id"] == rec.table.game_id
+    rec.abandon()
+    assert h.unfinished() is None
+    assert h.game(rec.table.game_id)["abandoned"] == 1
+    h.close()
