@@ -11,7 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import ROOT
 
-from crib import face, hardware
+from crib import (
+    face,
+    hardware,
+    hw_errors,
+    hw_face_svg,
+    hw_parts,
+    hw_power,
+    hw_power_doc,
+    hw_svg,
+    hw_wiring_svg,
+)
 from crib.cli import main
 from pegboard import light
 from pegboard.config import default_dict, from_dict, lane_layout
@@ -20,9 +30,15 @@ NAMES = (("Red", [255, 24, 0]), ("Blue", [0, 60, 255]), ("Green", [0, 255, 40]),
          ("White", [255, 255, 255]))
 
 
-def layout(lanes=3, holes=121, budget=500, brightness=40, **extra):
-    """A serpentine layout dict of lanes x holes (buttons GP2.., undo GP7, confirm GP8)."""
+def layout(lanes=3, holes=121, budget=None, brightness=40, **extra):
+    """A serpentine layout dict of lanes x holes (buttons GP2.., undo GP7, confirm GP8).
+
+    budget None keeps the shipped budget's light above the dark chain: the shipped
+    budget_ma itself for the shipped chain.
+    """
     d = default_dict(brightness)
+    if budget is None:
+        budget = d["budget_ma"] + (lanes * holes - d["leds"]) * d["led_ma"]["idle"]
     d["holes"] = holes
     d["leds"] = lanes * holes
     d["lanes"] = [{"name": NAMES[i][0], "colour": NAMES[i][1], "button": 2 + i,
@@ -62,64 +78,78 @@ def test_the_readme_shows_both_drawings():
 def test_power_figures_match_an_independent_calculation():
     d = layout()
     per_led = d["led_ma"]["full_white"] + d["led_ma"]["idle"]
-    p = hardware.power_budget(from_dict(d))
+    p = hw_power.power_budget(from_dict(d))
     assert p["worst_ma"] == d["leds"] * per_led
     assert p["worst_mw"] == d["leds"] * per_led * 5
     assert p["idle_ma"] == d["leds"] * d["led_ma"]["idle"]
     assert p["limited_ma"] == min(d["budget_ma"], p["worst_ma"])
-    need = p["limited_ma"] + hardware.PICO_MA
-    assert p["plan"]["supply_a"] == min(a for a in hardware.SUPPLY_A if a * 1000 * 0.8 >= need)
+    need = p["limited_ma"] + hw_power.PICO_MA
+    assert p["plan"]["supply_a"] == min(a for a in hw_power.SUPPLY_A if a * 1000 * 0.8 >= need)
     assert p["idle_ma"] <= p["typical_ma"] <= p["limited_ma"]
+
+
+def test_the_shipped_layout_is_safe_on_a_usb_2_port():
+    c, _ = hardware.load_layout()
+    p = hw_power.power_budget(c)
+    assert p["plan"]["need_ma"] == c.budget_ma + hw_power.PICO_MA <= hw_power.USB_MA
+    assert p["usb_ok"]
+    assert "VBUS (pin 40)" in hw_power_doc.power_markdown(c, "x")
+
+
+def test_a_budget_over_usb_asks_for_the_supply():
+    c = config(budget=hw_power.USB_MA)
+    assert not hw_power.power_budget(c)["usb_ok"]
+    assert "VBUS (pin 40)" not in hw_power_doc.power_markdown(c, "x")
 
 
 def test_the_limiter_keeps_an_all_white_frame_within_budget():
     for budget in (400, 500, 2000, 30000):
         c = config(budget=budget)
-        scale, ma = hardware.all_white_limited(c)
+        scale, ma = hw_power.all_white_limited(c)
         v = (255 * scale) >> 8
         assert ma == light.frame_ma([(v, v, v)] * c.leds, c.led_ma) <= max(budget, ma)
         assert ma <= budget or scale == light.ONE
 
 
 def test_typical_draw_grows_with_brightness():
-    assert (hardware.typical_ma(config(brightness=10, budget=20000))
-            < hardware.typical_ma(config(brightness=100, budget=20000)))
+    assert (hw_power.typical_ma(config(brightness=10, budget=20000))
+            < hw_power.typical_ma(config(brightness=100, budget=20000)))
 
 
 @given(st.integers(400, 60000))
 @settings(max_examples=40, deadline=None)
 def test_supply_carries_the_need_with_headroom_and_grows_with_the_budget(budget):
     c = config(budget=budget)
-    plan = hardware.power_plan(c)
+    plan = hw_power.power_plan(c)
     assert plan["supply_a"] * 1000 * 4 >= plan["need_ma"] * 5
-    smaller = [a for a in hardware.SUPPLY_A if a < plan["supply_a"]]
+    smaller = [a for a in hw_power.SUPPLY_A if a < plan["supply_a"]]
     assert not smaller or smaller[-1] * 1000 * 4 < plan["need_ma"] * 5
-    assert hardware.power_plan(c, budget + 1000)["supply_a"] >= plan["supply_a"]
+    assert hw_power.power_plan(c, budget + 1000)["supply_a"] >= plan["supply_a"]
 
 
 def test_feed_spacing_keeps_the_sag_within_limit():
     c = config(budget=20000)
-    plan = hardware.power_plan(c)
+    plan = hw_power.power_plan(c)
     n = plan["leds_per_feed"]
     full = c.led_ma["full_white"] + c.led_ma["idle"]
 
     def sag_mv(k):  # amps x ohms per metre x metres, in mV
         amps = min(k * full, plan["supply_a"] * 1000) / 1000
-        return amps * hardware.STRIP_MOHM_M / 1000 * k * face.DEFAULT_SPEC.led_pitch / 1000 * 1000
+        return amps * hw_power.STRIP_MOHM_M / 1000 * k * face.DEFAULT_SPEC.led_pitch / 1000 * 1000
 
-    assert sag_mv(n) <= hardware.DROP_MV < sag_mv(n + 1)
+    assert sag_mv(n) <= hw_power.DROP_MV < sag_mv(n + 1)
     assert plan["feeds"] == list(range(0, c.leds, n))
     assert len(plan["feeds"]) == math.ceil(c.leds / n)
 
 
 def test_wire_gauge_carries_the_current_with_little_drop():
     for ma in (500, 3000, 9000, 25000):
-        awg = hardware.wire_awg(ma, 1.0)
-        mohm, max_ma = [(r, m) for g, r, m in hardware.AWG if g == awg][0]
-        assert ma <= max_ma and ma * mohm * 2 <= hardware.DROP_MV * 1000
-    assert hardware.wire_awg(100, 1.0) == hardware.MIN_POWER_AWG
-    with pytest.raises(hardware.HardwareError):
-        hardware.wire_awg(90000, 1.0)
+        awg = hw_power.wire_awg(ma, 1.0)
+        mohm, max_ma = [(r, m) for g, r, m in hw_power.AWG if g == awg][0]
+        assert ma <= max_ma and ma * mohm * 2 <= hw_power.DROP_MV * 1000
+    assert hw_power.wire_awg(100, 1.0) == hw_power.MIN_POWER_AWG
+    with pytest.raises(hw_errors.HardwareError):
+        hw_power.wire_awg(90000, 1.0)
 
 
 # -- the documents follow the layout -------------------------------------------------------
@@ -127,23 +157,23 @@ def test_wire_gauge_carries_the_current_with_little_drop():
 @pytest.mark.parametrize("lanes", [2, 3, 4])
 def test_bom_counts_follow_the_layout(lanes):
     c = config(lanes=lanes)
-    rows = list(csv.DictReader(io.StringIO(hardware.bom_csv(c))))
+    rows = list(csv.DictReader(io.StringIO(hw_parts.bom_csv(c))))
     strip = [r for r in rows if r["ref"] == "LED1"][0]
-    assert strip["qty"] == "%d m" % math.ceil(lanes * 121 / hardware.LEDS_PER_M)
+    assert strip["qty"] == "%d m" % math.ceil(lanes * 121 / hw_parts.LEDS_PER_M)
     assert "%d LEDs" % (lanes * 121) in strip["notes"]
     for name, _ in NAMES[:lanes]:
         assert "%s 121" % name in strip["notes"]
     buttons = [r for r in rows if r["part"].startswith("momentary")][0]
     assert buttons["qty"] == str(lanes + 2)
     supply = [r for r in rows if r["ref"] == "PS1"][0]
-    assert "5 V %d A" % hardware.power_plan(c)["supply_a"] in supply["part"]
+    assert "5 V %d A" % hw_power.power_plan(c)["supply_a"] in supply["part"]
     pieces = [r for r in rows if r["part"].startswith("JST")][0]
     assert pieces["qty"] == str(len(face.strip_pieces(c)))
 
 
 def test_a_bigger_budget_buys_a_bigger_supply_and_thicker_wire():
-    small = hardware.bom_rows(config(budget=500))
-    big = hardware.bom_rows(config(budget=9000))
+    small = hw_parts.bom_rows(config(budget=500))
+    big = hw_parts.bom_rows(config(budget=9000))
     assert [r for r in small if r[0] == "PS1"][0][2].startswith("5 V 1 A")
     assert [r for r in big if r[0] == "PS1"][0][2].startswith("5 V 12 A")
     assert [r for r in big if r[0] == "W1"][0][2] != [r for r in small if r[0] == "W1"][0][2]
@@ -152,7 +182,7 @@ def test_a_bigger_budget_buys_a_bigger_supply_and_thicker_wire():
 @pytest.mark.parametrize("lanes, holes", [(2, 121), (3, 121), (4, 121), (2, 61)])
 def test_face_svg_has_a_hole_per_hole_with_its_led(lanes, holes):
     c = config(lanes=lanes, holes=holes)
-    svg = hardware.face_svg(c)
+    svg = hw_face_svg.face_svg(c)
     found = classes(svg, "hole")
     assert len(found) == lanes * (holes + 1)
     leds = sorted(int(e.get("data-led")) for e in found if int(e.get("data-led")) >= 0)
@@ -162,18 +192,18 @@ def test_face_svg_has_a_hole_per_hole_with_its_led(lanes, holes):
     assert len(classes(svg, "skunk")) == len(face.skunk_gaps(c))
     root = ET.fromstring(svg)
     w, h = face.board_size(c)
-    assert root.get("viewBox") == "0 0 %s %s" % (hardware._n(w), hardware._n(h))
+    assert root.get("viewBox") == "0 0 %s %s" % (hw_svg.number(w), hw_svg.number(h))
 
 
 @pytest.mark.parametrize("lanes", [2, 4])
 def test_wiring_svg_has_every_piece_feed_and_button(lanes):
     c = config(lanes=lanes, budget=5000)
-    svg = hardware.wiring_svg(c)
+    svg = hw_wiring_svg.wiring_svg(c)
     pieces = classes(svg, "piece")
     assert [(int(e.get("data-first")), int(e.get("data-last"))) for e in pieces] == (
         face.strip_pieces(c))
     assert [int(e.get("data-led")) for e in classes(svg, "feed")] == (
-        hardware.power_plan(c)["feeds"])
+        hw_power.power_plan(c)["feeds"])
     assert [int(e.get("data-gpio")) for e in classes(svg, "button")] == [2 + i for i in
                                                                          range(lanes)] + [7, 8]
     assert len(classes(svg, "jumper")) == len(pieces) - 1
@@ -181,12 +211,12 @@ def test_wiring_svg_has_every_piece_feed_and_button(lanes):
 
 def test_pins_follow_the_layout():
     c = config(lanes=4)
-    rows = hardware.pin_rows(c)
+    rows = hw_parts.pin_rows(c)
     by_gpio = {r[0]: r[1] for r in rows}
     assert by_gpio == {"GP0": 1, "GP2": 4, "GP3": 5, "GP4": 6, "GP5": 7, "GP7": 10,
                        "GP8": 11, "-": by_gpio["-"]}
     assert [r[1] for r in rows] == sorted(r[1] for r in rows)
-    text = hardware.pins_markdown(c, "x.json")
+    text = hw_parts.pins_markdown(c, "x.json")
     assert "White button" in text and "| GP8 | 11 |" in text
 
 

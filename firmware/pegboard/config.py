@@ -232,7 +232,7 @@ def default_dict(brightness=40):
         "lanes": [{"name": n, "colour": c, "button": b, "segments": s}
                   for (n, c, b), s in zip(names, segs)],
         "pins": {"leds": 0, "undo": 5, "confirm": 6},
-        "brightness": brightness, "budget_ma": 500,
+        "brightness": brightness, "budget_ma": 450,
         "led_ma": {"full_white": 55, "idle": 1}, "gamma": 2.8,
         "pause_ms": 1500, "hold_ms": 600, "long_ms": 3000, "idle_ms": 600000,
         "undo_depth": 64,

@@ -96,6 +96,8 @@ def config(lanes=3, holes=121, **changes):
     """A validated layout: `lanes` serpentine lanes of `holes` holes, settings changed."""
     d = default_dict()
     if lanes != 3 or holes != 121:
+        # The shipped budget's light above the dark chain, whatever the chain's length.
+        d["budget_ma"] += (lanes * holes - d["leds"]) * d["led_ma"]["idle"]
         d["holes"] = holes
         d["leds"] = lanes * holes
         colours = ([255, 24, 0], [0, 60, 255], [0, 255, 40], [255, 200, 0])

@@ -18,7 +18,7 @@ def test_hello_state_peg_undo_transcript():
         < ok rev=0 proto=1 fw=%s desk=1 lanes=3 holes=121 target=121 players=3
         > state
         <~ ok rev=0 target=121 players=3 p0=0,0 p1=0,0 p2=0,0 dealer=-1 winner=-1 wins=0,0,0 \
-undos=0 pending=0,0,0 mode=play brightness=40 budget_ma=500 pause_ms=1500 idle_ms=600000 ma=
+undos=0 pending=0,0,0 mode=play brightness=40 budget_ma=BUDGET pause_ms=1500 idle_ms=600000 ma=
         > peg p=1 n=8 id=42
         < ok rev=1 p1=0,8 winner=-1 id=42
         > peg p=1 n=7 id=43
@@ -33,7 +33,8 @@ undos=0 pending=0,0,0 mode=play brightness=40 budget_ma=500 pause_ms=1500 idle_m
         < ok rev=6 p1=0,0 winner=-1
         > undo
         < err code=no_undo rev=6 msg="nothing to undo"
-    """.replace("%s", VERSION).replace("\\\n", ""))
+    """.replace("%s", VERSION).replace("BUDGET", str(config().budget_ma))
+        .replace("\\\n", ""))
 
 
 def test_repeated_id_is_answered_with_the_first_reply_and_applied_once():

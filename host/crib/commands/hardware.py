@@ -5,7 +5,7 @@ files of hardware/. Without --out a document goes to stdout; `all` writes them a
 import json
 from pathlib import Path
 
-from crib import face, hardware
+from crib import face, hardware, hw_parts, hw_power
 from crib.errors import CribError
 
 HELP = "power budget, parts list, pin map, wiring and face drawings from the layout"
@@ -28,20 +28,20 @@ def add_arguments(parser):
 def _json(config, what):
     """The figures behind a document, as plain data."""
     if what == "power":
-        return hardware.power_budget(config)
+        return hw_power.power_budget(config)
     if what == "bom":
         return [dict(zip(("ref", "qty", "part", "notes"), row))
-                for row in hardware.bom_rows(config)]
+                for row in hw_parts.bom_rows(config)]
     if what == "pins":
         return [dict(zip(("gpio", "pin", "function", "wire_to"), row))
-                for row in hardware.pin_rows(config)]
+                for row in hw_parts.pin_rows(config)]
     if what == "face":
         w, h = face.board_size(config)
         return {"width_mm": w, "height_mm": h,
                 "holes": {str(k): v for k, v in face.hole_positions(config).items()}}
     if what == "wiring":
-        return {"pieces": face.strip_pieces(config), "power": hardware.power_plan(config),
-                "buttons": hardware.buttons(config)}
+        return {"pieces": face.strip_pieces(config), "power": hw_power.power_plan(config),
+                "buttons": hw_parts.buttons(config)}
     return {k: _json(config, k) for k in WHAT[:-1]}
 
 
