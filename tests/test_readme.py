@@ -32,9 +32,8 @@ def test_linked_files_exist():
 
 
 def test_layout_paths_exist():
-    block = [b for b in re.findall(r"```\n(.*?)```", README, re.S) if "firmware/main.py" in b]
-    assert len(block) == 1
-    paths = re.findall(r"^(\S+/\S*)\s{2,}", block[0], re.M)
+    block = re.search(r"```\n(firmware/main\.py.*?)```", README, re.S)
+    paths = re.findall(r"^(\S+/\S*)\s{2,}", block.group(1), re.M)
     assert len(paths) >= 8
     for p in paths:
         assert (ROOT / p).exists(), p
