@@ -12,6 +12,7 @@ from pathlib import Path
 from crib import face
 from crib.errors import CribError
 from pegboard.config import ConfigError, default_dict, from_dict, load_config
+from pegboard.light import gamma_table
 
 UNLIT = None
 
@@ -49,15 +50,36 @@ def check_layout(config, lanes=None, holes=None, leds=None):
 
 def perceived(rgb, gamma, brightness):
     """The colour a screen should show for an LED value: brightness and gamma undone."""
-    scale = max(1, min(100, brightness)) * 256 // 100 / 256.0
-    out = []
-    for v in rgb:
-        if v <= 0:
-            out.append(0)
-            continue
-        linear = min(1.0, v / 255.0 / scale)
-        out.append(int(round(255 * linear ** (1.0 / gamma))))
-    return tuple(out)
+    inverse = _inverse(gamma, brightness)
+    return tuple([inverse[min(255, max(0, v))] for v in rgb])
+
+
+_INVERSES = {}
+
+
+def _inverse(gamma, brightness):
+    """For each value 0..255 sent to the strip, the perceived level it stands for.
+
+    Built from the firmware's own gamma table and brightness scaling, so it is exact: a
+    value that several levels share maps to the middle of them; a value no level sends
+    (the current limiter scaled it) maps to the level whose value is nearest.
+    """
+    key = (gamma, brightness)
+    if key not in _INVERSES:
+        g = gamma_table(gamma)
+        bri = max(1, min(100, brightness)) * 256 // 100
+        levels = {}
+        for lv in range(1, 256):
+            if g[lv]:
+                levels.setdefault((g[lv] * bri) >> 8 or 1, []).append(lv)
+        sent = sorted(levels)
+        table = [0]
+        for v in range(1, 256):
+            near = min(sent, key=lambda s: (abs(s - v), s))
+            same = levels[near]
+            table.append((same[0] + same[-1] + 1) // 2)
+        _INVERSES[key] = table
+    return _INVERSES[key]
 
 
 class Hole:
