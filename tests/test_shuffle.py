@@ -1,4 +1,5 @@
-"""Cribbage Shuffle: scoring of known grids, swaps, undo, seeds, heels, hint, solver, CLI."""
+"""Cribbage Shuffle: scoring of known grids, swaps, undo, seeds, heels, hint, solver, CLI,
+the total pegged on a board."""
 
 import io
 import itertools
@@ -15,6 +16,7 @@ from crib.commands import shuffle as command
 from crib.fastshow import score_show_fast
 from crib.shuffle import CellError, Shuffle, ShuffleError
 from crib.shuffle_solve import climb, equivalents, random_search, solve, swaps_between, upper_bound
+from crib.tableboard import MemoryBoard
 from cribcore.cards import card_symbol, parse_card, parse_cards
 
 # Known grids, scored by hand: (16 cards row by row, starter, rows A..D, columns 1..4, total).
@@ -446,3 +448,102 @@ def test_solve_text_shows_the_deal_then_the_best_grid(capsys):
 def test_bad_options_are_errors(capsys, argv):
     assert main(["shuffle", *argv]) == 1
     assert capsys.readouterr().err
+
+
+# The total on the board
+
+@given(st.lists(st.integers(0, 200), min_size=1, max_size=12))
+@settings(max_examples=60, deadline=None)
+def test_board_total_shows_every_total_on_lane_0(totals):
+    board = MemoryBoard(4)
+    pegs = shuffle.BoardTotal(board, "t")
+    shown = []
+    for t in totals:
+        pegs(t)
+        now = board.state()
+        assert now.lanes == 2 and now.target == 121
+        assert now.fronts == (min(t, 121), 0)
+        shown.append(now.fronts[0])
+    # A new game only at the start and when the total falls; a rise pegs the difference,
+    # so the back peg marks the total before.
+    falls = sum(1 for a, b in zip(shown, shown[1:]) if b < a)
+    verbs = [sig.split()[0] for sig, _ in board.sent]
+    assert verbs.count("new") == 1 + falls
+    assert verbs.count("peg") == sum(1 for a, b in zip([0] + shown, shown) if b != a and b)
+    if len(shown) > 1 and 0 < shown[-2] < shown[-1]:
+        assert board.state().backs[0] == shown[-2]
+
+
+@pytest.fixture
+def board_for(monkeypatch):
+    """The in-memory board every `crib shuffle --board` run gets; records how it was asked."""
+    board = MemoryBoard(4)
+    asked = []
+
+    def fake_open(*args):
+        asked.append(args)
+        return board
+    monkeypatch.setattr("crib.commands.shuffle.open_board", fake_open)
+    return board, asked
+
+
+def test_a_session_pegs_each_new_total_on_the_board(monkeypatch, capsys, board_for):
+    board, asked = board_for
+    dealt, starter = shuffle.deal(3)
+    one = shuffle.swapped(dealt, 0, 10)
+    code, out, err = _session(monkeypatch, capsys, "a1 c3\nundo\na1 c3\n",
+                              "--seed", "3", "--board", "sim", "--store", "/s")
+    assert code == 0 and err == ""
+    assert [a[:3] for a in asked] == [("sim", None, "/s")]
+    totals = [shuffle.total(g, starter) for g in (dealt, one, dealt, one)]
+    assert _grids(out)[1] == totals
+    assert board.state().fronts == (totals[-1], 0)
+    falls = sum(1 for a, b in zip(totals, totals[1:]) if b < a)
+    assert [sig.split()[0] for sig, _ in board.sent].count("new") == 1 + falls
+
+
+def test_two_sessions_in_a_row_both_peg_the_same_board(monkeypatch, capsys, board_for):
+    # The board answers a repeated operation id from memory without applying it: each run
+    # must use ids of its own.
+    board, _ = board_for
+    for seed in (3, 4):
+        code, _, err = _session(monkeypatch, capsys, "quit\n", "--seed", str(seed),
+                                "--board", "auto")
+        assert code == 0 and err == ""
+        assert board.state().fronts[0] == shuffle.total(*shuffle.deal(seed))
+
+
+def test_without_board_options_no_board_is_opened(monkeypatch, capsys, board_for):
+    _, asked = board_for
+    code, _, _ = _session(monkeypatch, capsys, "a1 c3\n", "--seed", "3")
+    assert code == 0 and asked == []
+
+
+@pytest.mark.parametrize("argv", [["--board", "sim"], ["--port", "socket://x:1"]])
+def test_board_options_do_not_go_with_solve(capsys, board_for, argv):
+    _, asked = board_for
+    assert main(["shuffle", "--solve", "--seed", "3", *argv]) == 1
+    assert capsys.readouterr().err and asked == []
+
+
+def test_the_total_on_the_virtual_board(monkeypatch, capsys, tmp_path):
+    from crib.link import Link
+    from crib.sim import VirtualBoard
+
+    dealt, starter = shuffle.deal(5)
+    a, b, gain = shuffle.best_swap(dealt, starter)
+    script = "%s %s\n" % (shuffle.cell_name(a), shuffle.cell_name(b))
+    store = str(tmp_path / "sim")
+    code, out, err = _session(monkeypatch, capsys, script, "--seed", "5", "--board", "sim",
+                              "--store", store)
+    assert code == 0 and err == ""
+    with VirtualBoard(store) as vb:  # the board kept its state in the store
+        link = Link.open(vb.port)
+        try:
+            state = link.state()
+        finally:
+            link.close()
+    total = shuffle.total(dealt, starter)
+    assert (state.players, state.target) == (2, 121)
+    assert [p[1] for p in state.pegs[:2]] == [total + gain, 0]
+    assert state.pegs[0][0] == total  # the back peg: the total before the swap

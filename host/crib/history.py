@@ -37,7 +37,7 @@ CREATE TABLE IF NOT EXISTS games (
     finished TEXT,                      -- NULL while it is played
     abandoned INTEGER NOT NULL DEFAULT 0,
     first_dealer INTEGER,               -- NULL: cut for it
-    options TEXT NOT NULL,              -- JSON: muggins, manual, review, confirm
+    options TEXT NOT NULL,              -- JSON: muggins, manual, review, confirm; practice
     board TEXT NOT NULL,                -- where the pegs went: none, sim, a port
     op_prefix TEXT NOT NULL,            -- every operation id sent to the board starts so
     winner INTEGER,                     -- side (lane)
@@ -89,6 +89,11 @@ CREATE TABLE IF NOT EXISTS ops (
 CREATE INDEX IF NOT EXISTS entries_game ON entries (game_id, seq);
 CREATE INDEX IF NOT EXISTS ops_game ON ops (game_id, status);
 """
+
+
+# A practice game (crib practice) records its level under this key of its options.
+PRACTICE = "practice"
+_PRACTICE = f"json_extract(options, '$.{PRACTICE}') IS NOT NULL"
 
 
 class HistoryError(CribError):
@@ -195,11 +200,19 @@ class History:
         return _game_dict(row)
 
     def unfinished(self):
-        """The latest game neither finished nor abandoned, as a dict, or None."""
+        """The latest table game neither finished nor abandoned, as a dict, or None (practice
+        games are never resumed, so never offered)."""
         row = self.conn.execute(
-            "SELECT * FROM games WHERE finished IS NULL AND abandoned = 0"
-            " ORDER BY id DESC LIMIT 1").fetchone()
+            "SELECT * FROM games WHERE finished IS NULL AND abandoned = 0 AND NOT " + _PRACTICE
+            + " ORDER BY id DESC LIMIT 1").fetchone()
         return _game_dict(row) if row else None
+
+    def abandon_practice(self):
+        """Mark abandoned every practice game left unfinished (its companion was killed);
+        returns how many."""
+        cur = self.conn.execute("UPDATE games SET abandoned = 1 WHERE finished IS NULL"
+                                " AND abandoned = 0 AND " + _PRACTICE)
+        return cur.rowcount
 
     def abandon(self, game_id):
         """Mark a game abandoned (it stays in the record, out of the results)."""
@@ -207,10 +220,12 @@ class History:
 
     def finish_game(self, game_id, winner, scores, level, game_points):
         """Record the end of a game: winner side, final scores, skunk level, game points."""
+        # A game played to its end was not abandoned, even if another session took it for
+        # dead (abandon_practice while it was still being played).
         self.conn.execute(
-            "UPDATE games SET finished = ?, winner = ?, scores = ?, level = ?, game_points = ?"
-            " WHERE id = ?", (_now(), winner, json.dumps(list(scores)), level, game_points,
-                              game_id))
+            "UPDATE games SET finished = ?, winner = ?, scores = ?, level = ?, game_points = ?,"
+            " abandoned = 0 WHERE id = ?",
+            (_now(), winner, json.dumps(list(scores)), level, game_points, game_id))
 
     def unfinish(self, game_id):
         """Take back the end of a game (its last entry was undone)."""

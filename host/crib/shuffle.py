@@ -200,3 +200,37 @@ class Shuffle:
     def hint(self):
         """(a, b, gain) of the single swap that raises the total most, or None."""
         return best_swap(self._grid, self.starter)
+
+
+class BoardTotal:
+    """on_total for the terminal game: the total pegged on lane 0 of a board (the calls of
+    crib.tableboard: new_game, peg), so the board shows the solitaire's score.
+
+    A peg only goes forward: a higher total pegs the difference (the back peg then marks
+    the total before); a lower one starts a new game on the board and pegs it afresh. The
+    board plays to 121, where its double-skunk line stands at 61, the solitaire's target.
+    """
+
+    LANE = 0
+    LANES = 2  # a board game has 2 lanes at least; the second stays at 0
+    TARGET = 121
+
+    def __init__(self, board, op_prefix):
+        self.board = board
+        self.op_prefix = op_prefix  # ids never repeat across runs: the board remembers some
+        self.ops = 0
+        self.front = None  # where the lane's front peg stands, as the board last said
+
+    def _op_id(self):
+        self.ops += 1
+        return "%s-%d" % (self.op_prefix, self.ops)
+
+    def __call__(self, total):
+        """Move the lane to total (at most the board's target)."""
+        want = min(total, self.TARGET)
+        if self.front is None or want < self.front:
+            state = self.board.new_game(self.TARGET, self.LANES, self._op_id())
+            self.front = state.fronts[self.LANE]
+        if want > self.front:
+            state = self.board.peg(self.LANE, want - self.front, self._op_id())
+            self.front = state.fronts[self.LANE]

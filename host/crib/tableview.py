@@ -3,8 +3,7 @@ board after each peg; colour on a terminal, plain text in a pipe or a test."""
 
 import os
 
-from crib.commands.score import _lines as show_lines
-from crib.commands.score import _write
+from crib.commands.score import show_lines, write_lines
 from crib.tablecards import is_red
 from cribcore.cards import card_symbol
 
@@ -23,7 +22,7 @@ class View:
 
     def _lines(self, lines):
         if self.colour:
-            _write(lines, _Tty(self.out))
+            write_lines(lines, _Tty(self.out))
         else:
             for line in lines:
                 self.out.write("".join(text for text, _ in line) + "\n")
@@ -92,7 +91,7 @@ class View:
 
 
 class _Tty:
-    """A stream that says it is a terminal, so score._write colours it."""
+    """A stream that says it is a terminal, so score.write_lines colours it."""
 
     def __init__(self, out):
         self._out = out

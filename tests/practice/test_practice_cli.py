@@ -1,9 +1,14 @@
 """`crib practice` through crib.cli.main with a script on stdin: the game the script plays
 is the game the engine plays on the same seed, pegged on the board and kept in the history;
-bad answers are asked again; quit and the end of input leave the game abandoned."""
+bad answers are asked again; quit and the end of input leave the game abandoned, and so
+does a kill, once the next practice starts; `crib play` never offers to resume one."""
 
 import io
+import os
+import signal
+import subprocess
 import sys
+import time
 
 import pytest
 from practicekit import Scribe
@@ -137,3 +142,46 @@ def test_a_bad_name_or_level_is_refused(practice, db, capsys):
     with pytest.raises(SystemExit):
         main(["practice", "--level", "grandmaster", "--db", db])
     capsys.readouterr()
+
+
+def _kill_at_the_first_prompt(db, seed):
+    """Run `crib practice` in a process and SIGKILL it when it asks for the discard."""
+    proc = subprocess.Popen([sys.executable, "-m", "crib", "practice", "--db", db, "--board",
+                             "none", "--seed", str(seed), "--no-colour"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    seen = b""
+    deadline = time.monotonic() + 30
+    try:
+        while b"Lay away" not in seen and time.monotonic() < deadline:
+            chunk = os.read(proc.stdout.fileno(), 4096)
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        proc.stdin.close()
+        proc.stdout.close()
+    assert b"Lay away" in seen, seen
+
+
+def test_a_killed_practice_game_is_not_resumed_by_play_and_abandoned_by_practice(
+        practice, db, monkeypatch, capsys):
+    _kill_at_the_first_prompt(db, 5)
+    killed = history_game(db)
+    assert killed["finished"] is None and killed["abandoned"] == 0  # as the kill left it
+    monkeypatch.setattr(sys, "stdin", Lines("quit\n"))
+    rc = main(["play", "--db", db, "--board", "none", "--no-colour", "--names", "Ann,Ben",
+               "--target", "61", "--dealer", "Ann"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "Resume" not in out
+    assert history_game(db)["id"] != killed["id"]  # crib play started a game of its own
+    rc, out, _, _ = practice("quit\n", "--seed", "6")
+    assert rc == 0 and "marked abandoned" in out.split("Practice:")[0]
+    h = History.open(db)
+    try:
+        assert h.game(killed["id"])["abandoned"] == 1
+        assert h.unfinished()["options"] == {"muggins": False, "manual": False,
+                                             "review": False, "confirm": True}
+    finally:
+        h.close()

@@ -77,16 +77,53 @@ def test_the_history_alone_replays_the_game(db):
     h.close()
 
 
-def test_abandon_keeps_the_game_out_of_resume(db):
-    h = History.open(db)
-    rec = open_table_record(h, MemoryBoard(4), View(io.StringIO(), False), ["Me", "Pro"],
-                            61, {"practice": "pro"}, "none")
-    seats = [make("easy", random.Random(1)), make("pro")]
-    p = Practice(seats, 61, random.Random(2), rec)
+def _started(h, options):
+    """A game one hand in, as a killed companion leaves it: (its record, its Practice)."""
+    rec = open_table_record(h, MemoryBoard(4), View(io.StringIO(), False), ["Me", "Pro"], 61,
+                            options, "none")
+    p = Practice([make("easy", random.Random(1)), make("pro")], 61, random.Random(2), rec)
     p.step()  # the cut for deal
     p.step()  # one hand
-    assert h.unfinished()["id"] == rec.table.game_id
-    rec.abandon()
-    assert h.unfinished() is None
-    assert h.game(rec.table.game_id)["abandoned"] == 1
+    return rec, p
+
+
+def test_a_practice_game_is_never_offered_for_resume(db):
+    h = History.open(db)
+    table, _ = _started(h, {"muggins": False})
+    assert h.unfinished()["id"] == table.table.game_id
+    practice, _ = _started(h, {"practice": "pro", "seed": 2})  # the latest, yet not offered
+    assert h.unfinished()["id"] == table.table.game_id
+    practice.abandon()
+    assert h.game(practice.table.game_id)["abandoned"] == 1
+    assert h.unfinished()["id"] == table.table.game_id
+    h.close()
+
+
+def test_practice_games_left_unfinished_are_abandoned_on_request(db):
+    h = History.open(db)
+    killed = [_started(h, {"practice": level})[0] for level in ("easy", "pro")]
+    table, _ = _started(h, {"muggins": True})
+    done, game = _started(h, {"practice": "standard"})
+    game.run()
+    quit_, _ = _started(h, {"practice": "easy"})
+    quit_.abandon()
+    assert h.abandon_practice() == 2
+    rows = {r["id"]: r for r in h.query("SELECT id, abandoned, finished FROM games")}
+    assert [rows[r.table.game_id]["abandoned"] for r in killed] == [1, 1]
+    assert rows[table.table.game_id]["abandoned"] == 0  # a table game waits for resume
+    assert rows[done.table.game_id]["abandoned"] == 0 and rows[done.table.game_id]["finished"]
+    assert rows[quit_.table.game_id]["abandoned"] == 1
+    assert h.abandon_practice() == 0
+    h.close()
+
+
+def test_a_game_played_to_its_end_is_not_abandoned(db):
+    # Another session may take a game still being played for dead (two practice games at
+    # once on one history): its end says otherwise.
+    h = History.open(db)
+    rec, practice = _started(h, {"practice": "pro"})
+    assert h.abandon_practice() == 1
+    game = practice.run()
+    row = h.game(rec.table.game_id)
+    assert row["abandoned"] == 0 and row["finished"] and row["winner"] == game.winner
     h.close()

@@ -12,10 +12,7 @@ import sys
 
 from crib.boards import add_board_arguments, list_ports_text, open_board, wants_port_list
 from crib.errors import CribError
-from crib.picture import board_picture, check_layout, load_layout
 from crib.ports import list_ports
-from crib.screen import draw
-from crib.snapshot import save, take
 
 HELP = "the board: status, peg, undo, new, set, watch, snapshot"
 SET_HELP = "dealer=LANE|none, brightness=1..100, budget_ma, pause_ms, idle_ms"
@@ -62,6 +59,10 @@ def run(args):
         print(json.dumps(list_ports()) if args.json else list_ports_text())
         return 0
     action = args.action or "status"
+    # The layout, drawing and picture modules are imported when the board is used, not
+    # when the CLI imports every command module to build its parser.
+    from crib.picture import check_layout, load_layout
+
     config = load_layout(args.config)
     with open_board(args) as link:
         check_layout(config, link.info.get("lanes"), link.info.get("holes"))
@@ -113,6 +114,9 @@ def _print_state(link, config, args, headline=None):
         if state.winner >= 0:
             print("%s wins" % config.lanes[state.winner].name)
         return 0
+    from crib.picture import board_picture
+    from crib.screen import draw
+
     pic = board_picture(config, link.leds(), state.settings.get("brightness"))
     tty = sys.stdout.isatty()
     print("%s  fw %s  protocol %s  rev %d" % (link.name, link.info.get("fw"),
@@ -212,6 +216,8 @@ def event_text(ev, config, colour=False):
 
 
 def _snapshot(link, config, args):
+    from crib.snapshot import save, take
+
     pic = take(link, config)
     state = link.known
     caption = " \u00b7 ".join(_lane_text(config, state, i) for i in range(state.players))

@@ -7,8 +7,6 @@ import sys
 
 from cribcore.cards import card_name, card_symbol, parse_cards
 
-from crib.advise import rank_discards
-
 HELP = "rank every discard of a deal by exact expected hand, crib and net points"
 
 
@@ -69,6 +67,10 @@ def _print_rich(cards, dealer, ranked):
 
 def run(args):
     """Print the ranked discards as a table or JSON."""
+    # The advisor tabulates every hand at import: only when a discard is ranked, not when
+    # the CLI imports every command module to build its parser.
+    from crib.advise import rank_discards
+
     cards = parse_cards(" ".join(args.cards))
     ranked = rank_discards(cards, args.dealer)
     if args.json:

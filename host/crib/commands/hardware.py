@@ -5,13 +5,12 @@ files of hardware/. Without --out a document goes to stdout; `all` writes them a
 import json
 from pathlib import Path
 
-from crib import face, hardware, hw_parts, hw_power
 from crib.errors import CribError
 
 HELP = "power budget, parts list, pin map, wiring and face drawings from the layout"
 WHAT = ("power", "bom", "pins", "face", "wiring", "all")
 FILES = {"power": ("power.md",), "bom": ("BOM.csv", "BOM.md"), "pins": ("pins.md",),
-         "face": ("face.svg",), "wiring": ("wiring.svg",), "all": hardware.DOCS}
+         "face": ("face.svg",), "wiring": ("wiring.svg",)}
 SHOWN = {"power": "power.md", "bom": "BOM.md", "pins": "pins.md", "face": "face.svg",
          "wiring": "wiring.svg"}
 
@@ -27,6 +26,8 @@ def add_arguments(parser):
 
 def _json(config, what):
     """The figures behind a document, as plain data."""
+    from crib import face, hw_parts, hw_power
+
     if what == "power":
         return hw_power.power_budget(config)
     if what == "bom":
@@ -47,6 +48,10 @@ def _json(config, what):
 
 def run(args):
     """Print or write the chosen documents; return the exit code."""
+    # The document makers (svg, xml) are imported here, not when the CLI imports every
+    # command module to build its parser.
+    from crib import hardware
+
     config, source = hardware.load_layout(args.config)
     if args.json:
         print(json.dumps(_json(config, args.what), indent=2, sort_keys=True))
@@ -61,7 +66,7 @@ def run(args):
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
-        for name in FILES[args.what]:
+        for name in FILES.get(args.what, hardware.DOCS):  # all: every document
             (out / name).write_text(docs[name])
             print("wrote %s" % (out / name))
     except OSError as e:

@@ -9,16 +9,56 @@ Every step is in the history before it is pegged; `crib play --resume` goes on a
 crash exactly where it stopped. Answers can come from a script on stdin. See docs/table.md.
 """
 
+import argparse
 import os
 import sys
 
 from crib.history import History, default_path
 from crib.tableboard import open_board
-from crib.tableprompt import Prompter
-from crib.tablesetup import Session, Setup, dealer_parser, parse_names, parse_target
+from crib.tableprompt import AnswerError, Prompter
 from crib.tableview import View
 
 HELP = "play a game at the table: score the play and the show, peg the board, keep history"
+
+
+def add_board_choice(parser, default="auto"):
+    """--board auto|sim|none, --port and --store: the board a game pegs (crib.tableboard's
+    open_board takes them); `crib play`, `crib practice` and `crib shuffle` share them."""
+    parser.add_argument("--board", choices=("auto", "sim", "none"), default=default,
+                        help="auto: a Pico if one is found, else the virtual board;"
+                             " none: no board (default %(default)s)")
+    parser.add_argument("--port", metavar="PORT",
+                        help="the board's serial port or pyserial URL (socket://HOST:PORT);"
+                             " list: show the ports (default with --board auto: $CRIB_PORT,"
+                             " else a Pico found by its USB id)")
+    parser.add_argument("--store", metavar="DIR",
+                        help="the virtual board's state folder (default: crib sim's)")
+
+
+def ports_listed(args, out):
+    """For `--port list`: print the serial ports to out and return True."""
+    if args.port != "list":
+        return False
+    from crib.boards import list_ports_text
+
+    out.write(list_ports_text() + "\n")
+    return True
+
+
+def _target(text):
+    """--target through the setup's parser (imported only when a target is given); a bad
+    one is a usage error like any other bad option."""
+    from crib.tablesetup import parse_target  # the table flow: only when it is played
+
+    try:
+        return parse_target(text)
+    except AnswerError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def board_port(args):
+    """The port to open: --port, else $CRIB_PORT with --board auto, else None."""
+    return args.port or (os.environ.get("CRIB_PORT") if args.board == "auto" else None)
 
 
 def add_arguments(parser):
@@ -27,7 +67,7 @@ def add_arguments(parser):
                         help="go on with the unfinished game, reconciled with the board")
     parser.add_argument("--names", metavar="NAMES",
                         help="players in seating order, e.g. 'Alice,Bob' (2-4)")
-    parser.add_argument("--target", type=parse_target, metavar="N",
+    parser.add_argument("--target", type=_target, metavar="N",
                         help="61, 121 (the default when asked) or any 1-1000")
     parser.add_argument("--dealer", metavar="NAME",
                         help="the first dealer (a name or number), or `cut`")
@@ -45,14 +85,7 @@ def add_arguments(parser):
                              " the show")
     parser.add_argument("--no-confirm", dest="confirm", action="store_false",
                         help="peg a show without asking to confirm it")
-    parser.add_argument("--board", choices=("auto", "sim", "none"), default="auto",
-                        help="auto: a Pico if one is found, else the virtual board;"
-                             " none: no board")
-    parser.add_argument("--port", metavar="PORT",
-                        help="the board's serial port or pyserial URL (socket://HOST:PORT);"
-                             " list: show the ports (default: $CRIB_PORT, else auto)")
-    parser.add_argument("--store", metavar="DIR",
-                        help="the virtual board's state folder (default: crib sim's)")
+    add_board_choice(parser)
     parser.add_argument("--db", metavar="PATH",
                         help=f"the history file (default {default_path()})")
     parser.add_argument("--colour", "--color", dest="colour", action="store_true",
@@ -62,6 +95,8 @@ def add_arguments(parser):
 
 
 def _setup(args):
+    from crib.tablesetup import Setup, dealer_parser, parse_names
+
     setup = Setup(target=args.target, partnerships=args.partnerships, dealer=args.dealer)
     if args.names:
         setup.names = parse_names(args.names)
@@ -82,12 +117,11 @@ def run(args, inp=None, out=None, board=None):
     """Run the session; inp/out default to stdin/stdout, board to the one chosen."""
     inp = sys.stdin if inp is None else inp
     out = sys.stdout if out is None else out
-    if args.port == "list":
-        from crib.boards import list_ports_text
-
-        out.write(list_ports_text() + "\n")
+    if ports_listed(args, out):
         return 0
-    port = args.port or (os.environ.get("CRIB_PORT") if args.board == "auto" else None)
+    from crib.tablesetup import Session
+
+    port = board_port(args)
     setup = _setup(args)
     view = View(out, args.colour)
     history = History.open(args.db or default_path())

@@ -12,8 +12,9 @@ See docs/practice.md.
 import random
 import sys
 
+from crib.commands.play import add_board_choice, board_port, ports_listed
 from crib.errors import CribError
-from crib.history import History, default_path
+from crib.history import PRACTICE, History, default_path
 from crib.practice import Listener, Practice, open_table_record, rngs
 from crib.strategy import LEVELS, make
 from crib.tableboard import open_board
@@ -39,13 +40,7 @@ def add_arguments(parser):
                         help="deal the same cards again (every game shows its seed)")
     parser.add_argument("--name", default="You", metavar="NAME",
                         help="your name in the history (default You)")
-    parser.add_argument("--board", choices=("auto", "sim", "none"), default="auto",
-                        help="auto: a Pico if one is found, else the virtual board;"
-                             " none: no board")
-    parser.add_argument("--port", metavar="PORT",
-                        help="the board's serial port or pyserial URL (socket://HOST:PORT)")
-    parser.add_argument("--store", metavar="DIR",
-                        help="the virtual board's state folder (default: crib sim's)")
+    add_board_choice(parser)
     parser.add_argument("--db", metavar="PATH",
                         help=f"the history file (default {default_path()})")
     parser.add_argument("--colour", "--color", dest="colour", action="store_true",
@@ -188,17 +183,23 @@ def run(args, inp=None, out=None, board=None):
     """Play one practice game; inp/out default to stdin/stdout, board to the one chosen."""
     inp = sys.stdin if inp is None else inp
     out = sys.stdout if out is None else out
+    if ports_listed(args, out):
+        return 0
     computer = f"Computer ({args.level})"
     names = [check_name(args.name, computer), computer]
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10 ** 6)
     view = View(out, args.colour)
     history = History.open(args.db or default_path())
     try:
+        if history.abandon_practice():  # a game whose companion was killed: never resumed
+            view.note("a practice game left unfinished is kept in the history, marked"
+                      " abandoned")
+        port = board_port(args)
         if board is None:
-            board = open_board(args.board, args.port, args.store, view.note)
-        options = {"practice": args.level, "seed": seed, "human": 0}
+            board = open_board(args.board, port, args.store, view.note)
+        options = {PRACTICE: args.level, "seed": seed, "human": 0}
         record = open_table_record(history, board, view, names, args.target, options,
-                                   args.port or board.kind)
+                                   port or board.kind)
         view.heading(f"Practice: {names[0]} v {computer} to {args.target} (seed {seed})")
         ask = Prompter(inp, view, echo=not _isatty(inp))
         deal_rng, computer_rng = rngs(seed)

@@ -57,7 +57,7 @@ def run(args):
             "total": total,
         }))
         return 0
-    _write(_lines(hand, starter, args.crib, items, total), sys.stdout)
+    write_lines(show_lines(hand, starter, args.crib, items, total), sys.stdout)
     return 0
 
 
@@ -79,8 +79,8 @@ def _width(cards):
     return len(" ".join(card_symbol(c) for c in cards))
 
 
-def _lines(hand, starter, crib, items, total):
-    """The show as lines: the cards, each item with the running total, the total."""
+def show_lines(hand, starter, crib, items, total):
+    """The show as lines of (text, style) segments: cards, items with running total, total."""
     lines = [[("crib     " if crib else "hand     ", "cyan")] + _cards(hand)
              + [("   starter ", "cyan")] + _cards([starter])]
     width = max([_width(it.cards) for it in items] + [0])
@@ -94,8 +94,8 @@ def _lines(hand, starter, crib, items, total):
     return lines
 
 
-def _write(lines, out):
-    """Plain text, or colour through rich when out is a terminal."""
+def write_lines(lines, out):
+    """Write lines of (text, style) segments: plain text, or colour through rich on a tty."""
     if not out.isatty():
         for line in lines:
             out.write("".join(text for text, _ in line) + "\n")

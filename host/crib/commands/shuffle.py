@@ -2,7 +2,8 @@
 
 Cells are A1..D4: the letter is the row, the digit the column. At the prompt: two cells to
 swap them (`a1 c3`), undo, hint, solve, new [SEED], show, help, quit. Each row and column
-scores as a hand with the starter; 61 or more wins.
+scores as a hand with the starter; 61 or more wins. With --board sim or auto (or --port)
+the total is pegged on the board's first lane as it changes.
 """
 
 import json
@@ -10,7 +11,9 @@ import random
 import sys
 
 from crib import shuffle
+from crib.commands.play import add_board_choice, board_port, ports_listed
 from crib.shuffle import TARGET, Shuffle, cell_name, parse_cell
+from crib.tableboard import open_board
 from cribcore.cards import card_name, card_symbol
 
 HELP = "play the Cribbage Shuffle solitaire, or --solve a deal"
@@ -33,26 +36,44 @@ class _ArgumentError(shuffle.ShuffleError):
 
 
 def add_arguments(parser):
-    """[--seed N] [--solve [--json]] [--time-limit S]."""
+    """[--seed N] [--solve [--json]] [--time-limit S] [--board auto|sim|none] [--port P]."""
     parser.add_argument("--seed", type=int, help="deal number (default: a random one)")
     parser.add_argument("--solve", action="store_true",
                         help="print the best arrangement the solver finds, and stop")
     parser.add_argument("--json", action="store_true", help="with --solve: print JSON")
     parser.add_argument("--time-limit", type=float, default=1.0, metavar="S",
                         help="seconds the solver may take per deal (default 1)")
+    add_board_choice(parser, default="none")
 
 
-def run(args, on_total=None):
-    """Solve a deal (--solve) or play from stdin; on_total(total) hears every new total."""
+def run(args):
+    """Solve a deal (--solve) or play from stdin, the total pegged on the board chosen (none
+    by default: the solitaire stays instant)."""
     if args.json and not args.solve:
         raise _ArgumentError("--json goes with --solve")
     if not args.time_limit >= 0:
         raise _ArgumentError("the time limit is seconds >= 0, got %r" % (args.time_limit,))
+    if ports_listed(args, sys.stdout):
+        return 0
+    if args.solve and (args.board != "none" or args.port):
+        raise _ArgumentError("--board and --port go with playing, not with --solve")
     seed = args.seed if args.seed is not None else random.randrange(1000000)
     game = Shuffle(seed)
     if args.solve:
         return _print_solution(game, args.time_limit, args.json, sys.stdout)
-    play(game, sys.stdin, _Printer(sys.stdout), args.time_limit, on_total)
+    printer = _Printer(sys.stdout)
+    port = board_port(args)
+    if args.board == "none" and port is None:
+        play(game, sys.stdin, printer, args.time_limit)
+        return 0
+    from crib.table import new_op_prefix
+
+    board = open_board(args.board, port, args.store, printer.note)
+    try:
+        play(game, sys.stdin, printer, args.time_limit,
+             shuffle.BoardTotal(board, new_op_prefix()))
+    finally:
+        board.close()
     return 0
 
 
@@ -256,3 +277,7 @@ class _Printer:
     def error(self, text):
         """An error about the last command, on stderr."""
         print(text, file=sys.stderr)
+
+    def note(self, text):
+        """A remark (which board is used), dim."""
+        self.line([("  " + text, "dim")])

@@ -13,10 +13,6 @@ import sys
 import termios
 import tty
 
-from crib.picture import load_layout
-from crib.screen import SimScreen
-from crib.sim import VirtualBoard, default_store, parse_address
-
 HELP = "the virtual board: firmware on a pty or socket, drawn live, keys as buttons"
 
 
@@ -40,6 +36,10 @@ def add_arguments(parser):
 
 def run(args):
     """Start the board, print where to reach it, draw it (or wait) until q or Ctrl-C."""
+    # Imported here: the CLI imports every command module to build its parser.
+    from crib.picture import load_layout
+    from crib.sim import VirtualBoard, default_store, parse_address
+
     config = load_layout(args.config)
     address = parse_address(args.socket) if args.socket else None
     store = args.store or default_store()
@@ -79,6 +79,8 @@ def _wait(board):
 
 
 def _interactive(board, config, header):
+    from crib.screen import SimScreen
+
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
     tty.setcbreak(fd)  # keys one at a time, no echo; Ctrl-C still interrupts

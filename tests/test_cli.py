@@ -1,0 +1,106 @@
+"""crib.cli: every verb's help, an unknown verb, the one place errors become `crib: error:`,
+and a start-up that imports no command's heavy modules (they load inside run())."""
+
+import importlib
+import json
+import pkgutil
+import subprocess
+import sys
+
+import pytest
+
+from crib import commands
+from crib.cli import main
+from crib.errors import CribError
+from cribcore.cards import InvalidCardError
+
+VERBS = sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(commands.__path__)
+               if not m.name.startswith("_"))
+# What a command needs only when it runs: tables built at import, the serial deploy tool,
+# the table flow, the virtual board, drawing, the hardware documents, rich.
+HEAVY = ("crib.fastshow", "crib.advise", "crib.advise_tables", "crib.shuffle_solve",
+         "mpremote", "crib.deploy", "crib.build", "crib.hardware", "crib.hw_svg",
+         "crib.table", "crib.tablesetup", "crib.tableturns", "crib.sim", "crib.screen",
+         "crib.picture", "crib.snapshot", "crib.face", "rich", "xml.sax")
+
+
+def _exit_code(argv):
+    """main's exit code, whether returned or raised by argparse (help, usage errors)."""
+    try:
+        return main(argv)
+    except SystemExit as e:
+        return e.code
+
+
+def test_the_verbs_are_found():
+    assert {"score", "peg", "discard", "play", "practice", "shuffle", "board"} <= set(VERBS)
+
+
+@pytest.mark.parametrize("verb", VERBS)
+def test_every_verb_has_help(verb, capsys):
+    assert _exit_code([verb, "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: crib %s " % verb)
+
+
+def test_the_top_help_lists_every_verb_with_its_line(capsys):
+    assert _exit_code(["--help"]) == 0
+    out = capsys.readouterr().out
+    for verb in VERBS:
+        mod = importlib.import_module("crib.commands." + verb.replace("-", "_"))
+        assert verb in out and mod.HELP[:40] in " ".join(out.split())
+
+
+def test_an_unknown_verb_is_a_usage_error(capsys):
+    assert _exit_code(["frobnicate"]) == 2
+    assert capsys.readouterr().err.startswith("usage: crib")
+
+
+def test_no_verb_prints_help_and_returns_2(capsys):
+    assert main([]) == 2
+    assert capsys.readouterr().out.startswith("usage: crib")
+
+
+class _Refused(CribError):
+    """A user error raised by the patched command."""
+
+
+@pytest.mark.parametrize("error", [_Refused("no board"), InvalidCardError("'5x'")])
+def test_a_user_error_in_a_command_is_one_line_and_exit_1(error, monkeypatch, capsys):
+    def run(args):
+        raise error
+    monkeypatch.setattr("crib.commands.score.run", run)
+    assert main(["score", "5h", "5c", "5d", "jh", "5s"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "crib: error: %s\n" % error
+
+
+def test_an_interrupt_is_exit_130_and_a_bug_is_a_traceback(monkeypatch, capsys):
+    def interrupted(args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr("crib.commands.score.run", interrupted)
+    assert main(["score", "5h", "5c", "5d", "jh", "5s"]) == 130
+    assert capsys.readouterr().err.startswith("crib: ")
+
+    def bug(args):
+        raise ZeroDivisionError
+    monkeypatch.setattr("crib.commands.score.run", bug)
+    with pytest.raises(ZeroDivisionError):
+        main(["score", "5h", "5c", "5d", "jh", "5s"])
+
+
+def test_building_the_parser_imports_no_heavy_module():
+    code = ("import json, sys; import crib.cli; crib.cli.build_parser(); "
+            "print(json.dumps(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    loaded = set(json.loads(done.stdout))
+    assert "crib.commands.score" in loaded and "crib.commands.deploy" in loaded
+    assert sorted(loaded & set(HEAVY)) == []
+
+
+def test_a_command_still_finds_its_heavy_modules_when_it_runs(capsys):
+    assert main(["discard", "5h", "5c", "5d", "jh", "js", "qs", "--dealer", "--json"]) == 0
+    ranked = json.loads(capsys.readouterr().out)["discards"]
+    assert len(ranked) == 15 and ranked[0]["best"]
