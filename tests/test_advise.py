@@ -6,12 +6,13 @@ from fractions import Fraction
 from itertools import combinations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from crib.advise import AdviceError, best_discard, rank_discards, review, review_line
 from crib.cli import main
 from cribcore.cards import InvalidCardError, card_name, card_symbol, parse_cards
 from cribcore.show import score_show
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 
 def brute_force(deal, discard):

@@ -17,10 +17,9 @@ from fractions import Fraction
 from math import comb
 from operator import mul
 
-from cribcore.cards import InvalidCardError, card_name, card_symbol, check_card
-
 from crib.advise_tables import tables, weights
 from crib.errors import CribError
+from cribcore.cards import InvalidCardError, card_name, card_symbol, check_card
 
 _JACK = 10
 

@@ -5,10 +5,9 @@ import importlib
 import pkgutil
 import sys
 
-from cribcore.errors import CoreError
-
 from crib import commands
 from crib.errors import CribError
+from cribcore.errors import CoreError
 
 
 def _verbs():
