@@ -13,6 +13,7 @@ import pty
 import shutil
 import subprocess
 import threading
+import time
 import tty
 from pathlib import Path
 
@@ -22,6 +23,9 @@ from support import FIRMWARE, TESTS, micropython_path
 
 from crib import build, deploy
 from crib.cli import main
+from crib.link import VersionMismatch
+from cribcore import VERSION
+from cribcore.protocol import PROTO
 from pegboard.config import default_dict
 
 FAKE = TESTS / "fake_pico.py"
@@ -190,6 +194,103 @@ def test_port_auto_finds_the_one_pico(monkeypatch, ports, want):
             deploy.find_port("auto")
     else:
         assert deploy.find_port("auto") == want
+
+
+# -- the hello after the reset (crib.link's handshake) -----------------------------------------
+
+class PtyPeer:
+    """A device on a pseudo terminal: each line it gets is answered with reply(line)."""
+
+    def __init__(self, reply):
+        self.reply = reply
+        self.lines = []
+        self.master, self.slave = pty.openpty()
+        tty.setraw(self.slave)
+        self.port = os.ttyname(self.slave)
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        buf = b""
+        while True:
+            try:
+                data = os.read(self.master, 4096)
+            except OSError:
+                return  # closed
+            buf += data
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                self.lines.append(line.decode())
+                os.write(self.master, self.reply(line.decode()))
+
+    def close(self):
+        for fd in (self.master, self.slave):
+            os.close(fd)
+
+
+def booting_board(proto=PROTO, lanes=3, fw=VERSION, starting=0):
+    """reply() of a board whose main.py misses the first `starting` hellos (the REPL says
+    something else), then answers hello and state."""
+    hellos = []
+
+    def reply(line):
+        if line == "hello":
+            hellos.append(line)
+            if len(hellos) <= starting:
+                return b"MPY: soft reboot\r\n"
+            return ("ok rev=0 proto=%d fw=%s lanes=%d holes=121 target=121 players=2\n"
+                    % (proto, fw, lanes)).encode()
+        if line == "state":
+            return b"ok rev=0 target=121 players=2 mode=play\n"
+        return b""
+    return reply
+
+
+@pytest.fixture
+def peer_for():
+    """PtyPeer(reply), closed after the test."""
+    made = []
+
+    def make(reply):
+        made.append(PtyPeer(reply))
+        return made[-1]
+    yield make
+    for peer in made:
+        peer.close()
+
+
+@pytest.fixture
+def quick(monkeypatch):
+    """Hellos every 0.2 s instead of every second (the tests wait less)."""
+    monkeypatch.setattr(deploy, "HELLO_EVERY", 0.2)
+
+
+def test_hello_is_sent_again_until_main_py_answers(peer_for, quick):
+    peer = peer_for(booting_board(starting=2))
+    start = time.monotonic()
+    fields = deploy.handshake(peer.port, lanes=3, fw=VERSION, timeout=5)
+    assert (fields["proto"], fields["lanes"], fields["fw"]) == (PROTO, 3, VERSION)
+    assert peer.lines[:3] == ["hello"] * 3
+    assert time.monotonic() - start >= 2 * 0.2 * 0.9  # sent again after each wait
+
+
+@pytest.mark.parametrize("board, error", [
+    ({"proto": PROTO + 1}, VersionMismatch),
+    ({"lanes": 2}, deploy.DeployError),
+    ({"fw": "0.0.1-old"}, deploy.DeployError),
+])
+def test_a_board_reporting_other_versions_or_lanes_is_refused(peer_for, quick, board, error):
+    peer = peer_for(booting_board(**board))
+    with pytest.raises(error):
+        deploy.handshake(peer.port, lanes=3, fw=VERSION, timeout=3)
+
+
+def test_silence_after_the_reset_is_an_error_after_the_timeout(peer_for, quick):
+    peer = peer_for(lambda line: b"")
+    start = time.monotonic()
+    with pytest.raises(deploy.DeployError):
+        deploy.handshake(peer.port, timeout=1.0)
+    assert time.monotonic() - start >= 1.0 * 0.9
+    assert peer.lines == ["hello"] * 5  # one each 0.2 s
 
 
 # -- against the fake Pico -----------------------------------------------------------------

@@ -9,8 +9,9 @@ deploy does. A deploy then:
    is replaced: a corrupted copy never replaces a good file;
 3. renames every checked `.part` into place (main.py last), removes an old `<module>.py`
    that would shadow its new `.mpy` (MicroPython imports .py first);
-4. soft-resets, so main.py starts, and sends `hello` until the board answers with the
-   protocol version, the firmware version and the lane count it was given.
+4. soft-resets, so main.py starts, and connects with crib.link (its `hello` handshake,
+   sent again each second while main.py starts; VersionMismatch for another protocol),
+   then checks the firmware version and the lane count the board reports.
 It never writes, renames or removes anything but the files of the plan: the state file
 (the game in progress, pegboard.store's `state`, `.new`, `.old`) survives every deploy.
 """
@@ -18,7 +19,6 @@ It never writes, renames or removes anything but the files of the plan: the stat
 import ast
 import hashlib
 import tempfile
-import time
 from pathlib import Path
 
 from mpremote.transport import TransportError
@@ -26,6 +26,7 @@ from mpremote.transport_serial import SerialTransport
 
 from crib import build, ports
 from crib.errors import CribError
+from crib.link import Link, LinkError, VersionMismatch
 from cribcore import VERSION, protocol
 from pegboard.config import DEFAULT, ConfigError, load_config
 
@@ -35,6 +36,7 @@ PART = ".part"
 BAUD = 115200
 BYTE_TIMEOUT = 5  # s without a byte from the device before mpremote gives up
 HELLO_TIMEOUT = 15.0  # s for main.py to start after the reset and answer hello
+HELLO_EVERY = 1.0  # s between hellos while it starts
 
 
 class DeployError(CribError):
@@ -312,45 +314,24 @@ def find_port(port):
 
 
 def handshake(port, lanes=None, fw=None, timeout=HELLO_TIMEOUT):
-    """Send hello until the board answers; check proto (and lanes, fw); return its fields.
-
-    A small pyserial exchange with cribcore.protocol; it belongs on crib.link once that
-    module exists.
-    """
-    import serial
-
-    reader = protocol.LineReader(protocol.MAX_REPLY)
+    """Connect to the board on port with crib.link (hello, sent again each second for up
+    to `timeout` s; VersionMismatch for another protocol), check the lanes and firmware it
+    reports; return its hello fields."""
+    retries = max(0, round(timeout / HELLO_EVERY) - 1)  # the first send and these
     try:
-        link = serial.serial_for_url(port, baudrate=BAUD, timeout=0.1)
-    except (serial.SerialException, ValueError) as e:
-        raise DeployError("cannot open %s for the hello check: %s" % (port, e)) from None
-    try:
-        end = time.monotonic() + timeout
-        ask = 0.0
-        while time.monotonic() < end:
-            if time.monotonic() >= ask:
-                link.write((protocol.encode("hello") + "\n").encode())
-                ask = time.monotonic() + 1.0
-            for line in reader.feed(link.read(256)):
-                if isinstance(line, Exception) or not line.startswith("ok "):
-                    continue  # boot messages, events, the REPL's own text
-                try:
-                    args = protocol.decode(line).args
-                except protocol.ProtocolError:
-                    continue
-                if "proto" in args:
-                    _check_hello(args, lanes, fw)
-                    return args
-    finally:
-        link.close()
-    raise DeployError("the board did not answer hello within %d s after the reset: see what "
-                      "it prints with `mpremote connect %s repl`" % (timeout, port))
+        with Link.open(port, timeout=HELLO_EVERY, retries=retries) as link:
+            fields = dict(link.info)
+    except VersionMismatch:
+        raise
+    except LinkError as e:
+        raise DeployError("no hello from the board within %d s after the reset (%s): see "
+                          "what it prints with `mpremote connect %s repl`"
+                          % (timeout, e, port)) from None
+    _check_hello(fields, lanes, fw)
+    return fields
 
 
 def _check_hello(args, lanes, fw):
-    if args["proto"] != protocol.PROTO:
-        raise DeployError("the board speaks protocol %r, this crib speaks %d"
-                          % (args["proto"], protocol.PROTO))
     if lanes is not None and args.get("lanes") != lanes:
         raise DeployError("the board runs %r lanes but its config.json has %d: it refused "
                           "the layout (watch its warn events) and runs the built-in one"

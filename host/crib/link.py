@@ -156,7 +156,9 @@ class Link:
         self.resends = 0  # lines sent again (timeouts, reboots, reconnects)
         self.reconnects = 0
         self.owned = []  # things closed with the link (a virtual board started for it)
+        self.sim = None  # the VirtualBoard started for this link ("sim"), if one was
         self._port = None
+        self._reader = None  # the thread reading self._port
         self._gen = 0
         self._replies = queue.Queue()
         self._events = queue.Queue()
@@ -243,22 +245,27 @@ class Link:
         """The board's whole state, fetched now."""
         return BoardState.from_reply(self.request("state").args)
 
-    def peg(self, lane, n):
-        """Lane `lane` scores n (sent once however often it is retried); the state after."""
-        self.request("peg", p=lane, n=n)
+    # The changes take `id`: the caller's own operation id (one it saved before sending, to
+    # send again after a crash); the board applies an id once. Without it, a fresh one.
+
+    def peg(self, lane, n, id=None):
+        """Lane `lane` scores n (applied once per id, however often it is sent); the state
+        after."""
+        self.request("peg", p=lane, n=n, id=id)
         return self.known
 
-    def undo(self):
-        """Undo the last jump on the board; the state after."""
-        self.request("undo")
+    def undo(self, id=None):
+        """Undo the last jump on the board (once per id); the state after."""
+        self.request("undo", id=id)
         return self.known
 
-    def new(self, target=None, players=None, match=False):
-        """Start a new game (match=True also clears the games-won tally); the state after."""
+    def new(self, target=None, players=None, match=False, id=None):
+        """Start a new game (match=True also clears the games-won tally; once per id); the
+        state after."""
         args = {k: v for k, v in (("target", target), ("players", players)) if v is not None}
         if match:
             args["match"] = 1
-        self.request("new", **args)
+        self.request("new", id=id, **args)
         return self.known
 
     def set(self, **settings):
@@ -293,7 +300,10 @@ class Link:
         return differences(expected, self.state())
 
     def request(self, verb, **args):
-        """Send one command and return its `ok` Message; BoardRefused for `err`."""
+        """Send one command and return its `ok` Message; BoardRefused for `err`. A change
+        without an `id` (or with id=None) gets a fresh one."""
+        if args.get("id", 0) is None:
+            del args["id"]
         if command(verb)[1] & CHANGE and "id" not in args:
             args["id"] = self.ids.next()
         line = encode(verb, **args)  # a bad argument fails here, before anything is sent
@@ -375,6 +385,9 @@ class Link:
             if got in (_LOST, _BOOT):
                 if not recover and got == _LOST:
                     raise _Lost()
+                if not recover:
+                    # The handshake goes on after the boot: what it fetches is fresh.
+                    self._rebooted = False
                 self.resends += 1
                 continue
             if fresh is not None and ident is not None:
@@ -511,14 +524,18 @@ class Link:
             pass
         self._gen += 1
         self._port = port
+        if self._closed:  # close() came meanwhile (from another thread): no port after it
+            self._shut()
+            raise Disconnected("the link to %s is closed" % self.name)
         self._lost = False
         self._drain()
-        t = threading.Thread(target=self._read, args=(port, self._gen), daemon=True,
-                             name="crib-link-reader")
-        t.start()
+        self._reader = threading.Thread(target=self._read, args=(port, self._gen),
+                                        daemon=True, name="crib-link-reader")
+        self._reader.start()
 
     def _shut(self):
         port, self._port = self._port, None
+        reader, self._reader = self._reader, None
         self._gen += 1
         self._lost = True
         if port is not None:
@@ -526,6 +543,10 @@ class Link:
                 port.cancel_read()
             except (AttributeError, OSError, serial.SerialException):
                 pass
+            if reader is not None and reader is not threading.current_thread():
+                # Its read must end before the port's file descriptor is closed: the OS
+                # may give that number to the next port opened (mpremote's, say) at once.
+                reader.join(5)
             try:
                 port.close()
             except (OSError, serial.SerialException):

@@ -8,13 +8,17 @@ line (the runner answers every line once, in order); events go to everybody. If 
 runner dies it is started again on the same store, like a Pico after a reset: clients
 see `evt boot`. With a store, the board holds a lock there and writes its port in
 `sim.port`, so `--board sim` finds a running sim instead of starting a second runner
-on the same state. docs/sim.md.
+on the same state. A game for more lanes than the shipped layout has gets a layout of
+its own, written into the store (`widen`), which the board on that store runs from then
+on. docs/sim.md.
 """
 
 import fcntl
+import json
 import os
 import queue
 import selectors
+import signal
 import socket
 import subprocess
 import sys
@@ -24,9 +28,15 @@ import tty
 from pathlib import Path
 
 from crib.errors import CribError
-from cribcore.protocol import MAX_LINE, MAX_REPLY, LineReader
+from cribcore.protocol import MAX_LINE, MAX_REPLY, LineReader, ProtocolError, decode
+from pegboard.config import default_dict, from_dict, lane_layout
 
 _QUICK_DEATHS = 5  # a runner dying this many times within a second of starting: give up
+STORE_LAYOUT = "config.json"  # in a store: the layout crib wrote there for more lanes
+# The lanes a generated layout adds after the shipped ones (a free GPIO for the button).
+EXTRA_LANES = ({"name": "Yellow", "colour": [255, 210, 0], "button": 7},)
+MAX_LANES = len(default_dict()["lanes"]) + len(EXTRA_LANES)  # the most a layout may have: 4
+_RESTART = "restart"  # in the hub's queue of asks: end the runner so it starts again
 
 
 class SimError(CribError):
@@ -80,6 +90,45 @@ def running_sim(store):
     finally:
         os.close(fd)  # closing drops the lock if we took it
     return None
+
+
+def layout_for(lanes):
+    """The shipped layout (pegboard.config.default_dict) with `lanes` lanes on its serpentine
+    chain: the shipped lanes first, then EXTRA_LANES; as a dict, validated."""
+    d = default_dict()
+    looks = [{k: ln[k] for k in ("name", "colour", "button")} for ln in d["lanes"]]
+    looks += [dict(ln) for ln in EXTRA_LANES]
+    if not 2 <= lanes <= MAX_LANES:
+        raise SimError("the virtual board can have 2 to %d lanes, not %r" % (MAX_LANES, lanes))
+    leds = lanes * d["holes"]
+    # The same light as the shipped board above what the longer chain draws when idle.
+    d["budget_ma"] += (leds - d["leds"]) * d["led_ma"]["idle"]
+    d["leds"] = leds
+    d["lanes"] = [dict(look, segments=seg)
+                  for look, seg in zip(looks, lane_layout(lanes, d["holes"]))]
+    return from_dict(d).to_dict()
+
+
+def store_layout(store):
+    """The layout crib wrote into `store` for a game of more lanes (its path), or None: the
+    virtual board on that store runs it unless given another with --config."""
+    if store is None:
+        return None
+    path = os.path.join(store, STORE_LAYOUT)
+    return path if os.path.exists(path) else None
+
+
+def write_layout(store, lanes):
+    """Write layout_for(lanes) into `store` (atomically); its path."""
+    d = layout_for(lanes)
+    d["_comment"] = ("written by crib for a game of %d lanes on the virtual board; delete it "
+                     "(no sim running) to go back to the shipped layout" % lanes)
+    os.makedirs(store, exist_ok=True)
+    path = os.path.join(store, STORE_LAYOUT)
+    with open(path + ".new", "w") as f:
+        json.dump(d, f, indent=1)
+    os.replace(path + ".new", path)
+    return path
 
 
 class _Client:
@@ -155,7 +204,8 @@ class VirtualBoard:
         self._wake_r = self._wake_w = None
         self._out = LineReader(MAX_REPLY)
         self._quick = 0
-        self._killed = None  # the runner kill() stopped: its death is no crash
+        self._killed = None  # the runner kill() or reset() stopped: its death is no crash
+        self._frozen = None  # the runner freeze() stopped (SIGSTOP)
         self._started_at = 0.0
 
     # -- life ------------------------------------------------------------------------------
@@ -250,6 +300,7 @@ class VirtualBoard:
         kill, SIGKILL it first (a power cut)."""
         if kill:
             self.kill()
+        self.thaw()  # a frozen runner could not finish
         self._closing = True
         if self._wake_w is not None:
             try:
@@ -291,12 +342,83 @@ class VirtualBoard:
         self.close()
 
     def kill(self):
-        """Kill the runner at once (SIGKILL, mid-write if it was writing); the hub starts
-        it again, as a Pico's reset would."""
+        """Kill the runner at once (SIGKILL, mid-write if it was writing; frozen or not); the
+        hub starts it again, as a Pico's reset would."""
         proc = self._proc
         if proc is not None and proc.poll() is None:
             self._killed = proc
             proc.kill()
+
+    # Fault tests: a board that hangs. freeze() stops the runner where it is (SIGSTOP):
+    # lines sent meanwhile wait for it (`unanswered` counts them), as on a Pico stuck
+    # mid-command; then thaw() lets it go on and answer them, or kill() resets it and
+    # they are lost.
+
+    def freeze(self):
+        """Stop the runner (SIGSTOP) until thaw() or kill(); SimError if none is running."""
+        proc = self._proc
+        if proc is None or proc.poll() is not None:
+            raise SimError("no runner to freeze; log: %r" % (self.log[-5:],))
+        self._frozen = proc
+        proc.send_signal(signal.SIGSTOP)
+
+    def thaw(self):
+        """Let a runner stopped by freeze() go on (nothing if it was killed meanwhile)."""
+        proc, self._frozen = self._frozen, None
+        if proc is not None and proc.poll() is None:
+            proc.send_signal(signal.SIGCONT)
+
+    @property
+    def runner_pid(self):
+        """The runner's process id (None while it is down); each restart has a new one."""
+        proc = self._proc
+        return proc.pid if proc is not None else None
+
+    @property
+    def unanswered(self):
+        """How many lines the runner has been given and not yet answered."""
+        return len(self._fifo)
+
+    @property
+    def layout(self):
+        """The layout file the runner is started with: --config, else one crib wrote into
+        the store (store_layout), else None (the shipped firmware/config.json)."""
+        return self.config if self.config is not None else store_layout(self.store)
+
+    def lanes(self, timeout=30.0):
+        """The lanes of the layout the runner runs (asked with hello); SimError if it does
+        not answer within timeout s (a runner just started may still be importing)."""
+        try:
+            return decode(self.ask("hello", timeout) or "").args["lanes"]
+        except (ProtocolError, KeyError):
+            raise SimError("the runner did not answer hello; log: %r"
+                           % (self.log[-5:],)) from None
+
+    def reset(self, timeout=10.0):
+        """Reset the runner on purpose: it answers the lines it has, exits, and the hub starts
+        it again on the same store (clients see `evt boot`). Waits for the new one."""
+        if not self.restart:
+            raise SimError("this virtual board does not start its runner again")
+        count = self.starts + 1
+        self._asks.put(_RESTART)
+        os.write(self._wake_w, b"x")
+        self.wait_started(count, timeout)
+
+    def widen(self, lanes):
+        """Run a layout of at least `lanes` lanes: if the runner has fewer and was given no
+        --config, write layout_for(lanes) into the store and restart it on that (the game
+        in progress stays). True if it has them now, False if it cannot."""
+        have = self.lanes()
+        if have >= lanes:
+            return True
+        if self.config is not None or self.store is None:
+            return False
+        write_layout(self.store, lanes)
+        self.reset()
+        if self.lanes() != lanes:
+            raise SimError("the runner refused the layout written to %s; log: %r"
+                           % (self.store, self.log[-5:]))
+        return True
 
     @property
     def clients(self):
@@ -333,9 +455,11 @@ class VirtualBoard:
     def _fail_asks(self):
         while True:
             try:
-                self._asks.get_nowait().done.set()
+                a = self._asks.get_nowait()
             except queue.Empty:
                 return
+            if a is not _RESTART:
+                a.done.set()
 
     # -- the runner --------------------------------------------------------------------------
 
@@ -343,8 +467,8 @@ class VirtualBoard:
         cmd = [self.python, str(self.runner or desk_path())]
         if self.store is not None:
             cmd += ["--store", str(self.store)]
-        if self.config is not None:
-            cmd += ["--config", str(self.config)]
+        if self.layout is not None:
+            cmd += ["--config", str(self.layout)]
         if self.driven:
             cmd.append("--driven")
         return cmd
@@ -421,7 +545,7 @@ class VirtualBoard:
     def _to_runner(self, data, owners):
         """Write whole lines to the runner; owners receive their replies in order."""
         proc = self._proc
-        if proc is None:
+        if proc is None or proc.stdin.closed:
             for owner in owners:
                 if isinstance(owner, _Ask):
                     owner.done.set()
@@ -465,7 +589,21 @@ class VirtualBoard:
                 a = self._asks.get_nowait()
             except queue.Empty:
                 return
-            self._to_runner(a.line.encode() + b"\n", [a])
+            if a is _RESTART:
+                self._end_runner()
+            else:
+                self._to_runner(a.line.encode() + b"\n", [a])
+
+    def _end_runner(self):
+        """reset(): close the runner's stdin; once it has answered and exits, it is
+        started again (_runner_died)."""
+        proc = self._proc
+        if proc is not None and not proc.stdin.closed:
+            self._killed = proc
+            try:
+                proc.stdin.close()
+            except OSError:
+                pass
 
     def _drain_stderr_once(self):
         proc = self._proc
@@ -571,6 +709,7 @@ def open_sim(link_class, store=None, config=None, **kw):
         return link.connect()
     link = link_class(lambda: open_url(vb.url), name="sim " + vb.url, **kw)
     link.owned.append(vb)
+    link.sim = vb
     try:
         link.connect()
     except BaseException:

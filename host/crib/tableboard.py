@@ -5,6 +5,7 @@ The flow needs only this from a board (`MemoryBoard` is the reference; `LinkBoar
 crib.tablelink adapts the serial link to it):
 
     kind                          "none", "sim" or "pico" (for messages and the record)
+    capacity                      the most lanes a game on it may have
     state() -> BoardState          lanes, target, fronts, backs, winner, rev
     new_game(target, lanes, op_id, match=False) -> BoardState
     set_dealer(lane)               the crib marker (not part of the record)

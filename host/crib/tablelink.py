@@ -1,9 +1,11 @@
 """The table flow's board over the serial link (crib.link): a Pico, or the virtual board.
 
 `LinkBoard` adapts a crib.link.Link to the few calls the flow makes (crib.tableboard): the
-flow's own operation ids go out as the commands' `id=`, so an id written to the history
-before sending is the one the board remembers; refusals become BoardError; button events
-and the link's own news (lost, back, drift) become BoardEvents.
+flow's own operation ids go out as the `id=` of Link.peg, undo and new, so an id written to
+the history before sending is the one the board remembers; refusals become BoardError;
+button events and the link's own news (lost, back, drift) become BoardEvents. A virtual
+board started for the game is given the lanes a game needs (crib.sim widen: four players
+on their own lanes); a Pico, or a sim that runs on its own, has the lanes it has.
 """
 
 from crib.tableboard import BoardError, BoardEvent, BoardState
@@ -19,39 +21,44 @@ class LinkBoard:
         info = link.info or link.hello()
         self.kind = "sim" if info.get("desk") else "pico"
         self.capacity = info.get("lanes", 4)
+        if link.sim is not None and link.sim.config is None:
+            from crib.sim import MAX_LANES
+
+            self.capacity = max(self.capacity, MAX_LANES)  # new_game widens it
         self.name = link.name
 
-    def _request(self, verb, **args):
+    def _call(self, change, *args, **kw):
+        """Run a Link change; a refusal becomes BoardError. The flow's state after."""
         from crib.link import BoardRefused
 
         try:
-            self.link.request(verb, **args)
+            return _state(change(*args, **kw))
         except BoardRefused as e:
             raise BoardError(str(e), e.code) from None
-        return _state(self.link.known)
 
     def state(self):
         """The board's state, fetched now."""
         return _state(self.link.state())
 
     def new_game(self, target, lanes, op_id, match=False):
-        """A new game of lanes to target (match: clear the games-won tally)."""
-        args = {"target": target, "players": lanes, "id": op_id}
-        if match:
-            args["match"] = 1
-        return self._request("new", **args)
+        """A new game of lanes to target (match: clear the games-won tally); a virtual board
+        of ours with fewer lanes is widened first."""
+        if lanes > self.link.info.get("lanes", lanes) and self.link.sim is not None:
+            if self.link.sim.widen(lanes):
+                self.link.hello()  # the link learns the lanes the restarted board has
+        return self._call(self.link.new, target=target, players=lanes, match=match, id=op_id)
 
     def set_dealer(self, lane):
         """The crib marker."""
-        self._request("set", dealer=lane)
+        self._call(self.link.set, dealer=lane)
 
     def peg(self, lane, n, op_id):
         """Lane scores n, once per op_id."""
-        return self._request("peg", p=lane, n=n, id=op_id)
+        return self._call(self.link.peg, lane, n, id=op_id)
 
     def undo(self, op_id):
         """Undo the last jump, once per op_id."""
-        return self._request("undo", id=op_id)
+        return self._call(self.link.undo, id=op_id)
 
     def events(self):
         """What the buttons did (and what the link noticed) since the last call."""

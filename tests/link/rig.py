@@ -1,7 +1,25 @@
-"""Shared pieces of the link tests: free ports, a fake peer, a garbling proxy."""
+"""Shared pieces of the link tests: patience under load, free ports, a fake peer, a
+garbling proxy."""
 
+import math
+import os
 import socket
 import threading
+
+from crib.link import RETRIES, TIMEOUT
+
+# CI runs the tests two at a time on two cores beside other work, so a reply may wait
+# seconds for a CPU (the runner's start, a burst of garbage to chew through). A test's
+# `timeout` is when the link sends a line again, which is what fault tests exercise; how
+# long it keeps trying before failing is PATIENCE, far past any pause the load causes, so
+# a slow machine is never taken for a lost board. CRIB_TEST_PATIENCE scales it.
+PATIENCE = 60.0 * float(os.environ.get("CRIB_TEST_PATIENCE", "1"))
+
+
+def patient(timeout=TIMEOUT):
+    """Link.open options: send again after `timeout` s, give up only after PATIENCE s."""
+    return {"timeout": timeout, "retries": max(RETRIES, math.ceil(PATIENCE / timeout)),
+            "reconnect": PATIENCE}
 
 
 class UsbPort:

@@ -88,6 +88,35 @@ def test_retry_after_a_dropped_reply_applies_once(board):
         assert fresh.rev == 1  # applied once
 
 
+# The change sent twice with the caller's id, and a step between the two sends that
+# would make a second application visible (another undo, the peg cleared by a new game).
+SAVED_IDS = [
+    ("peg", {"lane": 0, "n": 5}, lambda link: None),
+    ("undo", {}, lambda link: link.peg(1, 3)),
+    ("new", {"target": 61}, lambda link: link.peg(2, 4)),
+]
+
+
+@pytest.mark.parametrize("verb, args, between", SAVED_IDS)
+def test_an_id_saved_by_the_caller_and_sent_again_after_a_crash_is_applied_once(
+        board, verb, args, between):
+    with Link.open(url(board)) as first:
+        first.peg(0, 2)
+        first.peg(1, 6)
+        applied = getattr(first, verb)(id="tbl0042", **args)
+        between(first)
+        expected = first.state()
+    # The caller crashed before it heard the reply; a new run (ids of its own) sends the
+    # saved id again, as `crib play --resume` does: the first reply, nothing applied.
+    with Link.open(url(board)) as again:
+        assert again.ids.prefix != first.ids.prefix
+        assert getattr(again, verb)(id="tbl0042", **args) == expected
+        assert again.state() == expected
+        assert applied.rev == expected.rev - (verb != "peg")  # the step between counted
+        fresh = getattr(again, verb)(**args) if verb != "undo" else again.undo()
+        assert fresh.rev == expected.rev + 1  # without the id: a new change, applied
+
+
 CHANGES = [("peg", {"lane": 1, "n": 4}), ("set", {"brightness": 70}), ("set", {"dealer": 2}),
            ("new", {"target": 61})]
 

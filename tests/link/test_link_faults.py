@@ -6,7 +6,7 @@ import threading
 import time
 
 import pytest
-from rig import Proxy, free_port
+from rig import PATIENCE, Proxy, free_port, patient
 
 from crib.link import Link
 from crib.sim import VirtualBoard
@@ -61,8 +61,8 @@ def test_every_acknowledged_peg_is_there_once(tmp_path, transport):
     store = tmp_path / "store"
     vb = start(store, transport, port)
     drift = []
-    link = Link.open(url(vb), timeout=0.3, retries=100, reconnect=30,
-                     on_event=lambda e: e.name == "drift" and drift.append(e))
+    link = Link.open(url(vb), on_event=lambda e: e.name == "drift" and drift.append(e),
+                     **patient(0.3))
     link.new(target=1000, players=3)
     rev0 = link.known.rev
     killer = Killer(vb, store, transport, port, seed=7)
@@ -90,7 +90,7 @@ def test_every_acknowledged_peg_is_there_once(tmp_path, transport):
     assert drift == []  # a peg applied just before a kill is recognised, not "drift"
     link.close()
     vb.close()
-    with start(store, transport, port) as again, Link.open(url(again)) as fresh:
+    with start(store, transport, port) as again, Link.open(url(again), **patient()) as fresh:
         assert [list(p) for p in fresh.state().pegs] == pegs  # it was on "flash"
 
 
@@ -101,7 +101,7 @@ GARBAGE = [b"\x00\xff\xfe", b"peg p=1", b" n=0\n", b"x" * 500 + b"\n", b"\r\n\r\
 
 def test_garbage_sent_to_the_board_changes_nothing(tmp_path):
     with VirtualBoard(str(tmp_path / "s"), address=("127.0.0.1", 0), driven=True) as vb:
-        link = Link.open(vb.socket_url)
+        link = Link.open(vb.socket_url, **patient())
         link.peg(0, 3)
         before = link.state()
         rng = random.Random(3)
@@ -113,7 +113,7 @@ def test_garbage_sent_to_the_board_changes_nothing(tmp_path):
                     chunk = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 300)))
                 raw.sendall(chunk.replace(b"id=", b"xd="))  # no commands with ids
             raw.sendall(b"\nhello\n")
-            raw.settimeout(5)
+            raw.settimeout(PATIENCE)
             got = b""
             while b"proto=" not in got:
                 got += raw.recv(65536)  # the board still answers after all that
@@ -140,7 +140,7 @@ def test_garbage_and_half_lines_towards_the_host_are_survived(tmp_path):
     with VirtualBoard(str(tmp_path / "s"), address=("127.0.0.1", 0), driven=True) as vb:
         proxy = Proxy(tuple(vb.address), mangle)
         try:
-            link = Link.open(proxy.url, timeout=0.1, retries=50)
+            link = Link.open(proxy.url, **patient(0.1))
             total = 0
             for _ in range(100):
                 total = min(total + 1, 121)
@@ -148,6 +148,6 @@ def test_garbage_and_half_lines_towards_the_host_are_survived(tmp_path):
             link.close()
         finally:
             proxy.close()
-        with Link.open(vb.socket_url) as clean:
+        with Link.open(vb.socket_url, **patient()) as clean:
             st = clean.state()
             assert st.pegs[0] == (99, 100) and st.rev == 100

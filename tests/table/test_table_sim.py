@@ -1,8 +1,6 @@
 """`crib play` against the virtual board (the firmware's desktop runner): a whole game, and
 the companion killed (SIGKILL) while the board holds a peg it has or has not applied."""
 
-import os
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -13,7 +11,7 @@ from tablescript import Script
 
 from crib.cli import main
 from crib.link import Link
-from crib.sim import VirtualBoard
+from crib.sim import VirtualBoard, store_layout
 
 ARGS = ["--names", "Alice,Bob", "--target", "61", "--dealer", "Alice", "--no-colour"]
 
@@ -39,6 +37,43 @@ def test_a_whole_game_on_the_virtual_board(db, tmp_path, monkeypatch, capsys):
     assert " wins, " in out
     with VirtualBoard(store) as vb:  # the state survived on the store, like a Pico's flash
         assert board_state(vb.port) == (2, 61, tuple(s.game.scores), s.game.winner)
+        assert vb.lanes() == 3 and store_layout(store) is None  # the shipped layout
+
+
+FOUR = ["Ann", "Ben", "Cat", "Dan"]
+
+
+def test_four_solo_players_get_four_lanes_on_the_virtual_board(db, tmp_path, monkeypatch,
+                                                               capsys):
+    s = Script(FOUR, 61, partnerships=False, seed=55)
+    s.play_out(play="typed", show="total")
+    store = str(tmp_path / "sim")
+    # Asked, not forced: the virtual board started for the game can have four lanes.
+    monkeypatch.setattr(sys, "stdin", _Script("Ann Ben Cat Dan\nn\n61\nAnn\n" + s.text()))
+    rc = main(["play", "--db", db, "--board", "sim", "--store", store, "--no-colour"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "Partnerships (" in out and "four play in partnerships" not in out
+    assert "Ann v Ben v Cat v Dan to 61" in out
+    assert store_layout(store) is not None  # the layout stays with the game in the store
+    with VirtualBoard(store) as vb:
+        assert vb.lanes() == 4
+        assert board_state(vb.port) == (4, 61, tuple(s.game.scores), s.game.winner)
+
+
+def test_four_players_on_a_three_lane_board_not_ours_play_in_partnerships(db, tmp_path,
+                                                                          monkeypatch, capsys):
+    # A board the companion cannot lay out again (a Pico; here a sim running on its own).
+    s = Script(FOUR, 31, seed=56)
+    s.play_out(play="typed", show="total")
+    with VirtualBoard(str(tmp_path / "sim")) as vb:
+        monkeypatch.setattr(sys, "stdin", _Script("Ann Ben Cat Dan\n31\nAnn\n" + s.text()))
+        rc = main(["play", "--db", db, "--port", vb.port, "--no-colour"])
+        out = capsys.readouterr().out
+        assert rc == 0
+        assert "this board has 3 lanes: four play in partnerships" in out
+        assert vb.lanes() == 3
+        assert board_state(vb.port) == (2, 31, tuple(s.game.scores), s.game.winner)
 
 
 class _Script:
@@ -90,22 +125,21 @@ def test_companion_killed_while_the_board_holds_a_peg(db, tmp_path, applied):
         comp.stdin.write("\n".join(lines[:at]) + "\n")
         comp.stdin.flush()
         _wait(lambda: _count(db, "SELECT COUNT(*) FROM entries") == at, "the first cards")
-        runner = vb._proc.pid  # the desktop runner: freeze it so the peg waits there
-        os.kill(runner, signal.SIGSTOP)
+        vb.freeze()  # the desktop runner stops where it is, so the peg waits there
         try:
             comp.stdin.write(lines[at] + "\n")
             comp.stdin.flush()
             _wait(lambda: _count(db, "SELECT COUNT(*) FROM ops WHERE status = 'pending'") == 1,
                   "the peg written")
             # Written first, sent next: wait until the line waits at the frozen runner.
-            _wait(lambda: len(vb._fifo) > 0, "the peg sent")
+            _wait(lambda: vb.unanswered > 0, "the peg sent")
             comp.kill()  # SIGKILL: no goodbye, no cleanup
             comp.wait()
         finally:
             if applied:
-                os.kill(runner, signal.SIGCONT)  # the board gets the peg after all
+                vb.thaw()  # the board gets the peg after all
             else:
-                os.kill(runner, signal.SIGKILL)  # the board loses it (a reset)
+                vb.kill()  # the board loses it (a reset)
         if not applied:
             vb.wait_started(2)
         _wait(lambda: board_state(vb.port)[0] == 2, "the board back")

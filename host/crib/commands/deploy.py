@@ -2,8 +2,6 @@
 checked by sha256 on the device, then a soft reset and a `hello` handshake. The saved game
 (the state file) is never touched. `--config FILE` pushes a new layout only."""
 
-from crib import deploy
-
 HELP = "put the firmware (or a new layout) on the Pico, keeping the game in progress"
 
 
@@ -19,4 +17,6 @@ def add_arguments(parser):
 
 def run(args):
     """Deploy as the arguments say; return the exit code."""
+    from crib import deploy  # mpremote and the build: only when deploying
+
     return deploy.deploy(args.port, args.config, args.dry_run)
