@@ -104,3 +104,9 @@ def test_a_command_still_finds_its_heavy_modules_when_it_runs(capsys):
     assert main(["discard", "5h", "5c", "5d", "jh", "js", "qs", "--dealer", "--json"]) == 0
     ranked = json.loads(capsys.readouterr().out)["discards"]
     assert len(ranked) == 15 and ranked[0]["best"]
+
+
+@pytest.mark.parametrize("action", ["status", "peg", "undo", "new", "set", "watch", "snapshot"])
+def test_every_board_action_has_help(action, capsys):
+    assert _exit_code(["board", action, "--help"]) == 0
+    assert capsys.readouterr().out.startswith("usage: crib board")

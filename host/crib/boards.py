@@ -35,7 +35,7 @@ def add_board_arguments(parser, nested=False):
                    help="the board layout (default: the shipped firmware/config.json)")
     g.add_argument("--timeout", type=float, default=argparse.SUPPRESS if nested else TIMEOUT,
                    metavar="S",
-                   help="seconds to wait for a reply before sending again (default %(default)s)")
+                   help="seconds to wait for a reply before sending again (default %s)" % TIMEOUT)
 
 
 def wants_port_list(args):

@@ -182,3 +182,16 @@ def test_crib_sim_resumes_its_game_after_a_restart(tmp_path):
             proc.send_signal(signal.SIGTERM)
             assert proc.wait(10) == 0
         assert not os.path.exists(os.path.join(store, "sim.port"))  # tidied up
+
+
+def test_a_store_widened_for_four_lanes_keeps_its_layout(capsys, sim, tmp_path):
+    """crib play widens the virtual board for four solo players; crib board reads that."""
+    from crib.sim import write_layout
+
+    write_layout(str(tmp_path / "store"), 4)
+    code, out, err = run(capsys, sim + ["new", "--players", "4"])
+    assert code == 0, err
+    code, out, err = run(capsys, sim + ["peg", "4", "7"])
+    assert code == 0, err
+    pegs = state(capsys, sim)["pegs"]
+    assert len(pegs) == 4 and pegs[3][1] == 7

@@ -62,8 +62,13 @@ def run(args):
     # The layout, drawing and picture modules are imported when the board is used, not
     # when the CLI imports every command module to build its parser.
     from crib.picture import check_layout, load_layout
+    from crib.sim import default_store, store_layout
 
-    config = load_layout(args.config)
+    layout = args.config
+    if layout is None and args.board == "sim":
+        # A store crib widened for four lanes keeps its own layout (crib.sim.write_layout).
+        layout = store_layout(args.store or default_store())
+    config = load_layout(layout)
     with open_board(args) as link:
         check_layout(config, link.info.get("lanes"), link.info.get("holes"))
         return _ACTIONS[action](link, config, args)

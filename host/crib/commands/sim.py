@@ -38,11 +38,12 @@ def run(args):
     """Start the board, print where to reach it, draw it (or wait) until q or Ctrl-C."""
     # Imported here: the CLI imports every command module to build its parser.
     from crib.picture import load_layout
-    from crib.sim import VirtualBoard, default_store, parse_address
+    from crib.sim import VirtualBoard, default_store, parse_address, store_layout
 
-    config = load_layout(args.config)
     address = parse_address(args.socket) if args.socket else None
     store = args.store or default_store()
+    # A store crib widened for four lanes keeps its own layout (crib.sim.write_layout).
+    config = load_layout(args.config or store_layout(store))
     # SIGTERM ends the sim like Ctrl-C, so the store's lock and links are tidied up.
     signal.signal(signal.SIGTERM, _interrupt)
     board = VirtualBoard(store, args.config, pty=not args.no_pty, address=address,
