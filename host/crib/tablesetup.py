@@ -4,7 +4,14 @@ play each game to its end, record the result and the match tally, and offer anot
 from crib.errors import CribError
 from crib.history import HistoryError
 from crib.table import StateChanged, Table, new_op_prefix
-from crib.tableprompt import AnswerError, InputEnded, QuitRequest, UndoRequest, parse_choice
+from crib.tableprompt import (
+    AnswerError,
+    InputEnded,
+    QuitRequest,
+    UndoRequest,
+    parse_choice,
+    parse_int,
+)
 from crib.tableturns import Turns
 from cribcore.deal import sides_for
 from cribcore.match import win_level
@@ -38,16 +45,8 @@ def parse_names(text):
     return parts
 
 
-def parse_target(text):
-    """61, 121 or a custom target 1-1000."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise AnswerError(f"target: 61, 121 or a number {MIN_TARGET}-{MAX_TARGET},"
-                          f" not {text!r}") from None
-    if not MIN_TARGET <= n <= MAX_TARGET:
-        raise AnswerError(f"target must be {MIN_TARGET}-{MAX_TARGET}, not {n}")
-    return n
+# 61, 121 or a custom target.
+parse_target = parse_int(MIN_TARGET, MAX_TARGET, "target")
 
 
 def dealer_parser(names):

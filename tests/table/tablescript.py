@@ -3,6 +3,7 @@ cards, written down as the answers a table would type (cards, ranks or totals)."
 
 import os
 import random
+import sqlite3
 
 from crib.tablecards import rank_text
 from cribcore.cards import card_name
@@ -14,6 +15,16 @@ from cribcore.show import score_show
 
 # The history syncs every entry to disk; on tmpfs that costs nothing, so the tests stay fast.
 FAST_DIR = "/dev/shm" if os.path.isdir("/dev/shm") else None
+
+
+def rows(db, sql, params=()):
+    """The rows of a query on a history file, as dicts."""
+    con = sqlite3.connect(db)
+    con.row_factory = sqlite3.Row
+    try:
+        return [dict(r) for r in con.execute(sql, params)]
+    finally:
+        con.close()
 
 
 class Script:

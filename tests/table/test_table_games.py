@@ -2,10 +2,9 @@
 counting out in the play, at heels and mid-show; the board, the history and the output."""
 
 import json
-import sqlite3
 
 import pytest
-from tablescript import Script
+from tablescript import Script, rows
 
 from crib.tableboard import MemoryBoard
 from cribcore.cards import parse_card
@@ -20,13 +19,6 @@ def setup_lines(names, target, dealer, partnerships=None):
     return "".join(x + "\n" for x in lines)
 
 
-def rows(db, sql, params=()):
-    con = sqlite3.connect(db)
-    con.row_factory = sqlite3.Row
-    try:
-        return [dict(r) for r in con.execute(sql, params)]
-    finally:
-        con.close()
 
 
 def check_end(crib, script, out):

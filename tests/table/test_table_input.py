@@ -1,9 +1,8 @@
 """Input at the table: a bad answer at any prompt gets a message and the same prompt again;
 `undo` takes back the last entry (on the board too); `quit` stops with the game saved."""
 
-import sqlite3
 
-from tablescript import Script
+from tablescript import Script, rows
 
 from cribcore.cards import parse_card, parse_cards
 from cribcore.show import score_show
@@ -60,13 +59,6 @@ def test_bad_input_at_every_option_prompt(crib):
 ARGS = ("--names", "Alice,Bob", "--target", "61", "--dealer", "Alice")
 
 
-def rows(db, sql):
-    con = sqlite3.connect(db)
-    con.row_factory = sqlite3.Row
-    try:
-        return [dict(r) for r in con.execute(sql)]
-    finally:
-        con.close()
 
 
 def test_undo_a_scoring_card_takes_the_peg_off_the_board(crib):

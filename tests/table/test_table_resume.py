@@ -3,10 +3,9 @@ peg, or while writing the history); `crib play --resume` goes on where it was, r
 with the board: nothing lost, nothing pegged twice. Also board button events mid-game."""
 
 import json
-import sqlite3
 
 import pytest
-from tablescript import Script
+from tablescript import Script, rows
 
 from crib.history import History
 from crib.tableboard import MemoryBoard
@@ -36,13 +35,6 @@ class CrashingBoard(MemoryBoard):
         return st
 
 
-def rows(db, sql):
-    con = sqlite3.connect(db)
-    con.row_factory = sqlite3.Row
-    try:
-        return [dict(r) for r in con.execute(sql)]
-    finally:
-        con.close()
 
 
 def check_same_as_reference(crib, s):

@@ -35,6 +35,16 @@ def add_board_choice(parser, default="auto"):
                         help="the virtual board's state folder (default: crib sim's)")
 
 
+def add_history_and_colour(parser):
+    """--db and --colour/--no-colour, shared by the commands that keep games in the history."""
+    parser.add_argument("--db", metavar="PATH",
+                        help=f"the history file (default {default_path()})")
+    parser.add_argument("--colour", "--color", dest="colour", action="store_true",
+                        default=None, help="colour even when not on a terminal")
+    parser.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
+                        help="no colour")
+
+
 def ports_listed(args, out):
     """For `--port list`: print the serial ports to out and return True."""
     if args.port != "list":
@@ -86,12 +96,7 @@ def add_arguments(parser):
     parser.add_argument("--no-confirm", dest="confirm", action="store_false",
                         help="peg a show without asking to confirm it")
     add_board_choice(parser)
-    parser.add_argument("--db", metavar="PATH",
-                        help=f"the history file (default {default_path()})")
-    parser.add_argument("--colour", "--color", dest="colour", action="store_true",
-                        default=None, help="colour even when not on a terminal")
-    parser.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
-                        help="no colour")
+    add_history_and_colour(parser)
 
 
 def _setup(args):

@@ -12,7 +12,12 @@ See docs/practice.md.
 import random
 import sys
 
-from crib.commands.play import add_board_choice, board_port, ports_listed
+from crib.commands.play import (
+    add_board_choice,
+    add_history_and_colour,
+    board_port,
+    ports_listed,
+)
 from crib.errors import CribError
 from crib.history import PRACTICE, History, default_path
 from crib.practice import Listener, Practice, open_table_record, rngs
@@ -41,12 +46,7 @@ def add_arguments(parser):
     parser.add_argument("--name", default="You", metavar="NAME",
                         help="your name in the history (default You)")
     add_board_choice(parser)
-    parser.add_argument("--db", metavar="PATH",
-                        help=f"the history file (default {default_path()})")
-    parser.add_argument("--colour", "--color", dest="colour", action="store_true",
-                        default=None, help="colour even when not on a terminal")
-    parser.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
-                        help="no colour")
+    add_history_and_colour(parser)
 
 
 def _symbols(cards):
