@@ -33,6 +33,8 @@ IllegalPlayError) and changes nothing.
     while g.phase == SHOW: g.show()    # counts 1's hand, 0's hand, then 0's crib
 """
 
+from collections import namedtuple
+
 from cribcore.cards import check_card
 from cribcore.counting import CRIB, ShowStage  # noqa: F401 - CRIB is part of this API
 from cribcore.deal import (
@@ -54,11 +56,6 @@ from cribcore.deal import (
 )
 from cribcore.play import Play, announce
 from cribcore.rules import check_target
-
-try:
-    from collections import namedtuple
-except ImportError:  # pragma: no cover - every MicroPython port we target has it
-    from ucollections import namedtuple
 
 HEELS = "his heels"
 _JACK = 10

@@ -8,14 +8,11 @@
 In a game of 3 sides the win counts as a skunk only if every loser is under the line.
 """
 
+from collections import namedtuple
+
 from cribcore.deal import GameError, sides_for
 from cribcore.game import Game
 from cribcore.rules import GAME_POINTS, check_target, skunk_level
-
-try:
-    from collections import namedtuple
-except ImportError:  # pragma: no cover - every MicroPython port we target has it
-    from ucollections import namedtuple
 
 Result = namedtuple("Result", ("winner", "level", "points"))
 

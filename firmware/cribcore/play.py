@@ -35,13 +35,10 @@ IllegalPlayError (or InvalidCardError for a non-card) and changes nothing.
     p.count, p.turn                         # (0, 1): reset, player 1 leads
 """
 
+from collections import namedtuple
+
 from cribcore.cards import card_name, check_card
 from cribcore.errors import CoreError
-
-try:
-    from collections import namedtuple
-except ImportError:  # pragma: no cover - every MicroPython port we target has it
-    from ucollections import namedtuple
 
 FIFTEEN = "fifteen"
 THIRTY_ONE = "thirty-one"

@@ -1,11 +1,8 @@
 """The show: score 4 hand cards plus the starter, as a total or itemised (RULES.md)."""
 
-from cribcore.cards import InvalidCardError, card_name, check_card
+from collections import namedtuple
 
-try:
-    from collections import namedtuple
-except ImportError:  # pragma: no cover - every MicroPython port we target has it
-    from ucollections import namedtuple
+from cribcore.cards import InvalidCardError, card_name, check_card
 
 FIFTEEN = "fifteen"
 PAIR = "pair"

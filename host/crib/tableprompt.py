@@ -25,6 +25,14 @@ class InputEnded(CribError):
     """The input stream ended while a question was open."""
 
 
+def is_terminal(stream):
+    """True when stream is an interactive terminal (False for pipes, files, StringIO)."""
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 class Prompter:
     """Ask questions on out and read answers from inp (one line each).
 

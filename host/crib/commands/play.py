@@ -15,7 +15,7 @@ import sys
 
 from crib.history import History, default_path
 from crib.tableboard import open_board
-from crib.tableprompt import AnswerError, Prompter
+from crib.tableprompt import AnswerError, Prompter, is_terminal
 from crib.tableview import View
 
 HELP = "play a game at the table: score the play and the show, peg the board, keep history"
@@ -133,17 +133,10 @@ def run(args, inp=None, out=None, board=None):
     try:
         if board is None:
             board = open_board(args.board, port, args.store, view.note)
-        ask = Prompter(inp, view, echo=not _isatty(inp))
+        ask = Prompter(inp, view, echo=not is_terminal(inp))
         name = port or board.kind
         return Session(history, board, ask, view, options(args), name).run(setup, args.resume)
     finally:
         if board is not None:
             board.close()
         history.close()
-
-
-def _isatty(stream):
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False

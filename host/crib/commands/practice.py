@@ -24,7 +24,7 @@ from crib.practice import Listener, Practice, open_table_record, rngs
 from crib.strategy import LEVELS, make
 from crib.tableboard import open_board
 from crib.tablecards import GO, parse_play_card
-from crib.tableprompt import AnswerError, InputEnded, Prompter, QuitRequest
+from crib.tableprompt import AnswerError, InputEnded, Prompter, QuitRequest, is_terminal
 from crib.tableview import View
 from cribcore.cards import card_symbol
 from cribcore.game import CRIB
@@ -201,7 +201,7 @@ def run(args, inp=None, out=None, board=None):
         record = open_table_record(history, board, view, names, args.target, options,
                                    port or board.kind)
         view.heading(f"Practice: {names[0]} v {computer} to {args.target} (seed {seed})")
-        ask = Prompter(inp, view, echo=not _isatty(inp))
+        ask = Prompter(inp, view, echo=not is_terminal(inp))
         deal_rng, computer_rng = rngs(seed)
         seats = [TerminalSeat(ask, view, computer), make(args.level, computer_rng)]
         game = Practice(seats, args.target, deal_rng, record,
@@ -221,10 +221,3 @@ def run(args, inp=None, out=None, board=None):
         if board is not None:
             board.close()
         history.close()
-
-
-def _isatty(stream):
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
