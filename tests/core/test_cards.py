@@ -1,5 +1,7 @@
 """cribcore.cards: plain asserts, so the same file runs under CPython and MicroPython."""
 
+from checks import expecting
+
 from cribcore.cards import (
     DECK,
     RANKS,
@@ -16,13 +18,7 @@ from cribcore.cards import (
     value,
 )
 
-
-def _raises(fn, *args):
-    try:
-        fn(*args)
-    except InvalidCardError:
-        return True
-    return False
+_raises = expecting(InvalidCardError)
 
 
 def test_round_trip_every_card():

@@ -1,5 +1,7 @@
 """cribcore.game, .deal, .match: the flow of a game (plain asserts, CPython and MicroPython)."""
 
+from checks import expecting
+
 from cribcore.cards import parse_card, parse_cards
 from cribcore.counting import check_show_cards, check_total
 from cribcore.deal import deal_cards, first_dealer, shuffle, sides_for
@@ -22,13 +24,7 @@ from cribcore.show import score_show
 C = parse_card
 
 
-def _raises(fn, *args, **kw):
-    err = kw.pop("err", GameError)
-    try:
-        fn(*args, **kw)
-    except err:
-        return True
-    return False
+_raises = expecting(GameError)
 
 
 class _Bits:

@@ -1,5 +1,7 @@
 """cribcore.play: pegging scores and the play tracker (plain asserts, CPython and MicroPython)."""
 
+from checks import expecting
+
 from cribcore.cards import InvalidCardError, parse_card, parse_cards
 from cribcore.errors import CoreError
 from cribcore.play import (
@@ -17,13 +19,7 @@ from cribcore.play import (
 C = parse_card
 
 
-def _raises(fn, *args, **kw):
-    err = kw.pop("err", IllegalPlayError)
-    try:
-        fn(*args, **kw)
-    except err:
-        return True
-    return False
+_raises = expecting(IllegalPlayError)
 
 
 def _lay(p, text):

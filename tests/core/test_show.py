@@ -1,5 +1,7 @@
 """Known show scores and breakdowns (plain asserts: runs under CPython and MicroPython)."""
 
+from checks import expecting
+
 from cribcore.cards import InvalidCardError, parse_card, parse_cards
 from cribcore.show import (
     FIFTEEN,
@@ -135,12 +137,7 @@ def test_breakdown_ignores_card_order():
     assert show_breakdown(h, s) == show_breakdown([h[3], h[1], h[0], h[2]], s)
 
 
-def _raises(fn, *args):
-    try:
-        fn(*args)
-    except InvalidCardError:
-        return True
-    return False
+_raises = expecting(InvalidCardError)
 
 
 def test_bad_input_raises_invalid_card_error():
