@@ -15,8 +15,8 @@ import platform
 import random
 import time
 
-from crib.practice import Listener, Practice
-from crib.strategy import make
+from crib.practice.game import Listener, Practice
+from crib.practice.levels import make
 from cribcore.game import CRIB
 
 PAIRINGS = (("pro", "standard"), ("standard", "easy"), ("pro", "easy"))

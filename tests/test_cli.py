@@ -20,7 +20,8 @@ VERBS = sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(commands._
 # the table flow, the virtual board, drawing, the hardware documents, rich.
 HEAVY = ("crib.fastshow", "crib.advise", "crib.advise_tables", "crib.shuffle_solve",
          "mpremote", "crib.deploy", "crib.build", "crib.hardware", "crib.hw_svg",
-         "crib.table", "crib.tablesetup", "crib.tableturns", "crib.sim", "crib.screen",
+         "crib.table.engine", "crib.table.session", "crib.table.turns", "crib.sim",
+         "crib.screen",
          "crib.picture", "crib.snapshot", "crib.face", "rich", "xml.sax")
 
 

@@ -83,7 +83,7 @@ def parse_cards(text):
     for p in parts:
         c = parse_card(p)
         if c in out:
-            raise InvalidCardError("card given twice: %r" % (p,))
+            raise InvalidCardError("%s given twice" % card_name(c))
         out.append(c)
     return out
 

@@ -15,7 +15,14 @@ from pathlib import Path
 
 from crib.errors import CribError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# Schema 1 stored with each entry the name of the Game method that replays it (`call`);
+# schema 2 replays an entry by its kind alone (crib.table.entries.REPLAY). The migration
+# checks that every entry of a schema-1 file names the method its kind stands for, then
+# drops the column. Kinds with no game action (dealt, note) had no method.
+V1_CALLS = {"cut": "cut_for_deal", "deal": "deal", "discard": "discard",
+            "starter": "turn_starter", "lay": "lay", "go": "go", "end_play": "end_play",
+            "show": "show", "peg": "peg", "muggins": "peg", "dealt": None, "note": None}
 DB_NAME = "history.sqlite3"
 
 _SCHEMA = """
@@ -65,8 +72,7 @@ CREATE TABLE IF NOT EXISTS entries (
     points INTEGER NOT NULL DEFAULT 0,
     reason TEXT,                        -- 'fifteen for 2', 'hand', 'muggins', ...
     source TEXT NOT NULL,               -- table, board (pegged on its buttons), reconcile
-    call TEXT,                          -- the cribcore Game method it replays; NULL: host only
-    args TEXT NOT NULL,                 -- JSON positional arguments of call
+    args TEXT NOT NULL,                 -- JSON arguments of the action its kind replays
     info TEXT NOT NULL,                 -- JSON: what was entered (cards, stated count ...)
     created TEXT NOT NULL,
     undone TEXT,                        -- when it was taken back; NULL while it stands
@@ -115,7 +121,7 @@ class Entry:
     """One row of `entries`, with its JSON columns decoded."""
 
     __slots__ = ("id", "seq", "hand", "kind", "player", "side", "points", "reason",
-                 "source", "call", "args", "info", "undone")
+                 "source", "args", "info", "undone")
 
     def __init__(self, row):
         for k in self.__slots__:
@@ -153,6 +159,8 @@ class History:
             elif version > SCHEMA_VERSION:
                 raise HistoryError(f"{str(path)!r} has history schema {version}, newer than"
                                    f" this crib ({SCHEMA_VERSION}): upgrade crib")
+            elif version < SCHEMA_VERSION:
+                _migrate(conn, version, path)
         except sqlite3.DatabaseError as e:
             raise HistoryError(f"cannot use {str(path)!r} as a crib history: {e}") from None
         return cls(conn, path)
@@ -242,7 +250,7 @@ class History:
     # -- entries and board operations ------------------------------------------------------------
 
     def add_entry(self, game_id, hand, kind, *, player=None, side=None, points=0, reason=None,
-                  source="table", call=None, args=(), info=None, ops=()):
+                  source="table", args=(), info=None, ops=()):
         """Write an entry and its board operations (verb, lane, n, op_id) as pending, at
         once; returns (entry id, seq)."""
         with _tx(self.conn):
@@ -250,8 +258,8 @@ class History:
                                     " WHERE game_id = ?", (game_id,)).fetchone()[0]
             cur = self.conn.execute(
                 "INSERT INTO entries (game_id, seq, hand, kind, player, side, points, reason,"
-                " source, call, args, info, created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (game_id, seq, hand, kind, player, side, points, reason, source, call,
+                " source, args, info, created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                (game_id, seq, hand, kind, player, side, points, reason, source,
                  json.dumps(list(args)), json.dumps(info or {}), _now()))
             self._add_ops(game_id, cur.lastrowid, ops)
         return cur.lastrowid, seq
@@ -332,6 +340,20 @@ def _version(conn):
         return None
     row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     return int(row[0]) if row else None
+
+
+def _migrate(conn, version, path):
+    """Bring a history of an older schema up to this one, in one transaction."""
+    with _tx(conn):
+        if version == 1:
+            rows = conn.execute("SELECT id, kind, call FROM entries").fetchall()
+            for r in rows:
+                if r["kind"] not in V1_CALLS or V1_CALLS[r["kind"]] != r["call"]:
+                    raise HistoryError(f"{str(path)!r}: entry {r['id']} ({r['kind']!r} by"
+                                       f" {r['call']!r}) is not one this crib can replay")
+            conn.execute("ALTER TABLE entries DROP COLUMN call")
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
+                     (str(SCHEMA_VERSION),))
 
 
 def _game_dict(row):

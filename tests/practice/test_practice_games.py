@@ -7,8 +7,8 @@ import random
 import pytest
 from practicekit import Blindfold, Referee, card_value
 
-from crib.practice import GameRecord, Listener, Practice, PracticeError, Seen, rngs
-from crib.strategy import LEVELS, make
+from crib.practice.game import GameRecord, Listener, Practice, PracticeError, Seen, rngs
+from crib.practice.levels import LEVELS, make
 from cribcore.game import Game
 
 PAIRINGS = [(a, b) for a in LEVELS for b in LEVELS]

@@ -10,11 +10,11 @@ import pytest
 from practicekit import Referee
 
 from crib.history import History
-from crib.practice import Practice, open_table_record, rngs
-from crib.strategy import make
-from crib.table import Table
+from crib.practice.game import Practice, open_table_record, rngs
+from crib.practice.levels import make
+from crib.table.record import Table
 from crib.tableboard import MemoryBoard
-from crib.tableview import View
+from crib.ui.view import View
 
 
 def practice_game(db, levels, seed, target):

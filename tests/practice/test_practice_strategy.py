@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from crib.advise import best_discard
 from crib.errors import CribError
-from crib.practice import Seen
-from crib.strategy import (
+from crib.practice.game import Seen
+from crib.practice.levels import (
     LEVELS,
     LevelError,
     Pro,

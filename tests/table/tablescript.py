@@ -5,7 +5,7 @@ import os
 import random
 import sqlite3
 
-from crib.tablecards import rank_text
+from crib.table.cards import rank_text
 from cribcore.cards import card_name
 from cribcore.counting import CRIB
 from cribcore.deal import DISCARDS

@@ -180,7 +180,7 @@ def test_bad_input_at_the_other_prompts(crib, tmp_path):
     t = Script(["Alice", "Bob"], 31, seed=34, dealer=0)
     t.play_out(play="ranks", show="total")
     crib.board = MemoryBoard(4)
-    rc, out, _ = crib.play("n\n" + s.text() + "y\n" + with_bad_answers("Alice")
+    rc, out, _ = crib.play("n\ny\n" + s.text() + "y\n" + with_bad_answers("Alice")
                            + t.text() + "n\n", *ARGS[:4], "--dealer", "Alice")
     assert rc == 0
     check_reasked(out, 1)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crib.cli import main
-from crib.tablecards import rank_text
+from crib.table.cards import rank_text
 from cribcore.cards import card_name
 from cribcore.play import Play
 

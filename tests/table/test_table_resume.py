@@ -112,11 +112,22 @@ def test_plain_play_offers_the_unfinished_game(crib):
     assert crib.board.state().fronts == tuple(s.game.scores)
 
 
-def test_declining_the_unfinished_game_abandons_it(crib):
+def test_declining_the_unfinished_game_abandons_it_when_the_player_says_so(crib):
     crib.play("5h\n", *ARGS)
-    rc, out, err = crib.play("n\n", *ARGS)
+    rc, out, err = crib.play("n\ny\n", *ARGS)
+    assert "for good" in out
     games = rows(crib.db, "SELECT * FROM games ORDER BY id")
     assert [g["abandoned"] for g in games] == [1, 0]
+
+
+def test_no_to_resume_alone_keeps_the_game_for_later(crib):
+    crib.play("5h\n", *ARGS)
+    rc, out, err = crib.play("n\nn\n", *ARGS)
+    assert rc == 0, err
+    games = rows(crib.db, "SELECT * FROM games ORDER BY id")
+    assert [(g["abandoned"], g["finished"]) for g in games] == [(0, None)]
+    rc, out, err = crib.play("quit\n", "--resume")
+    assert rc == 0 and "Resuming: Alice v Bob" in out and "starter: 5\u2665" in out
 
 
 def _stop_after(crib, path, text, n):

@@ -10,7 +10,7 @@ import json
 import sys
 
 from crib.errors import CribError
-from crib.tablecards import GO, lend_suit, parse_play_card, play_text, rank_text
+from crib.table.cards import GO, lend_suit, parse_play_card, play_text, rank_text
 from cribcore.cards import card_name
 from cribcore.errors import CoreError
 from cribcore.play import LAST_CARD, Event, Play, PlayItem, announce

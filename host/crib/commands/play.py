@@ -14,9 +14,10 @@ import os
 import sys
 
 from crib.history import History, default_path
+from crib.table.answers import AnswerError
 from crib.tableboard import open_board
-from crib.tableprompt import AnswerError, Prompter, is_terminal
-from crib.tableview import View
+from crib.ui.prompt import InputEnded, QuitRequest, Terminal, is_terminal
+from crib.ui.view import View
 
 HELP = "play a game at the table: score the play and the show, peg the board, keep history"
 
@@ -58,7 +59,7 @@ def ports_listed(args, out):
 def _target(text):
     """--target through the setup's parser (imported only when a target is given); a bad
     one is a usage error like any other bad option."""
-    from crib.tablesetup import parse_target  # the table flow: only when it is played
+    from crib.table.session import parse_target  # the table flow: only when played
 
     try:
         return parse_target(text)
@@ -95,12 +96,15 @@ def add_arguments(parser):
                              " the show")
     parser.add_argument("--no-confirm", dest="confirm", action="store_false",
                         help="peg a show without asking to confirm it")
+    parser.add_argument("--totals", action="store_true",
+                        help="totals only, no cards: each player's play points, then each"
+                             " show's total (six answers a hand for two players)")
     add_board_choice(parser)
     add_history_and_colour(parser)
 
 
 def _setup(args):
-    from crib.tablesetup import Setup, dealer_parser, parse_names
+    from crib.table.session import Setup, dealer_parser, parse_names
 
     setup = Setup(target=args.target, partnerships=args.partnerships, dealer=args.dealer)
     if args.names:
@@ -115,7 +119,8 @@ def _setup(args):
 def options(args):
     """The game options recorded with each game."""
     return {"muggins": bool(args.muggins), "manual": bool(args.manual or args.muggins),
-            "review": bool(args.review), "confirm": bool(args.confirm)}
+            "review": bool(args.review), "confirm": bool(args.confirm),
+            "totals": bool(args.totals)}
 
 
 def run(args, inp=None, out=None, board=None):
@@ -124,19 +129,38 @@ def run(args, inp=None, out=None, board=None):
     out = sys.stdout if out is None else out
     if ports_listed(args, out):
         return 0
-    from crib.tablesetup import Session
+    from crib.table.engine import TableEngine
 
     port = board_port(args)
     setup = _setup(args)
     view = View(out, args.colour)
     history = History.open(args.db or default_path())
+    engine = None
     try:
         if board is None:
             board = open_board(args.board, port, args.store, view.note)
-        ask = Prompter(inp, view, echo=not is_terminal(inp))
-        name = port or board.kind
-        return Session(history, board, ask, view, options(args), name).run(setup, args.resume)
+        engine = TableEngine(history, board, options(args), setup, args.resume,
+                             port or board.kind)
+        Terminal(engine, inp, view, echo=not is_terminal(inp)).run()
+        return 0
+    except QuitRequest:
+        if _in_game(engine):
+            view.note("stopped: the game is saved; `crib play --resume` goes on")
+        return 0
+    except InputEnded:
+        q = engine.question() if engine is not None else None
+        if q is not None and q.kind == "another":
+            return 0  # the script ended where the game did: no other game
+        if _in_game(engine):
+            view.note("the game is saved; `crib play --resume` goes on from here")
+        raise
     finally:
         if board is not None:
             board.close()
         history.close()
+
+
+def _in_game(engine):
+    """Whether a game was being played (and so is saved for --resume)."""
+    table = engine.session.table if engine is not None else None
+    return table is not None and not table.game.over

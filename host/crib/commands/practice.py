@@ -20,19 +20,16 @@ from crib.commands.play import (
 )
 from crib.errors import CribError
 from crib.history import PRACTICE, History, default_path
-from crib.practice import Listener, Practice, open_table_record, rngs
-from crib.strategy import LEVELS, make
+from crib.practice.game import rngs
+from crib.practice.levels import LEVELS, make
 from crib.tableboard import open_board
-from crib.tablecards import GO, parse_play_card
-from crib.tableprompt import AnswerError, InputEnded, Prompter, QuitRequest, is_terminal
-from crib.tableview import View
-from cribcore.cards import card_symbol
-from cribcore.game import CRIB
-from cribcore.match import win_level
+from crib.ui.prompt import InputEnded, QuitRequest, Terminal, is_terminal
+from crib.ui.view import View
+from cribcore.cards import card_name
 
 HELP = "practice a game against the computer (easy, standard, pro), pegged on the board"
-SKUNKS = ("", " (skunk)", " (double skunk)")
 MAX_NAME = 20
+HUMAN, COMPUTER = 0, 1
 
 
 def add_arguments(parser):
@@ -49,126 +46,14 @@ def add_arguments(parser):
     add_history_and_colour(parser)
 
 
-def _symbols(cards):
-    return " ".join(card_symbol(c) for c in cards)
-
-
-def _pick(text, cards, taken=()):
-    """The card of cards named by text (a card, or a rank: the first of it not taken)."""
-    card, rank = parse_play_card(text)
-    for c in cards:
-        if c not in taken and (c == card if card is not None else c >> 2 == rank):
-            return c
-    raise AnswerError(f"{text!r} is not one of your cards: {_symbols(cards)}")
-
-
-class TerminalSeat:
-    """The player at the terminal: asked for a discard and for each card to lay."""
-
-    def __init__(self, ask, view, opponent):
-        self.ask = ask
-        self.view = view
-        self.opponent = opponent
-
-    def discard(self, seen):
-        """Two of the dealt cards, named as cards (5h) or ranks (5)."""
-        hand = seen.hand
-
-        def parse(text):
-            parts = text.replace(",", " ").split()
-            if len(parts) != 2:
-                raise AnswerError(f"name 2 of your cards ({_symbols(hand)}), not {text!r}")
-            first = _pick(parts[0], hand)
-            return first, _pick(parts[1], hand, (first,))
-        self.view.line(f"  your cards: {_symbols(hand)}")
-        whose = "your" if seen.dealer else f"{self.opponent}'s"
-        return self.ask.ask(f"Lay away 2 for {whose} crib", parse, undo=False,
-                            hint="two of your cards, e.g. 5h kd (or ranks: 5 k)")
-
-    def play(self, seen):
-        """A card that fits under 31 (a rank alone is enough)."""
-        def parse(text):
-            if text.lower() in (GO, "g"):
-                raise AnswerError(f"no go: {_symbols(seen.playable)} fits (count"
-                                  f" {seen.count})")
-            c = _pick(text, seen.hand)
-            if c not in seen.playable:  # cards of a rank count alike: none of them fits
-                raise AnswerError(f"{card_symbol(c)} would pass 31 (count {seen.count})")
-            return c
-        return self.ask.ask(f"Your card (count {seen.count}; {_symbols(seen.hand)})", parse,
-                            undo=False, hint="a card (5h) or a rank (5); quit stops")
-
-
-class Narrator(Listener):
-    """Tells the game on the terminal and shows the board after each peg."""
-
-    def __init__(self, view, table, names, human=0):
-        self.view = view
-        self.table = table
-        self.names = names
-        self.human = human
-
-    def _pegs(self, step):
-        for peg in step.pegs:
-            if peg.points:
-                self.view.say(self.names[peg.player], peg.reason, peg.points)
-                self.table.show_board(peg.side)
-
-    def cut(self, cuts, dealer):
-        text = ", ".join(f"{n} {card_symbol(c)}" for n, c in zip(self.names, cuts))
-        tail = "a tie, cut again" if dealer < 0 else f"first deal to {self.names[dealer]}"
-        self.view.line(f"Cut for deal: {text}: {tail}")
-
-    def hand(self, game):
-        d = game.dealer
-        whose = "your crib" if d == self.human else f"{self.names[d]}'s crib"
-        self.view.heading(f"Hand {game.hand_no + 1}: {self.names[d]} dealt ({whose})")
-        self.table.mark_dealer()
-
-    def discarded(self, player, dealt, discard, dealer):
-        if player != self.human:
-            self.view.say(self.names[player], "lays away 2 cards")
-            return
-        from crib.advise import review, review_line  # tabulates at import: only when used
-
-        made, best = review(dealt, discard, dealer)
-        self.view.note(review_line(made, best))
-
-    def starter(self, card, step):
-        g = self.table.game
-        self.view.say(self.names[1 - g.dealer], f"cut, the starter is {card_symbol(card)}")
-        self._pegs(step)
-        if not g.over:
-            self.view.heading("The play")
-
-    def laid(self, player, card, count, step):
-        self.view.say(self.names[player], f"{card_symbol(card)}  count {count}")
-        self._pegs(step)
-
-    def said_go(self, player, step):
-        # A go that only ends the sayer's own run of cards is announced as its last card.
-        if not any(peg.player == player for peg in step.pegs):
-            self.view.say(self.names[player], "go")
-        self._pegs(step)
-
-    def shown(self, entry, player, cards, starter, items, step):
-        g = self.table.game
-        if entry != CRIB and entry != g.dealer:  # the pone's hand opens the show
-            self.view.heading("The show")
-        crib = entry == CRIB
-        total = sum(it.points for it in items)
-        self.view.show(cards, starter, crib, items, total)
-        out = ", counts out" if step.over else ""
-        self.view.say(self.names[player], f"{'crib' if crib else 'hand'} {total}{out}",
-                      step.points)
-        if step.points:
-            self.table.show_board(step.pegs[0].side)
-
-    def over(self, game):
-        level = win_level(game)
-        w = game.winner
-        self.view.heading(f"{self.names[w]} won, {game.scores[w]} to"
-                          f" {game.scores[1 - w]}{SKUNKS[level]}")
+def computer_answer(engine, level, question):
+    """The computer's answer to a question of its seat (None: not its question)."""
+    if question.asks != COMPUTER or question.kind not in ("discard", "play"):
+        return None
+    seen = engine.seen(COMPUTER)
+    if question.kind == "discard":
+        return " ".join(card_name(c) for c in level.discard(seen))
+    return card_name(level.play(seen))
 
 
 def check_name(name, computer):
@@ -181,6 +66,10 @@ def check_name(name, computer):
 
 def run(args, inp=None, out=None, board=None):
     """Play one practice game; inp/out default to stdin/stdout, board to the one chosen."""
+    from crib.practice.turns import PracticeTurns
+    from crib.table.engine import TableEngine
+    from crib.table.session import Setup
+
     inp = sys.stdin if inp is None else inp
     out = sys.stdout if out is None else out
     if ports_listed(args, out):
@@ -190,6 +79,7 @@ def run(args, inp=None, out=None, board=None):
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10 ** 6)
     view = View(out, args.colour)
     history = History.open(args.db or default_path())
+    engine = None
     try:
         if history.abandon_practice():  # a game whose companion was killed: never resumed
             view.note("a practice game left unfinished is kept in the history, marked"
@@ -197,19 +87,20 @@ def run(args, inp=None, out=None, board=None):
         port = board_port(args)
         if board is None:
             board = open_board(args.board, port, args.store, view.note)
-        options = {PRACTICE: args.level, "seed": seed, "human": 0}
-        record = open_table_record(history, board, view, names, args.target, options,
-                                   port or board.kind)
+        options = {PRACTICE: args.level, "seed": seed, "human": HUMAN}
         view.heading(f"Practice: {names[0]} v {computer} to {args.target} (seed {seed})")
-        ask = Prompter(inp, view, echo=not is_terminal(inp))
-        deal_rng, computer_rng = rngs(seed)
-        seats = [TerminalSeat(ask, view, computer), make(args.level, computer_rng)]
-        game = Practice(seats, args.target, deal_rng, record,
-                        Narrator(view, record.table, names))
+        level = make(args.level, rngs(seed)[1])
+        engine = TableEngine(history, board, options, Setup(names, False, args.target, "cut"),
+                             board_name=port or board.kind, turns=PracticeTurns, games=1,
+                             offer_resume=False)
+        terminal = Terminal(engine, inp, view, echo=not is_terminal(inp),
+                            auto=lambda q: computer_answer(engine, level, q))
         try:
-            game.run()
+            terminal.run()
         except (QuitRequest, InputEnded) as e:
-            record.abandon()
+            table = engine.session.table
+            if table is not None:
+                history.abandon(table.game_id)
             view.note(f"stopped: the game is kept in the history, marked abandoned;"
                       f" `crib practice --seed {seed}` deals the same cards")
             if isinstance(e, InputEnded):

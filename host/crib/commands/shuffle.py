@@ -66,7 +66,7 @@ def run(args):
     if args.board == "none" and port is None:
         play(game, sys.stdin, printer, args.time_limit)
         return 0
-    from crib.table import new_op_prefix
+    from crib.table.record import new_op_prefix
 
     board = open_board(args.board, port, args.store, printer.note)
     try:

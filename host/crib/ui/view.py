@@ -1,10 +1,11 @@
-"""What the table flow prints: prompts, announcements, the show itemised and a compact text
-board after each peg; colour on a terminal, plain text in a pipe or a test."""
+"""What the terminal shows of a game at the table: prompts, the engine's events
+(announcements, the show itemised, a compact text board after each peg) and a score line
+that stays in view; colour on a terminal, plain text in a pipe or a test."""
 
 import os
 
 from crib.commands.score import show_lines, write_lines
-from crib.tablecards import is_red
+from crib.table.cards import is_red
 from cribcore.cards import card_symbol
 
 BAR = 30  # cells of the compact board: a glance, not a count of holes
@@ -16,8 +17,9 @@ class View:
 
     def __init__(self, out, colour=None):
         self.out = out
+        self.tty = _isatty(out)
         if colour is None:
-            colour = out.isatty() and not os.environ.get("NO_COLOR")
+            colour = self.tty and not os.environ.get("NO_COLOR")
         self.colour = colour
 
     def _lines(self, lines):
@@ -72,6 +74,37 @@ class View:
         self._lines([[("  ", "")] + line for line in show_lines(hand, starter, crib, items,
                                                                  total)])
 
+    def events(self, events):
+        """Show what the engine reported (crib.table.questions.Event)."""
+        for ev in events:
+            if ev.kind == "say":
+                self.say(ev.who, ev.text, ev.points)
+            elif ev.kind == "show":
+                d = ev.data
+                self.show(d["cards"], d["starter"], d["crib"], d["items"], d["total"])
+            elif ev.kind == "board":
+                d = ev.data
+                self.board(d["names"], d["scores"], d["target"], d["fresh"], d["skunk"])
+            elif ev.kind in ("note", "problem", "heading", "line"):
+                getattr(self, ev.kind)(ev.text)
+
+    def status(self, view):
+        """The score line shown with each question: every side's score, whose deal, the
+        count of the play (so the scores stay in view while a hand is entered)."""
+        if not view.get("game"):
+            return
+        scores = "  ".join(f"{n} {s}" for n, s in zip(view["sides"], view["scores"]))
+        hand = view["hand"]
+        parts = [scores, f"hand {hand['number']}, {view['names'][view['dealer']]} deals"
+                 if view["dealer"] >= 0 else "cut for deal"]
+        if hand["starter"]:
+            parts.append("starter " + card_symbol(_card(hand["starter"])))
+        if hand["turn"] is not None:
+            parts.append(f"count {hand['count']}")
+        if view["offline"]:
+            parts.append("board offline")
+        self.line("[" + " | ".join(parts) + "]", "dim")
+
     def board(self, names, scores, target, fresh=None, skunk=None):
         """The compact board: a bar and the score per side; fresh marks the lane just pegged."""
         width = max(len(n) for n in names)
@@ -88,6 +121,19 @@ class View:
             lines.append([(f"  {name:<{width}} ", "bold " + style), (cells, style),
                           (f" {score:3d}/{target}{mark}", "bold" if mark else "")])
         self._lines(lines)
+
+
+def _isatty(out):
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _card(name):
+    from cribcore.cards import parse_card
+
+    return parse_card(name)
 
 
 class _Tty:

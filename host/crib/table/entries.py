@@ -2,6 +2,7 @@
 words, and the summary of a hand's points by where they came from."""
 
 from cribcore.counting import CRIB
+from cribcore.game import Game
 
 TABLE, BOARD, RECONCILE = "table", "board", "reconcile"  # where an entry came from
 PEGGED_ON_BOARD = "pegged on board"
@@ -9,6 +10,40 @@ PEGGED_ON_BOARD = "pegged on board"
 AUTO = "auto"
 # A note after which the board's undo history no longer mirrors the record.
 BARRIER = "barrier"
+
+
+
+
+def _cut(game, cuts):
+    game.cut_for_deal(cuts)  # the dealer it names is game.dealer
+
+
+def _deal(game, rng, deck):
+    game.deal(rng, deck)  # practice: the cards dealt (the hands are game.hands)
+
+
+# The fixed replay table: an entry's kind names the one game action that replays it (the
+# record never stores Python names, so renaming a method cannot break a saved game). Each
+# returns the core's Step (points pegged), or None. Kinds not here (dealt, note) are the
+# host's own: nothing to replay.
+REPLAY = {
+    "cut": _cut,
+    "deal": _deal,
+    "discard": Game.discard,
+    "starter": Game.turn_starter,
+    "lay": Game.lay,
+    "go": Game.go,
+    "end_play": Game.end_play,
+    "show": Game.show,
+    "peg": Game.peg,
+    "muggins": Game.peg,
+}
+
+
+def replay(game, kind, args):
+    """Apply the action an entry of this kind records; its Step (or None)."""
+    action = REPLAY.get(kind)
+    return action(game, *args) if action else None
 
 
 class StateChanged(Exception):

@@ -1,21 +1,21 @@
 """The table flow and the board: what its buttons did during the game (pegs, undo, a new
 game), and after a crash or a reconnect, which pending operations the board applied and
-how it differs from the record. `Table` (crib.table) inherits `BoardSync`.
+how it differs from the record. `Table` (crib.table.record) inherits `BoardSync`.
 
 Pending operations are settled from the board's pegs alone: a lane where the operation
 leaves it means applied, a lane where it was before means not applied (sent again, with
 the same id: the board applies an id once). Any other difference is reconciled by asking:
 record the board's extra points as pegged on board, peg the board up to the record, or
-set the board up again. The board is never changed silently (no board at all: nothing
-to ask about, it is rebuilt from the record).
+set the board up again: each a decision the flow asks about (Table.decisions). The board
+is never changed silently (no board at all: nothing to ask about, it is rebuilt from the
+record).
 """
 
-from crib.tableentries import (
+from crib.table.entries import (
     BARRIER,
     BOARD,
     PEGGED_ON_BOARD,
     RECONCILE,
-    StateChanged,
     describe,
 )
 from cribcore.game import CUT
@@ -24,16 +24,9 @@ from cribcore.game import CUT
 class BoardSync:
     """Board events, pending operations and reconciliation for Table (module docstring)."""
 
-    def sync(self):
-        """Record what the board's buttons did; raise StateChanged if that ends the game or
-        takes back entries (the open question may no longer apply)."""
-        changed = False
-        for ev in self.board.events():
-            changed = self._event(ev) or changed
-        if changed:
-            raise StateChanged()
-
-    def _event(self, ev):
+    def board_event(self, ev):
+        """Record what the board's buttons did (one BoardEvent); True if that ends the game,
+        takes back entries or needs a decision (the open question may no longer apply)."""
         g = self.game
         if ev.kind == "peg":
             if g.over or ev.lane >= len(g.sides):
@@ -46,21 +39,21 @@ class BoardSync:
                 self.send(op)
                 return False
             self.view.say(self.side_names[ev.lane], PEGGED_ON_BOARD, ev.n)
-            self.record("peg", "peg", [ev.lane, ev.n, PEGGED_ON_BOARD], source=BOARD,
+            self.record("peg", [ev.lane, ev.n, PEGGED_ON_BOARD], source=BOARD,
                         info={"lane": ev.lane})
             return self.game.over
         if ev.kind == "undo":
             return self._board_undo(ev.lane)
         if ev.kind == "new":
             self.view.problem("the board started a new game; this game goes on")
-            self.reconcile(self.ask)
+            self.reconcile()
             return True
         if ev.kind == "lost":
             self.view.problem("lost the board: reconnecting (the game is saved)")
         elif ev.kind == "back":
             self.view.note("the board is back")
         elif ev.kind == "drift":
-            self.reconcile(self.ask)
+            self.reconcile()
             return True
         return False
 
@@ -79,7 +72,7 @@ class BoardSync:
         jumps = self._jumps()
         if not jumps or jumps[-1].side != lane:
             self.view.problem("the board undid a jump the record cannot match")
-            self.reconcile(self.ask)
+            self.reconcile()
             return True
         e = jumps[-1]
         gone = [e] if e.source == BOARD else [x for x in self.entries if x.seq >= e.seq]
@@ -127,9 +120,12 @@ class BoardSync:
                 self.h.settle_op(op["op_id"], "skipped")
             st = self.board.state()
 
-    def reconcile(self, ask=None):
-        """Make the board and the record agree, saying what differs (asking when a prompter
-        is given); the board is never changed silently."""
+    def reconcile(self):
+        """Make the board and the record agree, saying what differs; each change is a
+        decision the flow asks about (self.decisions), so the board is never changed
+        silently (with no board at all there is nothing to ask: it is done at once)."""
+        if self.offline:
+            return
         st = self.board.state()
         g = self.game
         sides = len(g.sides)
@@ -138,8 +134,8 @@ class BoardSync:
             if not quiet:
                 self.view.problem(f"the board holds another game ({st.lanes} lanes to"
                                   f" {st.target}); the record has {sides} to {self.target}")
-            if _agree(ask, quiet, "Set the board up with the record's scores"):
-                self._rebuild_board()
+            self._decide(quiet, "Set the board up with the record's scores",
+                         self._rebuild_board)
             return
         for lane in range(sides):
             b, r = st.fronts[lane], g.scores[lane]
@@ -149,14 +145,22 @@ class BoardSync:
             if b > r:
                 text = f"the board shows {name} {b}, the record {r}"
                 self.view.problem(text)
-                if _agree(ask, quiet, f"Record the {b - r} as {PEGGED_ON_BOARD}"):
-                    self.record("peg", "peg", [lane, b - r, PEGGED_ON_BOARD],
-                                source=RECONCILE, info={"lane": lane})
+                self._decide(quiet, f"Record the {b - r} as {PEGGED_ON_BOARD}",
+                             lambda lane=lane, n=b - r: self.record(
+                                 "peg", [lane, n, PEGGED_ON_BOARD], source=RECONCILE,
+                                 info={"lane": lane}))
             else:
                 if not quiet:
                     self.view.problem(f"the board shows {name} {b}, the record {r}")
-                if _agree(ask, quiet, f"Peg {r - b} for {name} on the board"):
-                    self._peg_difference(lane, r - b)
+                self._decide(quiet, f"Peg {r - b} for {name} on the board",
+                             lambda lane=lane, n=r - b: self._peg_difference(lane, n))
+
+    def _decide(self, quiet, prompt, action):
+        """Do it at once with no board to ask about, else leave it to the flow to ask."""
+        if quiet:
+            action()
+        elif all(p != prompt for p, _ in self.decisions):
+            self.decisions.append((prompt, action))
 
     def _peg_difference(self, lane, n):
         op = ("peg", lane, n, self.op_id())
@@ -173,11 +177,6 @@ class BoardSync:
             if score:
                 self._peg_difference(lane, score)
         self.mark_dealer()
-
-
-def _agree(ask, quiet, question):
-    """Yes without asking (no board to ask about, or no one to ask), else the answer."""
-    return quiet or ask is None or ask.yes(question, undo=False)
 
 
 def _delta(op):

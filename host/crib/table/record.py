@@ -1,29 +1,23 @@
 """The table flow's engine: the game record (cribcore Game rebuilt from the entries that
 stand), written to the history before anything is pegged, mirrored on the board, undone,
-and reconciled with the board after a crash.
+and reconciled with the board after a crash or while it was offline.
 
 An entry is one thing that happened at the table: a cut, the starter, a card laid, a go, a
 show, points pegged (typed, on the board's buttons, a muggins claim), or a note the flow
 needs (dealt cards for the review, the switch to typed play points). Each is written with
 its board operations (at most one peg) as pending, then the pegs are sent with their ids
 and marked done. The questions asked next are a function of the game and the entries
-alone (crib.tableturns), which is what makes `undo` and `--resume` exact.
+alone (crib.table.turns), which is what makes `undo` and `--resume` exact.
 """
 
 import secrets
 
+from crib.errors import CribError
+from crib.table.entries import AUTO, BARRIER, TABLE, describe, replay, summary
+from crib.table.sync import BoardSync
 from crib.tableboard import BoardError
-from crib.tableentries import (  # noqa: F401  (StateChanged and describe: for the flow)
-    AUTO,
-    BARRIER,
-    BOARD,
-    TABLE,
-    StateChanged,
-    describe,
-    summary,
-)
-from crib.tablesync import BoardSync
-from cribcore.game import Game
+from cribcore.cards import card_symbol
+from cribcore.game import PLAY, SHOW, Game
 from cribcore.rules import skunk_lines
 
 
@@ -51,7 +45,9 @@ class Table(BoardSync):
         self.options = row["options"]
         self.prefix = row["op_prefix"]
         self.op_seq = history.op_count(game_id)
-        self.ask = None  # a Prompter, for questions the board's news raise
+        # Questions the board's news raise, (prompt, action on yes): the flow asks them.
+        self.decisions = []
+        self.offline = False  # the board stopped answering: pegs wait, pending
         self.rebuild()
         self.side_names = [" & ".join(self.names[p] for p in side) for side in self.game.sides]
 
@@ -62,8 +58,7 @@ class Table(BoardSync):
         self.entries = self.h.entries(self.game_id)
         g = Game(self.players, self.target, self.partnerships, self.row["first_dealer"])
         for e in self.entries:
-            if e.call:
-                getattr(g, e.call)(*e.args)
+            replay(g, e.kind, e.args)
         self.game = g
 
     def hand_entries(self, hand=None):
@@ -76,15 +71,14 @@ class Table(BoardSync):
         self.op_seq += 1
         return f"{self.prefix}-{self.op_seq}"
 
-    def record(self, kind, call=None, args=(), info=None, player=None, source=TABLE,
-               reason=None, announce=True):
-        """Apply an action to the game, write it (and its peg) to the history, then peg the
-        board. Raises (and changes nothing) if the game refuses the action."""
+    def record(self, kind, args=(), info=None, player=None, source=TABLE, reason=None,
+               announce=True):
+        """Apply the entry's action to the game (crib.table.entries.REPLAY), write it (and
+        its peg) to the history, then peg the board. Raises (and changes nothing) if the
+        game refuses the action."""
         g = self.game
         hand = g.hand_no
-        step = getattr(g, call)(*args) if call else None
-        if not hasattr(step, "pegs"):
-            step = None  # cut_for_deal answers the dealer, not a Step
+        step = replay(g, kind, args)
         info = dict(info or {})
         pegs = list(step.pegs) if step else []
         side = pegs[0].side if pegs else None
@@ -98,7 +92,7 @@ class Table(BoardSync):
             ops = [("peg", p.side, p.points, self.op_id()) for p in pegs if p.points > 0]
         try:
             self.h.add_entry(self.game_id, hand, kind, player=player, side=side,
-                             points=points, reason=reason, source=source, call=call,
+                             points=points, reason=reason, source=source,
                              args=args, info=info, ops=ops)
         except BaseException:
             self.rebuild()  # nothing was written: the game must not run ahead of the record
@@ -112,12 +106,12 @@ class Table(BoardSync):
             self.show_board(side)
         return step
 
-    def note(self, kind, info, auto=False):
+    def note(self, kind, info, auto=False, player=None):
         """A host-only entry (no game action, nothing pegged)."""
         info = dict(info)
         if auto:
             info[AUTO] = True
-        self.h.add_entry(self.game_id, self.game.hand_no, kind, info=info)
+        self.h.add_entry(self.game_id, self.game.hand_no, kind, player=player, info=info)
         self.entries = self.h.entries(self.game_id)
 
     def on_board(self, e):
@@ -139,8 +133,12 @@ class Table(BoardSync):
     # -- the board ----------------------------------------------------------------------------
 
     def send(self, op):
-        """Send one written operation and mark it done; a refusal is settled by reconcile."""
+        """Send one written operation and mark it done; a refusal is settled by reconcile.
+        A board that does not answer leaves it pending: the game goes on, and the pending
+        operations are settled when the board is back (retry_board)."""
         verb, lane, n, op_id = op
+        if self.offline:
+            return
         try:
             if verb == "peg":
                 st = self.board.peg(lane, n, op_id)
@@ -151,7 +149,10 @@ class Table(BoardSync):
         except BoardError as e:
             self.h.settle_op(op_id, "skipped")
             self.view.problem(f"the board refused {verb}: {e}")
-            self.reconcile(self.ask)
+            self.reconcile()
+            return
+        except CribError as e:  # no answer: a timeout, a port gone
+            self.go_offline(e)
             return
         front = st.fronts[lane] if lane is not None and lane < len(st.fronts) else None
         self.h.settle_op(op_id, "done", front, st.rev)
@@ -166,10 +167,48 @@ class Table(BoardSync):
     def mark_dealer(self):
         """Show the crib marker on the dealer's lane (not part of the record)."""
         if self.game.dealer >= 0:
+            if self.offline:
+                return
             try:
                 self.board.set_dealer(self.game.side_of(self.game.dealer))
             except BoardError as e:
                 self.view.problem(f"the board refused the dealer marker: {e}")
+            except CribError as e:
+                self.go_offline(e)
+
+    def go_offline(self, why):
+        """The board stopped answering: say so once; pegs wait as pending."""
+        if not self.offline:
+            self.offline = True
+            self.view.problem(f"board offline ({why}): the game goes on, the pegs wait")
+
+    def retry_board(self):
+        """Try an offline board again; when it answers, settle what waited (True)."""
+        if not self.offline:
+            return True
+        try:
+            self.board.state()
+        except CribError:
+            return False
+        self.offline = False
+        self.view.note("the board is back: sending the pegs that waited")
+        self.settle_pending()
+        self.reconcile()
+        self.mark_dealer()
+        return not self.offline
+
+    def show_hand(self):
+        """The hand so far, as after a resume: the starter and the cards laid."""
+        g = self.game
+        if g.starter is None:
+            return
+        self.view.say("starter", card_symbol(g.starter))
+        if g.phase in (PLAY, SHOW) and g.play:
+            for e in self.hand_entries():
+                if e.kind == "lay":
+                    self.view.say(self.names[e.player], e.info.get("text", "?"))
+            if g.phase == PLAY:
+                self.view.note(f"count {g.play.count}")
 
     def show_board(self, fresh=None):
         """The compact board after a peg."""

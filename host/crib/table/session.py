@@ -1,27 +1,27 @@
 """A session at the table: resume or set up (players, partnerships, target, first dealer),
-play each game to its end, record the result and the match tally, and offer another game."""
+play each game to its end, record the result and the match tally, and offer another game.
 
-from crib.errors import CribError
+`Session.run(setup, resume)` is a generator of Asks (crib.table.engine runs it): the
+questions of the setup, of every hand (crib.table.turns), of the board's news that need a
+decision (crib.table.sync), and "Another game?".
+"""
+
 from crib.history import HistoryError
-from crib.table import StateChanged, Table, new_op_prefix
-from crib.tableprompt import (
-    AnswerError,
-    InputEnded,
-    QuitRequest,
-    UndoRequest,
-    parse_choice,
-    parse_int,
-)
-from crib.tableturns import Turns
+from crib.table.answers import AnswerError, UndoRequest, parse_choice, parse_int
+from crib.table.entries import StateChanged
+from crib.table.questions import Ask
+from crib.table.record import Table, new_op_prefix
+from crib.table.turns import Turns, confirm_ask
 from cribcore.deal import sides_for
 from cribcore.match import win_level
-from cribcore.rules import GAME_POINTS, MAX_TARGET, MIN_TARGET
+from cribcore.rules import GAME_POINTS, MAX_TARGET, MIN_TARGET, TARGETS
 
 SKUNKS = ("", " (skunk)", " (double skunk)")
+CUT = "cut"
 
 
 class Setup:
-    """What a match needs before its first deal."""
+    """What a match needs before its first deal (None: ask)."""
 
     def __init__(self, names=None, partnerships=None, target=None, dealer=None):
         self.names = names
@@ -40,7 +40,7 @@ def parse_names(text):
     if len(set(low)) != len(low):
         raise AnswerError(f"each player needs a different name: {text!r}")
     for p in parts:
-        if p.isdigit() or p.lower() == "cut" or len(p) > 20:
+        if p.isdigit() or p.lower() == CUT or len(p) > 20:
             raise AnswerError(f"not a name: {p!r}")
     return parts
 
@@ -54,11 +54,17 @@ def dealer_parser(names):
     pick = parse_choice(names, "first dealer")
 
     def parse(text):
-        return "cut" if text.lower() in ("", "cut") else pick(text)
+        return CUT if text.lower() in ("", CUT) else pick(text)
     return parse
 
 
-def ask_setup(ask, setup, lanes):
+def dealer_ask(names, default=CUT):
+    """The question of the first dealer."""
+    return Ask("dealer", "First dealer (a name, or Enter to cut)", dealer_parser(names),
+               default, legal={"choices": list(names) + [CUT]})
+
+
+def ask_setup(view, setup, lanes):
     """Ask what setup does not give yet (undo steps back a question); returns setup."""
     given = Setup(setup.names, setup.partnerships, setup.target, setup.dealer)
     steps = ("names", "partnerships", "target", "dealer")
@@ -69,18 +75,19 @@ def ask_setup(ask, setup, lanes):
             if getattr(given, step) is not None:
                 value = getattr(given, step)
             elif step == "names":
-                value = ask.ask("Players, in seating order", parse_names,
-                                hint="2-4 names, e.g. Alice Bob")
+                value = yield Ask("names", "Players, in seating order", parse_names,
+                                  hint="2-4 names, e.g. Alice Bob", undo=False)
             elif step == "partnerships":
                 if len(setup.names) == 4 and lanes < 4:
-                    ask.view.note(f"this board has {lanes} lanes: four play in partnerships")
-                value = len(setup.names) == 4 and (lanes < 4 or ask.yes(
-                    "Partnerships (1st & 3rd v 2nd & 4th)"))
+                    view.note(f"this board has {lanes} lanes: four play in partnerships")
+                value = len(setup.names) == 4 and (lanes < 4 or (yield confirm_ask(
+                    "Partnerships (1st & 3rd v 2nd & 4th)", kind="partnerships")))
             elif step == "target":
-                value = ask.ask("Target (61, 121 or any 1-1000)", parse_target, 121)
+                value = yield Ask("target", "Target (61, 121 or any 1-1000)", parse_target,
+                                  121, legal={"choices": list(TARGETS), "min": MIN_TARGET,
+                                              "max": MAX_TARGET})
             else:
-                value = ask.ask("First dealer (a name, or Enter to cut)",
-                                dealer_parser(setup.names), "cut")
+                value = yield dealer_ask(setup.names)
             if step == "dealer" and isinstance(value, str):
                 value = dealer_parser(setup.names)(value)  # a name given as an option
         except UndoRequest:
@@ -104,7 +111,8 @@ def _asks(step, given, setup, lanes):
     return step != "partnerships" or (len(setup.names or ()) == 4 and lanes >= 4)
 
 
-def _describe(history, game):
+def describe_game(history, game):
+    """An unfinished game in a line: sides, target, scores, when it started."""
     match = history.match(game["match_id"])
     t = Table(history, _NoBoard(), None, game["id"])
     scores = " ".join(f"{n} {s}" for n, s in zip(t.side_names, t.game.scores))
@@ -116,36 +124,58 @@ class _NoBoard:
 
 
 class Session:
-    """One `crib play`: history, board, prompts and view, game after game."""
+    """One session at the table: history, board and events, game after game."""
 
-    def __init__(self, history, board, ask, view, options, board_name):
+    def __init__(self, history, board, view, options, board_name, turns=Turns, games=0,
+                 offer_resume=True):
+        self.offer_resume = offer_resume  # False: a game of another kind (practice)
+        self.turns_class = turns  # the questions of a hand (crib.practice.turns for practice)
+        self.max_games = games  # 0: offer another game after each; 1: one game only
         self.h = history
         self.board = board
-        self.ask = ask
         self.view = view
         self.options = options
         self.board_name = board_name
+        self.table = None  # the game being played, once there is one
+        self.turns = None
+        self.playing = False  # inside a game's questions (board news may re-ask them)
 
     def start(self, setup, resume):
-        """The Table to play: the unfinished game, or a new match from setup."""
+        """The Table to play: the unfinished game, or a new match from setup (generator)."""
         h = self.h
         old = h.unfinished()
+        if not self.offer_resume:
+            if old is not None and getattr(self.board, "kind", "none") != "none":
+                keep = yield confirm_ask(
+                    f"The board holds {describe_game(h, old)}. Play on it anyway (`crib play"
+                    " --resume` sets that game up again)", False, undo=False, kind="resume")
+                if not keep:
+                    self.view.note("the board keeps its game")
+                    return None
+            old = None
         if resume and old is None:
             raise HistoryError("no unfinished game to resume")
         if old is not None and not resume:
-            resume = self.ask.yes(f"Resume {_describe(h, old)}", True, undo=False)
+            text = describe_game(h, old)
+            resume = yield confirm_ask(f"Resume {text}", True, undo=False, kind="resume")
             if not resume:
+                gone = yield confirm_ask(f"Abandon {text} for good (it stays in the history)",
+                                         False, undo=False)
+                if not gone:
+                    self.view.note("kept: `crib play --resume` goes on with it")
+                    return None
                 h.abandon(old["id"])
                 self.view.note("that game is kept in the history, marked abandoned")
         if resume:
             table = Table(h, self.board, self.view, old["id"])
-            self.view.heading(f"Resuming: {_describe(h, old)}")
+            self.view.heading(f"Resuming: {describe_game(h, old)}")
             table.settle_pending()
-            table.reconcile(self.ask)
+            table.reconcile()
             table.mark_dealer()
             table.show_board()
+            table.show_hand()
             return table
-        setup = ask_setup(self.ask, setup, getattr(self.board, "capacity", 4))
+        setup = yield from ask_setup(self.view, setup, getattr(self.board, "capacity", 4))
         sides = len(sides_for(len(setup.names), setup.partnerships))
         if sides > getattr(self.board, "capacity", 4):
             raise AnswerError(f"this board has {self.board.capacity} lanes, not {sides}")
@@ -153,7 +183,7 @@ class Session:
         return self._new_game(match, setup.dealer, True)
 
     def _new_game(self, match_id, dealer, first):
-        dealer = None if dealer == "cut" else dealer
+        dealer = None if dealer == CUT else dealer
         game_id = self.h.new_game(match_id, dealer, self.options, self.board_name,
                                   new_op_prefix())
         table = Table(self.h, self.board, self.view, game_id)
@@ -164,17 +194,26 @@ class Session:
         return table
 
     def play(self, table):
-        """Play the game to its end (undo and board events included)."""
-        turns = Turns(table, self.ask)
-        table.ask = self.ask
-        self.ask.before = table.sync
+        """Play the game to its end (undo and board events included): a generator."""
+        self.table = table
+        self.turns = self.turns_class(table)
+        self.playing = True
         while not table.game.over:
             try:
-                turns.step()
+                yield from self.decide(table)
+                yield from self.turns.step()
             except UndoRequest:
                 table.undo()
             except StateChanged:
                 continue
+        self.playing = False
+
+    def decide(self, table):
+        """Ask the questions the board's news left open (crib.table.sync decisions)."""
+        while table.decisions:
+            prompt, action = table.decisions.pop(0)
+            if (yield confirm_ask(prompt, True, undo=False)):
+                action()
 
     def finish(self, table):
         """Record the result; returns the game points it is worth."""
@@ -184,8 +223,10 @@ class Session:
         self.h.finish_game(table.game_id, g.winner, g.scores, level, points)
         loser = " ".join(f"{table.side_names[s]} {g.scores[s]}" for s in range(len(g.sides))
                          if s != g.winner)
-        self.view.heading(f"{table.side_names[g.winner]} wins, {g.scores[g.winner]} to"
-                          f" {loser}{SKUNKS[level]}")
+        text = (f"{table.side_names[g.winner]} wins, {g.scores[g.winner]} to"
+                f" {loser}{SKUNKS[level]}")
+        self.view.heading(text)
+        self.view.over(g.winner, g.scores, level, text)
         tally = [0] * len(g.sides)
         for row in self.h.match_games(table.row["match_id"]):
             tally[row["winner"]] += row["game_points"]
@@ -194,44 +235,39 @@ class Session:
         return points
 
     def run(self, setup, resume=False):
-        """The whole session; returns the exit code."""
-        table = None
-        try:
-            table = self.start(setup, resume)
-            while True:
-                self.play(table)
-                self.ask.before = None  # the game is over: the board's news wait for the next
-                self.finish(table)
-                try:
-                    again = self.ask.yes("Another game", False)
-                except UndoRequest:
-                    self.h.unfinish(table.game_id)
-                    table.undo()
-                    continue
-                except InputEnded:
-                    again = False
-                if not again:
-                    return 0
-                table = self._new_game(table.row["match_id"], self._next_dealer(table), False)
-        except QuitRequest:
-            if table is not None and not table.game.over:
-                self.view.note("stopped: the game is saved; `crib play --resume` goes on")
-            return 0
-        except CribError:  # input ended, the board lost: the record has every step
-            if table is not None and not table.game.over:
-                self.view.note("the game is saved; `crib play --resume` goes on from here")
-            raise
+        """The whole session (a generator of Asks); ends when no other game is wanted."""
+        table = yield from self.start(setup, resume)
+        if table is None:
+            return
+        yield from self.games(table)
+
+    def games(self, table):
+        """This game to its end, then game after game while another is wanted."""
+        while True:
+            yield from self.play(table)
+            self.finish(table)
+            if self.max_games == 1:
+                return
+            try:
+                again = yield confirm_ask("Another game", False, kind="another")
+            except UndoRequest:
+                self.h.unfinish(table.game_id)
+                table.undo()
+                continue
+            if not again:
+                return
+            table = self._new_game(table.row["match_id"], (yield from self._next_dealer(table)),
+                                   False)
 
     def _next_dealer(self, table):
         """The first dealer of the next game: the loser of two, else a cut (asked)."""
         g = table.game
         names = table.names
-        default = "cut"
+        default = CUT
         if len(g.sides) == 2 and table.players == 2:
             default = names[1 - g.winner]
         while True:
             try:
-                return self.ask.ask("First dealer (a name, or Enter to cut)",
-                                    dealer_parser(names), default)
+                return (yield dealer_ask(names, default))
             except UndoRequest:
                 self.view.problem("nothing to undo before the first deal")

@@ -1,7 +1,7 @@
 """Practice against the computer: a whole 2-player game between two seats, no terminal.
 
 A seat is anything with `discard(seen) -> 2 cards` and `play(seen) -> a card of
-seen.playable`: a computer level (crib.strategy) or the player at the terminal
+seen.playable`: a computer level (crib.practice.levels) or the player at the terminal
 (crib.commands.practice). Each seat is given a `Seen`, only what a player in that seat can
 see; a go is said for a seat automatically when none of its cards fits.
 
@@ -19,6 +19,7 @@ import random
 from collections import namedtuple
 
 from crib.errors import CribError
+from crib.table.entries import replay
 from cribcore.cards import card_name, card_symbol, names, value
 from cribcore.deal import first_dealer, shuffle
 from cribcore.game import CRIB, CUT, DEAL, DISCARD, PLAY, SHOW, Game
@@ -86,9 +87,9 @@ class GameRecord:
     def __init__(self, game):
         self.game = game
 
-    def act(self, kind, call, args, player=None, info=None):
-        """Apply the Game method call(*args); returns what it returns (a Step mostly)."""
-        return getattr(self.game, call)(*args)
+    def act(self, kind, args, player=None, info=None):
+        """Apply the action of an entry of this kind (crib.table.entries.REPLAY)."""
+        return replay(self.game, kind, args)
 
     def finish(self):
         """Nothing to write."""
@@ -105,10 +106,9 @@ class TableRecord:
         """The table's game (rebuilt from the history's entries)."""
         return self.table.game
 
-    def act(self, kind, call, args, player=None, info=None):
+    def act(self, kind, args, player=None, info=None):
         """Apply, write to the history, then peg the board; returns the Game's answer."""
-        return self.table.record(kind, call, list(args), info=info, player=player,
-                                 announce=False)
+        return self.table.record(kind, list(args), info=info, player=player, announce=False)
 
     def finish(self):
         """Write the result: winner, scores, skunk level and game points."""
@@ -124,7 +124,7 @@ class TableRecord:
 
 def open_table_record(history, board, view, players, target, options, board_name):
     """A new match and game in the history for two players, the board set up for it."""
-    from crib.table import Table, new_op_prefix
+    from crib.table.record import Table, new_op_prefix
     from cribcore.rules import GAME_POINTS
 
     match = history.new_match(players, False, target, GAME_POINTS)
@@ -139,18 +139,47 @@ def rngs(seed):
     return random.Random(seed), random.Random(f"{seed}/computer")
 
 
+class Dealing:
+    """The cards a practice game deals for a seed: the cut for the first deal, and each
+    hand's deck and starter, each a function of the seed and the hand's number alone, so
+    an undo, or the same seed again, deals the same cards."""
+
+    def __init__(self, seed):
+        self.seed = seed
+
+    def cuts(self):
+        """[(cut cards, dealer)] of each cut for the first deal (-1: a tie, cut again)."""
+        rng = random.Random(f"{self.seed}/cut")
+        out = []
+        while not out or out[-1][1] < 0:
+            cuts = shuffle(list(range(52)), rng)[:PLAYERS]
+            out.append((cuts, first_dealer(cuts)))
+        return out
+
+    def deck(self, hand_no):
+        """The shuffled deck of a hand."""
+        return shuffle(list(range(52)), random.Random(f"{self.seed}/deal/{hand_no}"))
+
+    def starter(self, hand_no, stock):
+        """The starter of a hand: the pone cuts the stock, leaving CUT_MARGIN each side."""
+        rng = random.Random(f"{self.seed}/starter/{hand_no}")
+        return stock[CUT_MARGIN + rng.randrange(len(stock) - 2 * CUT_MARGIN)]
+
+
 class Practice:
     """One game between two seats (module docstring); run() plays it to the end.
 
-    record: where actions go (default a GameRecord of a new Game to target); rng: the
-    shuffles and cuts; listener: hears each event.
+    record: where actions go (default a GameRecord of a new Game to target); seed: the
+    cards dealt (Dealing), else drawn from rng; listener: hears each event.
     """
 
-    def __init__(self, seats, target=121, rng=None, record=None, listener=None):
+    def __init__(self, seats, target=121, rng=None, record=None, listener=None, seed=None):
         if len(seats) != PLAYERS:
             raise PracticeError(f"a practice game has 2 seats, got {len(seats)}")
         self.seats = list(seats)
-        self.rng = rng or random.Random()
+        if seed is None:
+            seed = (rng or random.Random()).getrandbits(48)
+        self.dealing = Dealing(seed)
         self.record = record or GameRecord(Game(PLAYERS, target))
         self.listener = listener or Listener()
         self.dealt = [(), ()]
@@ -185,20 +214,15 @@ class Practice:
 
     def cut_for_deal(self):
         """Each player cuts a card; the lower deals first (a tie cuts again)."""
-        while True:
-            deck = shuffle(list(range(52)), self.rng)
-            cuts = deck[:PLAYERS]
-            dealer = first_dealer(cuts)
+        for cuts, dealer in self.dealing.cuts():
             self.listener.cut(cuts, dealer)
-            if dealer >= 0:
-                self.record.act("cut", "cut_for_deal", [cuts],
-                                info={"cuts": [card_name(c) for c in cuts]})
-                return dealer
+        self.record.act("cut", [cuts], info={"cuts": [card_name(c) for c in cuts]})
+        return dealer
 
     def deal(self):
         """Shuffle and deal 6 cards each."""
-        deck = shuffle(list(range(52)), self.rng)
-        self.record.act("deal", "deal", [None, deck], player=self.game.dealer)
+        deck = self.dealing.deck(self.game.hand_no)
+        self.record.act("deal", [None, deck], player=self.game.dealer)
         self.dealt = [tuple(sorted(h)) for h in self.game.hands]
         self.discards = [(), ()]
         self.listener.hand(self.game)
@@ -211,7 +235,7 @@ class Practice:
             dis = tuple(self.seats[p].discard(self.seen(p)))
             if len(dis) != 2 or len(set(dis)) != 2 or any(c not in dealt for c in dis):
                 raise PracticeError(f"seat {p} discarded {dis!r} from {names(dealt)!r}")
-            self.record.act("discard", "discard", [p, sorted(dis)], player=p,
+            self.record.act("discard", [p, sorted(dis)], player=p,
                             info={"cards": [card_name(c) for c in dealt],
                                   "discard": [card_name(c) for c in sorted(dis)]})
             self.discards[p] = tuple(sorted(dis))
@@ -220,9 +244,8 @@ class Practice:
     def starter(self):
         """The pone cuts, the dealer turns the starter; a jack pegs his heels."""
         g = self.game
-        stock = g.stock
-        card = stock[CUT_MARGIN + self.rng.randrange(len(stock) - 2 * CUT_MARGIN)]
-        step = self.record.act("starter", "turn_starter", [card], player=g.dealer,
+        card = self.dealing.starter(g.hand_no, g.stock)
+        step = self.record.act("starter", [card], player=g.dealer,
                                info={"dealer": g.dealer, "card": card_name(card),
                                      "text": card_symbol(card)})
         self.listener.starter(card, step)
@@ -234,14 +257,14 @@ class Practice:
             p = play.turn
             fits = play.playable()
             if not fits:
-                step = self.record.act("go", "go", [], player=p)
+                step = self.record.act("go", [], player=p)
                 self.listener.said_go(p, step)
                 continue
             card = self.seats[p].play(self.seen(p))
             if card not in fits:
                 raise PracticeError(f"seat {p} played {card!r}, not one of {names(fits)!r}")
             count = play.count + value(card)
-            step = self.record.act("lay", "lay", [card], player=p,
+            step = self.record.act("lay", [card], player=p,
                                    info={"card": card_name(card), "lent": False,
                                          "text": card_symbol(card)})
             self.listener.laid(p, card, count, step)
@@ -255,30 +278,35 @@ class Practice:
             starter = g.starter
             who = g.dealer if entry == CRIB else entry
             items = show_breakdown(cards, starter, entry == CRIB)
-            step = self.record.act("show", "show", [], player=who,
+            step = self.record.act("show", [], player=who,
                                    info={"entry": entry, "cards": [card_name(c) for c in cards],
                                          "actual": sum(it.points for it in items)})
             self.listener.shown(entry, who, tuple(cards), starter, items, step)
 
     def seen(self, p):
         """What the player in seat p can see now, and nothing more."""
-        g = self.game
-        opp = 1 - p
-        play = g.play if g.phase == PLAY else None
-        if g.phase == DISCARD:
-            hand, kept = self.dealt[p], ()
-        else:
-            kept = tuple(sorted(g.hands[p]))
-            hand = tuple(sorted(play.hands[p])) if play else kept
-        played = ()
-        if play:
-            played = tuple((q, c) for kind, q, c in play.actions if kind == LAY)
-        mine = play is not None and play.turn == p
-        return Seen(
-            me=p, dealer=g.dealer == p, hand=hand, kept=kept, discard=self.discards[p],
-            starter=g.starter, count=play.count if play else 0,
-            pile=tuple(play.pile) if play else (), played=played,
-            playable=tuple(sorted(play.playable())) if mine else (),
-            opp_left=play.cards_left(opp) if play else 0,
-            opp_gone=bool(play.gone[opp]) if play else False,
-            scores=(g.scores[g.side_of(p)], g.scores[g.side_of(opp)]), target=g.target)
+        return seen(self.game, p, self.dealt[p], self.discards[p])
+
+
+def seen(g, p, dealt, discard):
+    """What the player in seat p of game g can see now: dealt, the 6 cards dealt to it (or
+    () before the deal), discard, the 2 it laid away (or ())."""
+    opp = 1 - p
+    play = g.play if g.phase == PLAY else None
+    if g.phase == DISCARD:
+        hand, kept = tuple(dealt), ()
+    else:
+        kept = tuple(sorted(g.hands[p]))
+        hand = tuple(sorted(play.hands[p])) if play else kept
+    played = ()
+    if play:
+        played = tuple((q, c) for kind, q, c in play.actions if kind == LAY)
+    mine = play is not None and play.turn == p
+    return Seen(
+        me=p, dealer=g.dealer == p, hand=hand, kept=kept, discard=tuple(discard),
+        starter=g.starter, count=play.count if play else 0,
+        pile=tuple(play.pile) if play else (), played=played,
+        playable=tuple(sorted(play.playable())) if mine else (),
+        opp_left=play.cards_left(opp) if play else 0,
+        opp_gone=bool(play.gone[opp]) if play else False,
+        scores=(g.scores[g.side_of(p)], g.scores[g.side_of(opp)]), target=g.target)

@@ -1,20 +1,35 @@
 """The show at the table: each hand in counting order, then the crib, as cards or a total;
-itemised and confirmed, or stated and checked (manual counting, muggins); the discard
-review after a hand; and muggins claims. `Turns` (crib.tableturns) inherits `ShowTurns`.
+itemised and confirmed, or stated and checked (manual counting, muggins); a typed total
+checked against cards the game already knows; the discard review after a hand; and muggins
+claims. Generators of Asks, like crib.table.turns (whose Turns holds a ShowTurns).
 """
 
-from crib.tablecards import play_text
-from crib.tableentries import describe
-from crib.tableprompt import AnswerError, UndoRequest, parse_choice
+from crib.table.answers import AnswerError, UndoRequest, parse_choice
+from crib.table.cards import play_text
+from crib.table.entries import describe
+from crib.table.questions import Ask
 from cribcore.cards import card_name, card_symbol, parse_cards
 from cribcore.counting import CRIB, check_total
 from cribcore.show import show_breakdown
 
+# The totals a show can make (no hand of five cards makes 19, 25, 26 or 27).
+TOTALS = [n for n in range(30) if n not in (19, 25, 26, 27)]
+
 
 class ShowTurns:
-    """The show's questions (uses Turns' table, prompter, view, options and helpers)."""
+    """The show's questions, for a Turns (its table, view, options and helpers)."""
 
-    def _show_default(self, entry, dealt, lent):
+    def __init__(self, turns):
+        self.turns = turns
+        self.t = turns.t
+        self.view = turns.view
+        self.opts = turns.opts
+
+    def name(self, player):
+        """A player's name."""
+        return self.t.names[player]
+
+    def _default(self, entry, dealt, lent):
         """The cards the companion already knows for a show entry (offered on Enter)."""
         g = self.t.game
         if entry == CRIB:
@@ -28,7 +43,7 @@ class ShowTurns:
             return list(laid)
         return None
 
-    def _show_taken(self, entry, dealt, lent):
+    def _taken(self, entry, dealt, lent):
         """Cards that cannot be in this entry: seen elsewhere this hand (lent suits aside)."""
         g = self.t.game
         taken = [g.starter]
@@ -51,9 +66,9 @@ class ShowTurns:
         crib = entry == CRIB
         who = g.dealer if crib else entry
         whose = f"{self.name(who)}'s {'crib' if crib else 'hand'}"
-        dealt, lent = self._context()
-        default = self._show_default(entry, dealt, lent)
-        taken = self._show_taken(entry, dealt, lent)
+        dealt, lent = self.turns.context()
+        default = self._default(entry, dealt, lent)
+        taken = self._taken(entry, dealt, lent)
         laid = [] if crib or not g.play else list(g.play.laid[entry])
 
         def parse(text):
@@ -72,20 +87,38 @@ class ShowTurns:
             return cards, None
         shown_default = " ".join(map(card_symbol, default)) if default else None
         hint = "4 cards (5h 5c jd 4s) or the total; Enter takes the cards shown"
+        legal = {"cards": [card_name(c) for c in range(52) if c not in taken], "count": 4,
+                 "totals": TOTALS, "known": [card_name(c) for c in default or ()],
+                 "ranks": [play_text(c, True) for c in laid] if len(laid) == 4 else None}
         while True:
-            cards, total = self.ask.ask(f"{whose} (cards or total)", parse, shown_default,
-                                        hint=hint)
+            cards, total = yield Ask("crib" if crib else "show", f"{whose} (cards or total)",
+                                     parse, shown_default, hint=hint, asks=who, legal=legal)
             try:
-                pegged, info = self._count(who, cards, total, crib)
+                if cards is None and default:
+                    yield from self._check_total(whose, default, total, crib)
+                pegged, info = yield from self._count(who, cards, total, crib)
             except UndoRequest:
                 continue  # back to the cards of this hand
             break
         info["entry"] = entry
-        self.t.record("show", "show", [None, pegged], player=who, info=info, announce=False)
+        self.t.record("show", [None, pegged], player=who, info=info, announce=False)
         self.view.say(self.name(who), "crib" if crib else "hand", pegged)
         self.t.show_board(g.side_of(who) if pegged else None)
         if not crib and who in dealt and not self.t.game.over:
             self._review(who, dealt[who])
+
+    def _check_total(self, whose, cards, total, crib):
+        """A typed total that the cards the game knows do not make is confirmed first."""
+        g = self.t.game
+        items = show_breakdown(cards, g.starter, crib)
+        worth = sum(it.points for it in items)
+        if worth == total:
+            return
+        shown = " ".join(map(card_symbol, cards))
+        self.view.show(cards, g.starter, crib, items, worth)
+        if not (yield from self.turns.confirm(f"{whose} {shown} is worth {worth}, not"
+                                              f" {total}. Peg {total}", False)):
+            raise UndoRequest()
 
     def _count(self, who, cards, total, crib):
         """(points to peg, info) after the count: announced, or checked (manual, muggins)."""
@@ -101,10 +134,12 @@ class ShowTurns:
         info["actual"] = actual
         if not manual:
             self.view.show(cards, g.starter, crib, items, actual)
-            if self.opts.get("confirm", True) and not self.ask.yes(f"Peg {actual}"):
+            if self.opts.get("confirm", True) and not (
+                    yield from self.turns.confirm(f"Peg {actual}")):
                 raise UndoRequest()
             return actual, info
-        stated = self.ask.ask(f"{self.name(who)}'s count", _parse_count)
+        stated = yield Ask("count", f"{self.name(who)}'s count", _parse_count, asks=who,
+                           hint="the count the player states", legal={"totals": TOTALS})
         info["stated"] = stated
         if stated == actual:
             self.view.say(self.name(who), f"{stated}: right")
@@ -129,7 +164,7 @@ class ShowTurns:
 
     # -- muggins ----------------------------------------------------------------------------
 
-    def _open_muggins(self):
+    def open_muggins(self):
         """The show entry whose missed points nobody has claimed or passed yet, or None."""
         if not self.opts.get("muggins") or self.t.game.over:
             return None
@@ -149,15 +184,17 @@ class ShowTurns:
         n = show.info["missed"]
         text = f"Muggins: {self.name(show.player)} missed {n}"
         if len(others) == 1:
-            side = others[0] if self.ask.yes(f"{text}. {names[0]} claims them", False) else None
+            claim = yield from self.turns.confirm(f"{text}. {names[0]} claims them", False)
+            side = others[0] if claim else None
         else:
             pick = parse_choice(names, "who claims")
-            side = self.ask.ask(f"{text}. Who claims them (Enter: nobody)",
-                                lambda s: None if not s else others[pick(s)], default="")
+            side = yield Ask("muggins", f"{text}. Who claims them (Enter: nobody)",
+                             lambda s: None if not s else others[pick(s)], default="",
+                             legal={"choices": names, "none": True})
         if side is None:
             self.t.note("note", {"for_seq": show.seq, "muggins": "passed"})
             return
-        self.t.record("muggins", "peg", [side, n, "muggins"], player=None,
+        self.t.record("muggins", [side, n, "muggins"], player=None,
                       info={"for_seq": show.seq}, announce=False)
         self.view.say(self.t.side_names[side], f"muggins on {describe(self.t, show)}", n)
         self.t.show_board(side)
@@ -169,4 +206,3 @@ def _parse_count(text):
     except ValueError:
         raise AnswerError(f"a count is a number 0-29, not {text!r}") from None
     return check_total(n)
-

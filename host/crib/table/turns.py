@@ -1,41 +1,53 @@
 """The questions of a hand, each chosen from the game and the entries alone: the cut for
 deal, the dealt cards (for the discard review), the starter, the play card by card or as
-typed points, the show in counting order, and muggins claims.
+typed points; the show's questions are in crib.table.show.
 
-`Turns(table, prompter).step()` asks the one question the state calls for and records the
-answer; the loop in crib.tablesetup calls it until the game is over.
+`Turns(table).step()` is a generator: it yields the one Ask the state calls for, receives
+the parsed answer and records it (crib.table.engine runs it). Because the question is a
+function of the record, `undo` and `--resume` are exact: the flow is simply asked again.
 """
 
 from crib.errors import CribError
-from crib.table import AUTO
-from crib.tablecards import GO, lend_suit, parse_play_card, play_text, rank_text
-from crib.tableprompt import AnswerError, UndoRequest, parse_int
-from crib.tableshow import ShowTurns
-from cribcore.cards import card_name, card_symbol, parse_card, parse_cards
+from crib.table.answers import AnswerError, UndoRequest, parse_int
+from crib.table.cards import GO, lend_suit, parse_play_card, play_text, rank_text
+from crib.table.entries import AUTO
+from crib.table.questions import Ask
+from crib.table.show import ShowTurns
+from cribcore.cards import card_name, card_symbol, parse_card, parse_cards, value
 from cribcore.deal import DISCARDS, HAND_SIZES, first_dealer
 from cribcore.game import CUT, DEAL, PLAY, SHOW
 
 TYPED = "points"  # the play answer that switches a hand to typed play points
-MAX_PLAY_POINTS = 200  # typed play points per player: any sane number
+HAND = 4  # cards each player keeps for the play, whatever the number of players
+# What one card can peg in the play: a fifteen or 31 (2), the most a pair or a run can add
+# (12, a double pair royal), and a go or the last card (1). A typed total past HAND times
+# this is refused; one past SURPRISING is confirmed first.
+CARD_MOST = 2 + 12 + 1
+MAX_PLAY_POINTS = HAND * CARD_MOST
+SURPRISING = 12
+ALL_CARDS = tuple(range(52))
 
 
-class Turns(ShowTurns):
-    """Ask what the state calls for next (see module docstring)."""
+def names_of(cards):
+    """Card names, for the legal answers of a question."""
+    return [card_name(c) for c in cards]
 
-    def __init__(self, table, ask):
+
+class Turns:
+    """The questions of a hand (see module docstring)."""
+
+    def __init__(self, table):
         self.t = table
-        self.ask = ask
         self.view = table.view
         self.opts = table.options
+        self.shows = ShowTurns(self)
         self._headed = set()
-
-    # -- helpers ----------------------------------------------------------------------------
 
     def name(self, player):
         """A player's name."""
         return self.t.names[player]
 
-    def _context(self):
+    def context(self):
         """Cards known this hand: dealt (player -> (cards, discard)), laid (card -> lent)."""
         dealt, lent = {}, {}
         for e in self.t.hand_entries():
@@ -47,30 +59,34 @@ class Turns(ShowTurns):
         return dealt, lent
 
     def step(self):
-        """Ask the next question and record the answer."""
+        """Ask the next question and record the answer (a generator of Asks)."""
         g = self.t.game
-        show = self._open_muggins()
+        show = self.shows.open_muggins()
         if show is not None:
-            return self.ask_muggins(show)
-        if g.phase == CUT:
-            return self.ask_cut()
-        if g.phase == DEAL:
-            self._heading()
-            if self.opts.get("review"):
-                p = self._next_dealt()
-                if p is not None:
-                    return self.ask_dealt(p)
-            return self.ask_starter()
-        if g.phase == PLAY:
-            self._heading()
-            if any(e.kind == "note" and e.info.get("typed_play") for e in self.t.hand_entries()):
-                return self.ask_typed()
-            return self.ask_play()
-        if g.phase == SHOW:
-            return self.ask_show()
-        raise CribError(f"no question in phase {g.phase!r}")
+            yield from self.shows.ask_muggins(show)
+        elif g.phase == CUT:
+            yield from self.ask_cut()
+        elif g.phase == DEAL:
+            self.heading()
+            p = self._next_dealt() if self.opts.get("review") else None
+            if p is not None:
+                yield from self.ask_dealt(p)
+            else:
+                yield from self.ask_starter()
+        elif g.phase == PLAY:
+            self.heading()
+            if self.opts.get("totals") or any(e.kind == "note" and e.info.get("typed_play")
+                                              for e in self.t.hand_entries()):
+                yield from self.ask_typed()
+            else:
+                yield from self.ask_play()
+        elif g.phase == SHOW:
+            yield from self.shows.ask_show()
+        else:
+            raise CribError(f"no question in phase {g.phase!r}")
 
-    def _heading(self):
+    def heading(self):
+        """The hand's heading, once per hand (again after a resume)."""
         g = self.t.game
         if g.hand_no in self._headed:
             return
@@ -93,12 +109,11 @@ class Turns(ShowTurns):
             if first_dealer(cuts) < 0:
                 raise AnswerError("a tie for the lowest card: cut again")
             return cuts
-        cuts = self.ask.ask(f"Cut for deal ({' '.join(names)})", parse,
-                            hint="one card per player, in the order named, e.g. 5h kd")
-        self.t.record("cut", "cut_for_deal", [cuts],
-                      info={"cuts": [card_name(c) for c in cuts]})
-        d = self.t.game.dealer
-        self.view.say(self.name(d), "cuts lowest and deals")
+        cuts = yield Ask("cut", f"Cut for deal ({' '.join(names)})", parse,
+                         hint="one card per player, in the order named, e.g. 5h kd",
+                         legal={"cards": names_of(ALL_CARDS), "count": len(names)})
+        self.t.record("cut", [cuts], info={"cuts": [card_name(c) for c in cuts]})
+        self.view.say(self.name(self.t.game.dealer), "cuts lowest and deals")
 
     def _next_dealt(self):
         g = self.t.game
@@ -112,7 +127,7 @@ class Turns(ShowTurns):
     def ask_dealt(self, p):
         """A player's dealt cards and discard, for the review after their show (optional)."""
         size, drop = HAND_SIZES[self.t.players], DISCARDS[self.t.players]
-        dealt, _ = self._context()
+        dealt, _ = self.context()
         others = [c for q, (cards, _) in dealt.items() if q != p for c in cards]
 
         def parse_deal(text):
@@ -126,14 +141,17 @@ class Turns(ShowTurns):
                     raise AnswerError(f"{card_symbol(c)} was dealt to someone else")
             return cards
         while True:
-            cards = self.ask.ask(f"{self.name(p)}'s {size} cards (Enter to skip)", parse_deal,
-                                 default="", hint="the cards dealt, or Enter: no review")
+            cards = yield Ask("dealt", f"{self.name(p)}'s {size} cards (Enter to skip)",
+                              parse_deal, default="", asks=p,
+                              hint="the cards dealt, or Enter: no review",
+                              legal={"cards": names_of(c for c in ALL_CARDS if c not in others),
+                                     "count": size, "skip": True})
             if cards is None:
                 return self._dealt(p, None, None)
-
             try:
-                dis = self.ask.ask(f"{self.name(p)} discards {drop}",
-                                   _discard_parser(cards, drop))
+                dis = yield Ask("discard", f"{self.name(p)} discards {drop}",
+                                _discard_parser(cards, drop), asks=p,
+                                legal={"cards": names_of(cards), "count": drop})
             except UndoRequest:
                 continue  # back to this player's dealt cards
             return self._dealt(p, cards, dis)
@@ -141,13 +159,12 @@ class Turns(ShowTurns):
     def _dealt(self, p, cards, discard):
         info = {"cards": None, "discard": None} if cards is None else {
             "cards": [card_name(c) for c in cards], "discard": [card_name(c) for c in discard]}
-        self.t.h.add_entry(self.t.game_id, self.t.game.hand_no, "dealt", player=p, info=info)
-        self.t.entries = self.t.h.entries(self.t.game_id)
+        self.t.note("dealt", info, player=p)
 
     def ask_starter(self):
         """The starter; a jack pegs his heels to the dealer at once."""
         g = self.t.game
-        dealt, _ = self._context()
+        dealt, _ = self.context()
         known = [c for cards, _ in dealt.values() for c in cards]
 
         def parse(text):
@@ -155,8 +172,10 @@ class Turns(ShowTurns):
             if c in known:
                 raise AnswerError(f"{card_symbol(c)} is in a dealt hand")
             return c
-        c = self.ask.ask("Starter", parse, hint="the card turned up, e.g. 5h")
-        step = self.t.record("starter", "turn_starter", [c], player=g.dealer,
+        c = yield Ask("starter", "Starter", parse, hint="the card turned up, e.g. 5h",
+                      asks=g.dealer,
+                      legal={"cards": names_of(c for c in ALL_CARDS if c not in known)})
+        step = self.t.record("starter", [c], player=g.dealer,
                              info={"dealer": g.dealer, "card": card_name(c),
                                    "text": card_symbol(c)}, announce=False)
         self.view.say("starter", card_symbol(c))
@@ -170,19 +189,19 @@ class Turns(ShowTurns):
         """The card the player to move lays, a go, or `points` to type the play's points."""
         play = self.t.game.play
         p = play.turn
-        dealt, lent = self._context()
+        dealt, lent = self.context()
         default = None
         if p in dealt:
             cards, dis = dealt[p]
             left = [c for c in cards if c not in dis and c not in lent]
-            if play.can_go() and all(_value(c) > 31 - play.count for c in left):
+            if play.can_go() and all(value(c) > 31 - play.count for c in left):
                 return self._go(p, auto=True)  # the hand is known: no card of it fits
             if len(left) == 1:
                 default = card_symbol(left[0])  # the last card: Enter lays it
+        parse, legal = self._play_parser(p, dealt, lent)
         hint = "a card (5h) or a rank (5), go, points (type the play's points), undo"
-        what, card, is_lent = self.ask.ask(f"{self.name(p)} plays (count {play.count})",
-                                           self._play_parser(p, dealt, lent), default,
-                                           hint=hint)
+        what, card, is_lent = yield Ask("play", f"{self.name(p)} plays (count {play.count})",
+                                        parse, default, hint=hint, asks=p, legal=legal)
         if what == TYPED:
             self.t.note("note", {"typed_play": True})
         elif what == GO:
@@ -191,13 +210,23 @@ class Turns(ShowTurns):
             self._lay(p, card, is_lent)
 
     def _play_parser(self, p, dealt, lent):
-        """A parser of the play prompt's answer: (what, card, whether its suit is lent)."""
+        """(parser of the play prompt's answer -> (what, card, whether its suit is lent),
+        the legal answers)."""
         g = self.t.game
         play = g.play
         mine = dealt.get(p)
         taken = [g.starter] + list(lent)
         for q, (cards, dis) in dealt.items():
             taken += dis + ([] if q == p else cards)
+        room = 31 - play.count
+        if mine is not None:
+            fits = [c for c in mine[0] if c not in mine[1] and c not in lent
+                    and value(c) <= room]
+        else:
+            fits = [c for c in ALL_CARDS if c not in taken and value(c) <= room]
+        legal = {"cards": names_of(fits),
+                 "ranks": sorted({rank_text(c >> 2) for c in fits}, key=_rank_order),
+                 "go": play.can_go(), "points": True, "count": play.count}
 
         def parse(text):
             low = text.lower()
@@ -216,29 +245,29 @@ class Turns(ShowTurns):
                 raise AnswerError(f"{rank_text(r)} would pass 31 (count {play.count})")
             if mine is not None:
                 left = [c for c in mine[0] if c not in mine[1] and c not in lent]
-                fits = [c for c in left if (card is None and c >> 2 == rank) or c == card]
-                if not fits:
+                hits = [c for c in left if (card is None and c >> 2 == rank) or c == card]
+                if not hits:
                     raise AnswerError(f"{self.name(p)} holds "
                                       f"{' '.join(map(card_symbol, left)) or 'no cards'}")
-                return "lay", fits[0], False
+                return "lay", hits[0], False
             if card is None:
                 return "lay", lend_suit(rank, taken), True
             if card in taken:
                 raise AnswerError(f"{card_symbol(card)} is already accounted for this hand")
             return "lay", card, False
-        return parse
+        return parse, legal
 
     def _go(self, p, auto=False):
-        step = self.t.record("go", "go", [], player=p, announce=False,
+        step = self.t.record("go", [], player=p, announce=False,
                              info={AUTO: True} if auto else None)
         self.view.say(self.name(p), "go (no card fits)" if auto else "go")
         self._announce(step)
 
     def _lay(self, p, card, lent):
-        count = self.t.game.play.count + _value(card)
+        count = self.t.game.play.count + value(card)
         text = play_text(card, lent)
         try:
-            step = self.t.record("lay", "lay", [card], player=p, announce=False,
+            step = self.t.record("lay", [card], player=p, announce=False,
                                  info={"card": card_name(card), "lent": lent, "text": text})
         except ValueError as e:  # the play tracker refused it (IllegalPlayError)
             self.view.problem(str(e))
@@ -259,22 +288,47 @@ class Turns(ShowTurns):
         order = [(g.dealer + k) % self.t.players for k in range(1, self.t.players + 1)]
         todo = [p for p in order if p not in typed]
         if not todo:
-            self.t.record("end_play", "end_play", [], info={AUTO: True})
+            self.t.record("end_play", [], info={AUTO: True})
             return
         p = todo[0]
-        n = self.ask.ask(f"{self.name(p)}'s play points", parse_int(0, MAX_PLAY_POINTS,
-                                                                     "play points"), default=0)
-        self.t.record("peg", "peg", [g.side_of(p), n, "play"], player=p,
-                      info={"typed": True, "scorer": p}, announce=False)
-        if n:
-            self.view.say(self.name(p), "the play", n)
+        while True:
+            n = yield Ask("play_points", f"{self.name(p)}'s play points",
+                          parse_int(0, MAX_PLAY_POINTS, "play points"), default=0, asks=p,
+                          hint=f"the points {self.name(p)} pegged in the play (0-"
+                               f"{MAX_PLAY_POINTS})",
+                          legal={"min": 0, "max": MAX_PLAY_POINTS})
+            if n <= SURPRISING:
+                break
+            try:
+                if (yield from self.confirm(f"{n} play points for {self.name(p)}: that is a"
+                                            " lot. Peg them", False)):
+                    break
+            except UndoRequest:
+                pass  # back to the points
+        step = self.t.record("peg", [g.side_of(p), n, "play"], player=p,
+                             info={"typed": True, "scorer": p}, announce=False)
+        if step.points:  # what was pegged: the game stops at its target
+            self.view.say(self.name(p), "the play", step.points)
             self.t.show_board(g.side_of(p))
         if len(todo) == 1 and not self.t.game.over:
-            self.t.record("end_play", "end_play", [], info={AUTO: True})
+            self.t.record("end_play", [], info={AUTO: True})
+
+    def confirm(self, prompt, default=True, undo=True):
+        """A yes/no question (a generator: its value is the answer)."""
+        return (yield confirm_ask(prompt, default, undo))
 
 
-def _value(card):
-    return min((card >> 2) + 1, 10)
+def confirm_ask(prompt, default=True, undo=True, kind="confirm"):
+    """The Ask of a yes/no question; Enter gives default."""
+    from crib.table.answers import yes_parser
+
+    marker = "Y/n" if default else "y/N"
+    return Ask(kind, f"{prompt} ({marker})", yes_parser(default), hint="y or n",
+               undo=undo, legal={"choices": ["y", "n"], "default": default})
+
+
+def _rank_order(text):
+    return ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K").index(text)
 
 
 def _discard_parser(cards, drop):

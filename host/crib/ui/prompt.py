@@ -1,0 +1,158 @@
+"""The terminal front end of the table engine: each question as a prompt, one line of
+input per answer, from the keyboard or a script.
+
+Every prompt also takes `undo` (take back the last entry), `quit` (stop; the game is saved)
+and `?` (what this prompt accepts); Enter takes the default shown in brackets. While it
+waits for a line, the board is polled (a press on its buttons is recorded and shown when
+it happens, and the prompt shown again); the line typed meanwhile is kept and answers the
+question open when Enter is pressed.
+"""
+
+import queue
+import threading
+
+from crib.errors import CribError
+from crib.table.answers import AnswerError
+
+UNDO_WORDS = ("undo", "u")
+QUIT_WORDS = ("quit", "exit")  # not "q": that is a queen
+HELP_WORDS = ("?", "help")
+POLL_S = 0.1  # how often the board is polled while a prompt waits
+
+
+class QuitRequest(Exception):
+    """The player typed `quit`: stop here, the game stays saved."""
+
+
+class InputEnded(CribError):
+    """The input stream ended while a question was open."""
+
+
+def is_terminal(stream):
+    """True when stream is an interactive terminal (False for pipes, files, StringIO)."""
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _has_fd(stream):
+    try:
+        stream.fileno()
+    except (AttributeError, ValueError, OSError):
+        return False
+    return True
+
+
+class _Lines:
+    """Lines of a stream, each read on request by a thread of its own, so the caller can
+    poll the board while a person types (a script in memory is read directly)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.threaded = _has_fd(stream)
+        self._want = queue.Queue()
+        self._got = queue.Queue()
+        self._asked = False
+        self._thread = None
+
+    def _reader(self):
+        while self._want.get():
+            try:
+                self._got.put(self.stream.readline())
+            except (OSError, ValueError):
+                self._got.put("")
+
+    def get(self, timeout):
+        """The next line ('' at the end), or None if none came within timeout."""
+        if not self.threaded:
+            return self.stream.readline()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._reader, daemon=True)
+            self._thread.start()
+        if not self._asked:
+            self._asked = True
+            self._want.put(True)
+        try:
+            line = self._got.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        self._asked = False
+        return line
+
+
+class Terminal:
+    """Drive a TableEngine from a text stream (inp) to a View (module docstring).
+
+    echo: write each answer after its prompt (when inp is a script, not a terminal), so the
+    output reads as a transcript."""
+
+    def __init__(self, engine, inp, view, echo=False, auto=None):
+        self.engine = engine
+        self.auto = auto  # question -> an answer given without asking (a computer seat)
+        self.view = view
+        self.echo = echo
+        self.lines = _Lines(inp)
+        self._status = None
+
+    def run(self):
+        """Ask until the session is over; QuitRequest or InputEnded stop it early."""
+        self.view.events(self.engine.start())
+        while True:
+            self.view.events(self.engine.poll())
+            q = self.engine.question()
+            if q is None:
+                return
+            given = self.auto(q) if self.auto else None
+            if given is not None:
+                self.view.events(self.engine.answer(q.id, given))
+                continue
+            text = self._read(q)
+            low = text.lower()
+            if low in QUIT_WORDS:
+                raise QuitRequest()
+            if low in HELP_WORDS:
+                self.view.note(q.hint or "answer the question, or: undo, quit")
+                continue
+            self.view.events(self.engine.poll())  # what the board did while we waited
+            q = self.engine.question()
+            if q is None:
+                return
+            try:
+                if low in UNDO_WORDS and q.undo:
+                    self.view.events(self.engine.undo(q.id))
+                else:
+                    self.view.events(self.engine.answer(q.id, text))
+            except AnswerError as e:
+                self.view.problem(str(e) or f"not understood: {text!r}")
+
+    def _show(self, q):
+        status = q.known
+        if status != self._status or self.view.tty:
+            self.view.status(status)
+            self._status = status
+        shown = q.prompt if q.default in (None, "") else f"{q.prompt} [{q.default}]"
+        self.view.prompt(shown + ": ")
+
+    def _read(self, q):
+        """One line for question q, the board polled (and news shown) while it waits."""
+        self._show(q)
+        while True:
+            line = self.lines.get(POLL_S)
+            if line is not None:
+                break
+            news = self.engine.poll()
+            if news:
+                self.view.line("")
+                self.view.events(news)
+                q = self.engine.question()
+                if q is None:
+                    return ""
+                self._show(q)
+        if not line:
+            self.view.line("")
+            raise InputEnded(f"input ended at {q.prompt!r}")
+        line = line.rstrip("\r\n")
+        if self.echo:
+            self.view.echo(line)
+        return line.strip()
