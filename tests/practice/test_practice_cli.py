@@ -185,3 +185,26 @@ def test_a_killed_practice_game_is_not_resumed_by_play_and_abandoned_by_practice
                                              "totals": False}
     finally:
         h.close()
+
+
+def test_practice_has_undo(practice, db):
+    game, scribe = reference(9, "standard", 61)
+    answers = [a for _, a in scribe.answers]
+    # After the first card laid: undo it (and the computer's answer), then lay it again.
+    first_play = [i for i, (kind, _) in enumerate(scribe.answers) if kind == "play"][0]
+    answers[first_play + 1:first_play + 1] = ["undo", answers[first_play]]
+    rc, out, err, board = practice("".join(a + "\n" for a in answers), "--seed", "9",
+                                   "--target", "61")
+    assert rc == 0, err
+    assert "undone: " in out
+    assert board.state().fronts == tuple(game.scores)
+    undone = history_rows(db, "SELECT kind, player FROM entries WHERE undone IS NOT NULL")
+    assert ("lay", 0) in [(r["kind"], r["player"]) for r in undone]
+
+
+def history_rows(db, sql):
+    h = History.open(db)
+    try:
+        return h.query(sql)
+    finally:
+        h.close()

@@ -23,6 +23,16 @@ def db():
         yield os.path.join(d, "history.sqlite3")
 
 
+@pytest.fixture
+def history(db):
+    """An open history on a fresh file."""
+    from crib.history import History
+
+    h = History.open(db)
+    yield h
+    h.close()
+
+
 class Lines(io.StringIO):
     """Answers for the prompts, with hooks run before a given answer is read (0-based),
     e.g. to press the board's buttons while a question is open."""

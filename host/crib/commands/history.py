@@ -1,6 +1,7 @@
 """The games played at the table: matches, games, winners, skunks; or one game entry by
 entry (each card, go, show and peg with its reason and who made it)."""
 
+import argparse
 import json
 
 from crib.errors import CribError
@@ -19,10 +20,21 @@ def add_arguments(parser):
     """[--game ID [--all]] [--limit N] [--db PATH] [--json]."""
     parser.add_argument("--game", type=int, metavar="ID", help="one game, entry by entry")
     parser.add_argument("--all", action="store_true", help="with --game: undone entries too")
-    parser.add_argument("--limit", type=int, default=20, metavar="N",
-                        help="the latest N games (default 20)")
+    parser.add_argument("--limit", type=_limit, default=20, metavar="N",
+                        help="the latest N games (default 20; 0: every game)")
     parser.add_argument("--db", metavar="PATH", help=f"the history file ({default_path()})")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+
+
+def _limit(text):
+    """--limit: a count of games, 0 for all."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"a number of games (0: all), not {text!r}")
+    return n
 
 
 def side_names(names, partnerships):
@@ -82,6 +94,8 @@ def _line(g):
     score = "-".join(str(s) for s in g["scores"])
     who = " v ".join(g["sides"])
     if g["status"] == "finished":
+        w = g["sides"].index(g["winner"])  # the winner's score first, as players say it
+        score = "-".join(str(s) for s in [g["scores"][w]] + g["scores"][:w] + g["scores"][w + 1:])
         end = f"{g['winner']} won {score}" + (f" ({g['skunk']})" if g["skunk"] else "")
     else:
         end = f"{g['status']} at {score}"
@@ -130,7 +144,7 @@ def run(args):
             for e in entries:
                 print(_entry_text(e, g["names"], g["sides"]))
             return 0
-        rows = games(h, args.limit)
+        rows = games(h, args.limit or -1)  # SQLite: LIMIT -1 is no limit
         if args.json:
             print(json.dumps({"games": rows}))
             return 0

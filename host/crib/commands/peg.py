@@ -11,7 +11,7 @@ import sys
 
 from crib.errors import CribError
 from crib.table.cards import GO, lend_suit, parse_play_card, play_text, rank_text
-from cribcore.cards import card_name
+from cribcore.cards import card_name, value
 from cribcore.errors import CoreError
 from cribcore.play import LAST_CARD, Event, Play, PlayItem, announce
 
@@ -61,15 +61,18 @@ def score_sequence(tokens, players=2, last=False):
     rows = []
     for i, (card, lent) in enumerate(_cards(split)):
         who, count = play.turn, play.count
-        if card is not None and count + _value(card) > 31:
+        if card is not None and count + value(card) > 31:
             raise PegSequenceError(f"{split[i]!r} (item {i + 1}) would pass 31"
                                    f" (count {count})")
+        if card is None and not play.can_go():  # named as the table below names players
+            raise PegSequenceError(f"{split[i]!r} (item {i + 1}): {player_name(who)} can"
+                                   f" still play at count {count}")
         try:
             events = play.go() if card is None else play.lay(card)
         except CoreError as e:  # IllegalPlayError: say where in the sequence
             raise PegSequenceError(f"{split[i]!r} (item {i + 1}): {e}") from None
         if card is not None:
-            count += _value(card)
+            count += value(card)
         rows.append(_row(who, card, lent, count, events))
     if last and rows and not play.over and play.last >= 0 and play.count < 31:
         # The sequence ends the play: whoever laid last takes the point nobody else can.
@@ -79,8 +82,9 @@ def score_sequence(tokens, players=2, last=False):
     return rows, play
 
 
-def _value(card):
-    return min((card >> 2) + 1, 10)
+def player_name(p):
+    """A player as the table of `crib peg` names them: P1 leads."""
+    return "P%d" % (p + 1)
 
 
 def _row(who, card, lent, count, events, kind=None):
@@ -119,11 +123,11 @@ def run(args):
         pts = f"{r['points']:3d}" if r["points"] else "   "
         text = announce(r["items"])
         if r["points"] and r["scorer"] != r["player"]:
-            text = f"player {r['scorer'] + 1}: {text}"
-        out.write(f"{i + 1:>2} {'P%d' % (r['player'] + 1):<8}{what:<6}{r['count']:>5}  "
+            text = f"{player_name(r['scorer'])}: {text}"
+        out.write(f"{i + 1:>2} {player_name(r['player']):<8}{what:<6}{r['count']:>5}  "
                   f"{pts}  {text}".rstrip() + "\n")
-    totals = "  ".join(f"P{p + 1} {n}" for p, n in enumerate(play.points))
+    totals = "  ".join(f"{player_name(p)} {n}" for p, n in enumerate(play.points))
     out.write(f"points   {totals}\n")
     if not play.over and not args.last:
-        out.write(f"next     P{play.turn + 1} to play at count {play.count}\n")
+        out.write(f"next     {player_name(play.turn)} to play at count {play.count}\n")
     return 0

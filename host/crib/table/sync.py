@@ -18,6 +18,7 @@ from crib.table.entries import (
     RECONCILE,
     describe,
 )
+from crib.errors import CribError
 from cribcore.game import CUT
 
 
@@ -52,6 +53,8 @@ class BoardSync:
             self.view.problem("lost the board: reconnecting (the game is saved)")
         elif ev.kind == "back":
             self.view.note("the board is back")
+            if self.offline:
+                return self.retry_board()
         elif ev.kind == "drift":
             self.reconcile()
             return True
@@ -126,7 +129,11 @@ class BoardSync:
         silently (with no board at all there is nothing to ask: it is done at once)."""
         if self.offline:
             return
-        st = self.board.state()
+        try:
+            st = self.board.state()
+        except CribError as e:  # no answer: it waits for the board to be back
+            self.go_offline(e)
+            return
         g = self.game
         sides = len(g.sides)
         quiet = self.board.kind == "none"

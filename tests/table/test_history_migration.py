@@ -1,0 +1,73 @@
+"""A history written by the companion before schema 2 (tests/table/data/history-v1.sqlite3:
+an unfinished 2-player game to 61 with an undone show, and a practice game, written by the
+code of that time) is migrated on opening: the entries replay by their kind, the game
+resumes where it stopped, and a file the migration cannot read is refused unchanged."""
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from tablescript import rows
+
+from crib.history import SCHEMA_VERSION, History, HistoryError
+from crib.table.record import Table
+from crib.tableboard import MemoryBoard
+
+V1 = Path(__file__).with_name("data") / "history-v1.sqlite3"
+
+
+@pytest.fixture
+def old(tmp_path):
+    path = tmp_path / "history.sqlite3"
+    shutil.copy(V1, path)
+    return str(path)
+
+
+def version(path):
+    con = sqlite3.connect(path)
+    try:
+        return int(con.execute("SELECT value FROM meta WHERE key = 'schema_version'")
+                   .fetchone()[0])
+    finally:
+        con.close()
+
+
+def test_a_schema_1_history_is_migrated_and_its_games_replay(old):
+    assert version(old) == 1
+    before = rows(old, "SELECT id, kind, player, side, points, args, info, undone"
+                       " FROM entries ORDER BY id")
+    h = History.open(old)
+    try:
+        assert version(old) == SCHEMA_VERSION == 2
+        after = rows(old, "SELECT id, kind, player, side, points, args, info, undone"
+                          " FROM entries ORDER BY id")
+        assert after == before  # every entry kept as it was, only the method names gone
+        assert "call" not in rows(old, "SELECT * FROM entries LIMIT 1")[0]
+        game = h.unfinished()
+        table = Table(h, MemoryBoard(4), None, game["id"])
+        points = [0, 0]
+        for e in table.entries:
+            if e.side is not None:
+                points[e.side] += e.points
+        assert table.game.scores == points and sum(points) > 0
+    finally:
+        h.close()
+
+
+def test_the_migrated_game_resumes_at_the_table(crib, old):
+    crib.db = old
+    rc, out, err = crib.play("quit\n", "--resume")
+    assert rc == 0, err
+    assert "Resuming: Alice v Bob to 61" in out and "Alice's crib" in out
+
+
+def test_a_history_the_migration_cannot_read_is_refused_unchanged(old):
+    con = sqlite3.connect(old)
+    con.execute("UPDATE entries SET call = 'frobnicate' WHERE kind = 'lay'")
+    con.commit()
+    con.close()
+    data = Path(old).read_bytes()
+    with pytest.raises(HistoryError, match="frobnicate"):
+        History.open(old)
+    assert version(old) == 1 and Path(old).read_bytes() == data
