@@ -13,7 +13,7 @@ from crib.tableboard import BoardEvent, MemoryBoard
 from cribcore.cards import card_name
 from cribcore.counting import CRIB
 from cribcore.deal import DISCARDS
-from cribcore.game import DEAL, PLAY, Game
+from cribcore.game import DEAL, Game
 from cribcore.play import Play
 from cribcore.show import score_show
 

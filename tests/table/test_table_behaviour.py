@@ -14,7 +14,7 @@ from test_engine import new_engine
 from crib.errors import CribError
 from crib.table.answers import AnswerError
 from crib.tableboard import MemoryBoard
-from cribcore.cards import card_name, parse_cards
+from cribcore.cards import parse_cards
 from cribcore.show import score_show
 
 ARGS = ("--names", "Alice,Bob", "--target", "121", "--dealer", "Alice")

@@ -11,6 +11,7 @@ is never changed silently (no board at all: nothing to ask about, it is rebuilt 
 record).
 """
 
+from crib.errors import CribError
 from crib.table.entries import (
     BARRIER,
     BOARD,
@@ -18,7 +19,6 @@ from crib.table.entries import (
     RECONCILE,
     describe,
 )
-from crib.errors import CribError
 from cribcore.game import CUT
 
 
