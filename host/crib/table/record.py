@@ -26,7 +26,7 @@ def new_op_prefix():
     return secrets.token_hex(3)
 
 
-class Table(BoardSync):
+class Table:
     """One game at the table: record, board mirror, undo, reconcile (see module docstring)."""
 
     def __init__(self, history, board, view, game_id):
@@ -48,6 +48,7 @@ class Table(BoardSync):
         # Questions the board's news raise, (prompt, action on yes): the flow asks them.
         self.decisions = []
         self.offline = False  # the board stopped answering: pegs wait, pending
+        self.sync = BoardSync(self)
         self.rebuild()
         self.side_names = [" & ".join(self.names[p] for p in side) for side in self.game.sides]
 
@@ -131,6 +132,18 @@ class Table(BoardSync):
                              summary(es, self.players))
 
     # -- the board ----------------------------------------------------------------------------
+
+    def board_event(self, ev):
+        """Record a BoardEvent (crib.table.sync); True if the open question may be stale."""
+        return self.sync.board_event(ev)
+
+    def settle_pending(self):
+        """Settle the operations a stop left pending (crib.table.sync)."""
+        self.sync.settle_pending()
+
+    def reconcile(self):
+        """Make the board and the record agree, by decisions (crib.table.sync)."""
+        self.sync.reconcile()
 
     def send(self, op):
         """Send one written operation and mark it done; a refusal is settled by reconcile.
