@@ -280,3 +280,23 @@ def test_the_player_docs_name_no_source_files_or_classes():
         assert "RULES.md" not in text and "seed 0" not in text, name
         assert not re.search(r"\b(TableEngine|Prompter|MemoryBoard|LinkBoard|Session)\b",
                              text), name
+
+
+@pytest.mark.parametrize("answer, kept", [("n", True), ("y", False)])
+def test_the_solitaire_asks_before_taking_over_a_board_with_a_table_game(
+        crib, tmp_path, monkeypatch, answer, kept):
+    import io
+
+    from crib.cli import main
+
+    path = str(tmp_path / "board.json")
+    crib.board = MemoryBoard(4, path)
+    crib.play("5h\n7c\n8d\nquit\n", *ARGS)
+    held = MemoryBoard(4, path).state()
+    monkeypatch.setattr("crib.commands.shuffle.open_board",
+                        lambda *a, **k: MemoryBoard(4, path))
+    monkeypatch.setattr("sys.stdin", io.StringIO(answer + "\nquit\n"))
+    assert main(["shuffle", "--seed", "1", "--board", "sim", "--db", crib.db]) == 0
+    out = crib.capsys.readouterr().out
+    assert "The board holds Alice v Bob" in out
+    assert (MemoryBoard(4, path).state() == held) == kept

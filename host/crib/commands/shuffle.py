@@ -44,6 +44,9 @@ def add_arguments(parser):
     parser.add_argument("--time-limit", type=float, default=1.0, metavar="S",
                         help="seconds the solver may take per deal (default 1)")
     add_board_choice(parser, default="none")
+    parser.add_argument("--db", metavar="PATH",
+                        help="the history (default crib play's): a board that holds an"
+                             " unfinished table game there is not taken over without asking")
 
 
 def run(args):
@@ -68,6 +71,8 @@ def run(args):
         return 0
     from crib.table.record import new_op_prefix
 
+    if not board_free(args.db, sys.stdin, printer):
+        return 0
     board = open_board(args.board, port, args.store, printer.note)
     try:
         play(game, sys.stdin, printer, args.time_limit,
@@ -75,6 +80,27 @@ def run(args):
     finally:
         board.close()
     return 0
+
+
+def board_free(db, stdin, printer):
+    """Whether the solitaire may take the board: yes when no table game is unfinished,
+    else the player is asked (the table game stays resumable either way)."""
+    from crib.history import History, default_path
+    from crib.table.session import describe_game
+
+    h = History.open(db or default_path())
+    try:
+        old = h.unfinished()
+        if old is None:
+            return True
+        printer.prompt(f"The board holds {describe_game(h, old)}. Play the solitaire on it"
+                       " anyway (`crib play --resume` sets that game up again)? (y/N) ")
+    finally:
+        h.close()
+    if stdin.readline().strip().lower() in ("y", "yes"):
+        return True
+    printer.note("the board keeps its game")
+    return False
 
 
 def play(game, stdin, printer, time_limit=1.0, on_total=None):
