@@ -300,3 +300,31 @@ def test_the_solitaire_asks_before_taking_over_a_board_with_a_table_game(
     out = crib.capsys.readouterr().out
     assert "The board holds Alice v Bob" in out
     assert (MemoryBoard(4, path).state() == held) == kept
+
+
+def test_crib_sim_shows_a_virtual_board_another_command_started(tmp_path):
+    import io
+
+    from crib.commands.sim import RemoteBoard
+    from crib.picture import load_layout
+    from crib.screen import SimScreen
+    from crib.sim import VirtualBoard, running_sim
+
+    store = str(tmp_path / "sim")
+    with VirtualBoard(store, None, pty=False, address=("127.0.0.1", 0)) as board:
+        url = running_sim(store)
+        assert url is not None and url.startswith("socket://")
+        with RemoteBoard(url) as remote:
+            out = io.StringIO()
+            screen = SimScreen(remote, load_layout(None), out, colour=False)
+            keys = iter(["1"] + [None] * 10 + ["q"])
+
+            def key(timeout):
+                time.sleep(timeout)
+                return next(keys, "q")
+            screen.run(key)
+        assert "tapped lane0" in out.getvalue() and "Red " in out.getvalue()
+        deadline = time.monotonic() + 10
+        while " p0=0,1 " not in board.ask("state") and time.monotonic() < deadline:
+            time.sleep(0.1)  # the board pegs the tap after its pause
+        assert " p0=0,1 " in board.ask("state")

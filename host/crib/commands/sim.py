@@ -38,12 +38,23 @@ def run(args):
     """Start the board, print where to reach it, draw it (or wait) until q or Ctrl-C."""
     # Imported here: the CLI imports every command module to build its parser.
     from crib.picture import load_layout
-    from crib.sim import VirtualBoard, default_store, parse_address, store_layout
+    from crib.sim import VirtualBoard, default_store, parse_address, running_sim, store_layout
 
     address = parse_address(args.socket) if args.socket else None
     store = args.store or default_store()
     # A store crib widened for four lanes keeps its own layout (crib.sim.write_layout).
     config = load_layout(args.config or store_layout(store))
+    url = running_sim(store)
+    if url is not None and not args.socket and not args.headless:
+        # Another command (crib play) runs the board on this store: show that one.
+        print("virtual board on %s (started by another crib command)" % url, flush=True)
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            print("run `crib sim` in a terminal to see it; crib board --port %s status"
+                  % url, flush=True)
+            return 0
+        with RemoteBoard(url) as remote:
+            _interactive(remote, config, "virtual board: %s   store: %s" % (url, store))
+        return 0
     # SIGTERM ends the sim like Ctrl-C, so the store's lock and links are tidied up.
     signal.signal(signal.SIGTERM, _interrupt)
     board = VirtualBoard(store, args.config, pty=not args.no_pty, address=address,
@@ -67,6 +78,43 @@ def run(args):
         except KeyboardInterrupt:
             pass
     return 0
+
+
+class RemoteBoard:
+    """A virtual board another process runs, reached on its socket: `ask(line)` sends a
+    line and returns its reply (events are passed over), as SimScreen needs."""
+
+    def __init__(self, url, timeout=2.0):
+        from crib.link import open_url
+
+        self.port = open_url(url)
+        self.timeout = timeout
+        self._buf = b""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        """Close the connection (the board goes on)."""
+        self.port.close()
+
+    def ask(self, line):
+        """The reply to line, or None if none came in time."""
+        import time
+
+        self.port.write((line + "\n").encode())
+        deadline = time.monotonic() + self.timeout
+        while time.monotonic() < deadline:
+            self._buf += self.port.read(4096)
+            while b"\n" in self._buf:
+                got, self._buf = self._buf.split(b"\n", 1)
+                text = got.decode(errors="replace").strip()
+                if text and not text.startswith("evt"):
+                    return text
+        return None
 
 
 def _interrupt(signum, frame):
