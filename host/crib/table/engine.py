@@ -21,11 +21,13 @@ Every answer is written to the history before it is pegged (crib.table.record).
 
 import secrets
 import time
+from typing import Any
 
 from crib.errors import CribError
+from crib.tableboard import BoardEvent
 from crib.table.answers import AnswerError, UndoRequest
 from crib.table.entries import StateChanged
-from crib.table.questions import Events, Question
+from crib.table.questions import Event, Events, Question
 from crib.table.session import Session, Setup
 from crib.table.turns import Turns
 from cribcore.cards import card_name
@@ -69,7 +71,7 @@ class TableEngine:
 
     # -- running the flow -------------------------------------------------------------------
 
-    def start(self):
+    def start(self) -> list[Event]:
         """Run the session to its first question; the events on the way."""
         if not self._started:
             self._started = True
@@ -96,11 +98,11 @@ class TableEngine:
             raise
 
     @property
-    def over(self):
+    def over(self) -> bool:
         """True when the session has ended (no game wanted, or the setup refused)."""
         return self._started and self._ask is None
 
-    def question(self):
+    def question(self) -> Question | None:
         """The open question (a Question), or None when the session is over."""
         self.start()
         ask = self._ask
@@ -122,7 +124,7 @@ class TableEngine:
                                 f" {q.prompt})")
         return q
 
-    def answer(self, question_id, text):
+    def answer(self, question_id: str, text: str) -> list[Event]:
         """Validate the answer (text as a player gives it: '5h', 'go', '12', 'y', '' for
         the default) and apply it; the events it made. AnswerError, and nothing changed,
         if it does not fit or the question is no longer open."""
@@ -142,7 +144,7 @@ class TableEngine:
         self._run(lambda: self._flow.send(value))
         return self._events.take()
 
-    def undo(self, question_id=None):
+    def undo(self, question_id: str | None = None) -> list[Event]:
         """Take back the last entry (or step back inside a question of several steps)."""
         if question_id is not None:
             self._check(question_id)
@@ -152,7 +154,7 @@ class TableEngine:
         self._run(lambda: self._flow.throw(UndoRequest()))
         return self._events.take()
 
-    def board_event(self, ev):
+    def board_event(self, ev: BoardEvent) -> list[Event]:
         """A BoardEvent (a press on the board's buttons, the link's news): recorded at once;
         the open question is asked again if it no longer applies."""
         table = self.session.table
@@ -163,7 +165,7 @@ class TableEngine:
             self._run(lambda: self._flow.throw(StateChanged()))
         return self._events.take()
 
-    def poll(self):
+    def poll(self) -> list[Event]:
         """The board's news since the last poll (and an offline board tried again)."""
         self.start()
         table = self.session.table
@@ -180,11 +182,11 @@ class TableEngine:
 
     # -- what the table sees ------------------------------------------------------------------
 
-    def seen(self, player):
+    def seen(self, player: int) -> Any:
         """What a seat can see now, for a computer answering its own questions (practice)."""
         return self.session.turns.seen(player)
 
-    def view(self):
+    def view(self) -> dict[str, Any]:
         """Scores, pegs, the dealer and this hand so far, as plain data."""
         table = self.session.table
         if table is None:
