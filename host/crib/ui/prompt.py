@@ -5,10 +5,12 @@ Every prompt also takes `undo` (take back the last entry), `quit` (stop; the gam
 and `?` (what this prompt accepts); Enter takes the default shown in brackets. While it
 waits for a line, the board is polled (a press on its buttons is recorded and shown when
 it happens, and the prompt shown again); the line typed meanwhile is kept and answers the
-question open when Enter is pressed.
+question open when Enter is pressed. At a terminal, lines are edited with readline where
+Python has it (arrows, Home/End, earlier answers with Up).
 """
 
 import queue
+import sys
 import threading
 
 from crib.errors import CribError
@@ -44,26 +46,52 @@ def _has_fd(stream):
     return True
 
 
+def line_editor(stream):
+    """The readline module when stream is this process's terminal and Python has it (not
+    on every platform), else None."""
+    if stream is not sys.stdin or not is_terminal(stream) or not is_terminal(sys.stdout):
+        return None
+    try:
+        import readline
+    except ImportError:
+        return None
+    return readline
+
+
 class _Lines:
     """Lines of a stream, each read on request by a thread of its own, so the caller can
-    poll the board while a person types (a script in memory is read directly)."""
+    poll the board while a person types (a script in memory is read directly). With a
+    line editor the thread reads through input(), which shows the prompt itself."""
 
     def __init__(self, stream):
         self.stream = stream
         self.threaded = _has_fd(stream)
+        self.editor = line_editor(stream)
         self._want = queue.Queue()
         self._got = queue.Queue()
         self._asked = False
         self._thread = None
 
     def _reader(self):
-        while self._want.get():
+        while True:
+            prompt = self._want.get()
+            if prompt is None:
+                return
             try:
-                self._got.put(self.stream.readline())
-            except (OSError, ValueError):
-                self._got.put("")
+                if self.editor:
+                    line = input(prompt) + "\n"
+                else:
+                    line = self.stream.readline()
+            except (OSError, ValueError, EOFError):
+                line = ""
+            self._got.put(line)
 
-    def get(self, timeout):
+    def redisplay(self):
+        """Show the prompt and the line being edited again (after other output)."""
+        if self.editor:
+            self.editor.redisplay()
+
+    def get(self, timeout, prompt=""):
         """The next line ('' at the end), or None if none came within timeout."""
         if not self.threaded:
             return self.stream.readline()
@@ -72,7 +100,7 @@ class _Lines:
             self._thread.start()
         if not self._asked:
             self._asked = True
-            self._want.put(True)
+            self._want.put(prompt)
         try:
             line = self._got.get(timeout=timeout)
         except queue.Empty:
@@ -132,13 +160,16 @@ class Terminal:
             self.view.status(status)
             self._status = status
         shown = q.prompt if q.default in (None, "") else f"{q.prompt} [{q.default}]"
+        if self.lines.editor:
+            return shown + ": "  # input() shows it, so readline can redraw the line
         self.view.prompt(shown + ": ")
+        return ""
 
     def _read(self, q):
         """One line for question q, the board polled (and news shown) while it waits."""
-        self._show(q)
+        prompt = self._show(q)
         while True:
-            line = self.lines.get(POLL_S)
+            line = self.lines.get(POLL_S, prompt)
             if line is not None:
                 break
             news = self.engine.poll()
@@ -148,7 +179,11 @@ class Terminal:
                 q = self.engine.question()
                 if q is None:
                     return ""
-                self._show(q)
+                if self.lines.editor:  # the prompt input() shows stays: say what is asked
+                    self.view.note("now: " + q.prompt)
+                    self.lines.redisplay()
+                else:
+                    self._show(q)
         if not line:
             self.view.line("")
             raise InputEnded(f"input ended at {q.prompt!r}")
