@@ -156,6 +156,7 @@ class Pico:
         self.raw = bytearray()  # every serial byte
         self.t = 0  # the newest emulated time seen
         self.cut_event = None
+        self.usb = None  # emulated ns when the host side of USB was configured
         self._partial = b""
         self._partial_t = 0
         self._lock = threading.Condition()
@@ -197,6 +198,8 @@ class Pico:
                     self.frames.append(ev)
                 elif kind == "cut":
                     self.cut_event = ev
+                elif kind == "usb":
+                    self.usb = ev["t"]
                 else:
                     self.events.put(ev)
                 self._lock.notify_all()
