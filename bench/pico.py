@@ -1,0 +1,99 @@
+"""The firmware's speed and flash wear on the emulated Pico (tests/pico/: rp2040js with a
+flash model, booting MicroPython's rp2 UF2 with our deploy build).
+
+python bench/pico.py [--uf2 PATH]   prints, in emulated milliseconds (see
+../shared/pico/README.md: no XIP cache misses, an instantaneous flash, so indicative):
+- reset to `evt boot` and to the first LED frame, on fresh flash and with a saved game;
+- command to reply of a `peg` (and of a `hello`, which changes nothing);
+- per saved change in a burst of pegs: time, page programs, sector erases;
+- animation frame rate: frames a second while a jump and a win animate.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "pico"))
+
+from picorig import Pico, deploy_files, fs_image  # noqa: E402
+
+BURST = 20
+SINGLE = 8
+
+
+def flash_cost(before, after):
+    return {k: after[k] - before[k] for k in before}
+
+
+def boot_times(pico):
+    """(ms to evt boot, ms to the first frame's first bit) from reset."""
+    boot = pico.booted()
+    pico.wait(lambda: pico.frames, what="the first frame")
+    return boot.t / 1e6, pico.frames[0]["t"] / 1e6
+
+
+def frame_rate(pico, line, window_ms):
+    """Frames a second on the strip in the window_ms after a command (the median gap)."""
+    start = len(pico.frames)
+    t0 = pico.send(line + "\n")
+    pico.sleep(window_ms, since=t0)
+    starts = [f["t"] for f in pico.frames[start:] if f["t"] < t0 + window_ms * 1e6]
+    if len(starts) < 2:
+        return 0.0, len(starts)
+    gaps = [b - a for a, b in zip(starts, starts[1:])]
+    return 1e9 / statistics.median(gaps), len(starts)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--uf2", help="a MicroPython RPI_PICO UF2 (default: ../shared/pico)")
+    args = parser.parse_args(argv)
+    if args.uf2:
+        os.environ["PICO_UF2"] = args.uf2
+    image = fs_image(deploy_files())
+    with Pico(fs=image) as p:
+        boot_ms, frame_ms = boot_times(p)
+        print("reset to evt boot (fresh flash)     %7.1f ms" % boot_ms)
+        print("reset to first frame (fresh flash)  %7.1f ms" % frame_ms)
+        p.sleep(300)
+        hello = [p.request("hello")[1] for _ in range(SINGLE)]
+        pegs = []
+        for i in range(SINGLE):
+            pegs.append(p.request("peg p=%d n=1 id=b%d" % (i % 3, i))[1])
+            p.sleep(50)
+        print("command to reply: hello             %7.1f ms (median of %d)"
+              % (statistics.median(hello), SINGLE))
+        print("command to reply: peg               %7.1f ms (median of %d; min %.1f, max %.1f)"
+              % (statistics.median(pegs), SINGLE, min(pegs), max(pegs)))
+        before = p.stats()["flash"]
+        start = len(p.lines)
+        t0 = p.send("".join("peg p=%d n=1 id=u%d\n" % (i % 3, i) for i in range(BURST)))
+        p.wait(lambda: sum(1 for ln in p.lines[start:] if ln.text.startswith("ok")) >= BURST,
+               what="the burst's replies")
+        last = [ln for ln in p.lines[start:] if ln.text.startswith("ok")][BURST - 1]
+        cost = flash_cost(before, p.stats()["flash"])
+        print("burst of %d pegs, per saved change:  %7.1f ms, %.2f page programs, "
+              "%.2f sector erases (4K; %d of 32K, %d of 64K in all)"
+              % (BURST, (last.t - t0) / 1e6 / BURST, cost["programs"] / BURST,
+                 cost["erase4k"] / BURST, cost["erase32k"], cost["erase64k"]))
+        p.sleep(500)
+        fps, n = frame_rate(p, "peg p=0 n=12", 400)
+        print("animation: a jump                   %7.1f frames/s (%d frames in 400 ms)"
+              % (fps, n))
+        p.ask("new players=2 target=61")
+        p.ask("peg p=0 n=40")
+        p.sleep(500)
+        fps, n = frame_rate(p, "peg p=0 n=30", 1000)
+        print("animation: a win                    %7.1f frames/s (%d frames in 1 s)"
+              % (fps, n))
+        flash = p.dump()
+    with Pico(flash=flash) as p:
+        boot_ms, frame_ms = boot_times(p)
+        print("reset to evt boot (saved game)      %7.1f ms" % boot_ms)
+        print("reset to first frame (saved game)   %7.1f ms" % frame_ms)
+
+
+if __name__ == "__main__":
+    main()
