@@ -99,14 +99,20 @@ class App:
         self._faulted = False
         self._reset()
         text = store.load()
-        for problem in store.problems:
-            self.warn("bad_state", problem)
-        if text is not None:
-            try:
+        while text is not None:  # the newest copy this layout can use; refused ones are
+            try:  # set aside by the store (a person decides), never overwritten
                 self._restore(text)
+                break
             except (ValueError, IndexError) as e:
                 self.warn("bad_state", f"saved state refused: {e}")
                 self._reset()
+                try:
+                    store.refuse(str(e))
+                except OSError:
+                    pass
+                text = store.older()
+        for problem in store.problems:
+            self.warn("bad_state", problem)
         self._apply_settings()
 
     def _virtual(self, name, fn):

@@ -28,10 +28,11 @@ from crib import build, ports
 from crib.errors import CribError
 from crib.link import Link, LinkError, VersionMismatch
 from cribcore import VERSION, protocol
+from pegboard import store
 from pegboard.config import DEFAULT, ConfigError, load_config
 
 CONFIG = "config.json"
-STATE_FILES = ("state", "state.new", "state.old")  # main.py's Store("/state") and its copies
+STATE_FILES = store.names("state")  # main.py's Store("/state"): the game and its copies
 PART = ".part"
 BAUD = 115200
 BYTE_TIMEOUT = 5  # s without a byte from the device before mpremote gives up
