@@ -8,13 +8,14 @@ directory's metadata log: rewriting one costs one page program and, now and then
 compaction of that log. So the state lives in small files that are only ever rewritten
 whole, never renamed (docs/firmware.md has the design and the figures):
 
-- `<path>.a` and `<path>.b`: the board and the settings, saved alternately; a save
-  always rewrites the copy that is NOT the newest good one, so the last acknowledged state
-  is never touched and the previous one stays as a fallback.
-- `<path>.i0` .. `<path>.i8`: the remembered replies of recent ids, one per file, written
-  once when the change is saved (before its state copy). A state copy lists the id
-  records it vouches for (`ids SLOT:SEQ,...`), so an id written for a change that then
-  failed or was cut is never answered from.
+- `<path>.a` and `<path>.b`: the board, saved alternately; a save always rewrites the
+  copy that is NOT the newest good one, so the last acknowledged state is never touched
+  and the previous one stays as a fallback.
+- `<path>.r0` .. `<path>.r10`: the other lines of the state (the settings, the remembered
+  replies of recent ids), one per file, each written once, when it first appears, into
+  a slot the newest copy does not name, before the copy that names it (`recs 0,3,...`).
+  So a save writes the board copy and at most one or two small records, and a record
+  written for a change that then failed or was cut is never used.
 
 Each file is framed: a header line `crib-state SEQ LENGTH TEXTSUM HEADSUM`, so a damaged
 copy is caught; SEQ grows with every record. An empty file is what a power cut leaves of a
@@ -30,14 +31,16 @@ import os
 from cribcore.pegs import checksum
 
 MAGIC = "crib-state"
-ID_SLOTS = 9  # the app remembers 8 ids; one slot more is always free to write a new one
-IDS = "ids "
+# The app saves a board line, a settings line and up to 8 id lines: each line after the
+# board's is a record; two slots more are always free to write a new settings line and id.
+SLOTS = 11
+REFS = "recs "
 
 
 def names(path):
     """Every file a Store(path) reads or writes: a deploy leaves them alone."""
     return tuple([path + ext for ext in (".a", ".b", ".kept", "", ".new", ".old")]
-                 + [f"{path}.i{i}" for i in range(ID_SLOTS)])
+                 + [f"{path}.r{i}" for i in range(SLOTS)])
 
 
 def frame(seq, lines):
@@ -103,8 +106,8 @@ class Store:
         self.problems = []  # a line per damaged copy found by load()
         self._copies = []  # (seq, slot name, lines) of good state copies, newest first
         self._newest = None  # the slot holding the newest good copy
-        self._ids = {}  # id line -> (slot, seq) of the id records now vouched for
-        self._slot_ids = {}  # slot index -> (seq, line) of every good id record
+        self._recs = {}  # line -> (slot, seq) of the records the newest copy vouches for
+        self._slots = {}  # slot index -> (seq, line) of every good record
 
     def _read(self, name):
         data = self.files.read(name)
@@ -118,10 +121,10 @@ class Store:
     def load(self):
         """The text of the newest good copy, or None when there is none."""
         p = self.path
-        for i in range(ID_SLOTS):
-            got = self._read(f"{p}.i{i}")
+        for i in range(SLOTS):
+            got = self._read(f"{p}.r{i}")
             if got is not None:
-                self._slot_ids[i] = got
+                self._slots[i] = got
                 self.seq = max(self.seq, got[0])
         copies = []
         for name in (p + ".a", p + ".b", p, p + ".new", p + ".old"):  # see names()
@@ -137,31 +140,31 @@ class Store:
         """The next good copy, older than the last one offered (None when none is left)."""
         while self._copies:
             seq, name, lines = self._copies.pop(0)
-            text = self._text(lines)
+            text = self._text(seq, lines)
             if text is not None:
                 self._newest = name
                 return text
         self._newest = None
-        self._ids = {}
+        self._recs = {}
         return None
 
-    def _text(self, lines):
-        """A copy's text for the app: its own lines, with the id records it vouches for
-        in place of its `ids` line. None if a vouched record is missing (damage)."""
-        self._ids = {}
-        if not lines or not lines[-1].startswith(IDS):
-            return "\n".join(lines)  # the earlier format: ids inline
+    def _text(self, seq, lines):
+        """A copy's text for the app: its board line, then the records it vouches for.
+        A record is written before the copy that names it, so one with a newer SEQ was
+        rewritten since (the copy is an old fallback): that is reported, not used."""
+        self._recs = {}
+        if not lines or not lines[-1].startswith(REFS):
+            return "\n".join(lines)  # the earlier format: one file, all lines
         out = lines[:-1]
-        for ref in lines[-1][len(IDS):].split(","):
+        for ref in lines[-1][len(REFS):].split(","):
             if not ref:
                 continue
-            slot, seq = ref.split(":")
-            got = self._slot_ids.get(int(slot))
-            if got is None or got[0] != int(seq):
-                self.problems.append(f"{self.path}.i{slot}: id record {seq} missing")
+            got = self._slots.get(int(ref))
+            if got is None or got[0] > seq:
+                self.problems.append(f"{self.path}.r{ref}: record of copy {seq} missing")
                 continue
             out.append(got[1])
-            self._ids[got[1]] = (int(slot), got[0])
+            self._recs[got[1]] = (int(ref), got[0])
         return "\n".join(out)
 
     def refuse(self, reason):
@@ -180,33 +183,29 @@ class Store:
         """Write the new state (a text, or a list of its lines); raise OSError on failure,
         and the last saved state stays."""
         lines = text.split("\n") if type(text) is str else list(text)
-        main, ids = lines[:2], lines[2:]
         refs = []
         keep = {}
-        for line in ids:
-            if line.startswith("id ") and line in self._ids:
-                keep[line] = self._ids[line]
+        for line in lines[1:]:
+            if line in self._recs:
+                keep[line] = self._recs[line]
         # Slots the newest copy on flash vouches for stay untouched until a new copy is
         # written: a cut before it must find every record that copy names.
-        used = [s for s, _ in self._ids.values()]
-        for line in ids:
-            if not line.startswith("id "):
-                main.append(line)  # not an id record: kept in the state copy itself
-                continue
+        used = [s for s, _ in self._recs.values()]
+        for line in lines[1:]:
             if line not in keep:
                 slot = 0
                 while slot in used:
                     slot += 1
-                if slot >= ID_SLOTS:
-                    raise ValueError("more ids than the store keeps")
+                if slot >= SLOTS:
+                    raise ValueError("more lines than the store keeps")
                 self.seq += 1
-                self.files.write(f"{self.path}.i{slot}", frame(self.seq, [line]))
-                self._slot_ids[slot] = (self.seq, line)
+                self.files.write(f"{self.path}.r{slot}", frame(self.seq, [line]))
+                self._slots[slot] = (self.seq, line)
                 keep[line] = (slot, self.seq)
                 used.append(slot)
-            refs.append("%d:%d" % keep[line])
+            refs.append(str(keep[line][0]))
         self.seq += 1
         target = self.path + (".b" if self._newest == self.path + ".a" else ".a")
-        self.files.write(target, frame(self.seq, main + [IDS + ",".join(refs)]))
+        self.files.write(target, frame(self.seq, lines[:1] + [REFS + ",".join(refs)]))
         self._newest = target
-        self._ids = keep
+        self._recs = keep

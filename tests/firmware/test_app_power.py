@@ -41,8 +41,8 @@ def reference():
 
 def test_every_cut_keeps_acknowledged_changes_and_applies_retries_once():
     start, replies, ops, final = reference()
-    # One state copy per change, plus one id record for a change with an id (store.py).
-    assert len(SCRIPT) <= ops <= 2 * len(SCRIPT)
+    # A board copy per change, one record per new id, one for the changed settings.
+    assert len(SCRIPT) <= ops <= 2 * len(SCRIPT) + 1
     runs = 0
     for k in range(1, ops + 1):
         for keep in (0, 1, 30, 100000):
