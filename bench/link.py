@@ -15,8 +15,8 @@ import sys
 import tempfile
 import time
 
-from crib.link import Link
-from crib.sim import VirtualBoard, desk_path
+from crib.board.link import Link
+from crib.sim.virtual import VirtualBoard, desk_path
 
 
 def _figures(name, times):

@@ -18,11 +18,12 @@ VERBS = sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(commands._
                if not m.name.startswith("_"))
 # What a command needs only when it runs: tables built at import, the serial deploy tool,
 # the table flow, the virtual board, drawing, the hardware documents, rich.
-HEAVY = ("crib.fastshow", "crib.advise", "crib.advise_tables", "crib.shuffle_solve",
-         "mpremote", "crib.deploy", "crib.build", "crib.hardware", "crib.hw_svg",
-         "crib.table.engine", "crib.table.session", "crib.table.turns", "crib.sim",
-         "crib.screen",
-         "crib.picture", "crib.snapshot", "crib.face", "rich", "xml.sax")
+HEAVY = ("crib.analysis.fastshow", "crib.analysis.advise", "crib.analysis.advise_tables",
+         "crib.solitaire.solve",
+         "mpremote", "crib.deploy.device", "crib.deploy.build", "crib.hardware", "crib.hw_svg",
+         "crib.table.engine", "crib.table.session", "crib.table.turns", "crib.sim.virtual",
+         "crib.sim.screen",
+         "crib.picture.model", "crib.picture.snapshot", "crib.layout.face", "rich", "xml.sax")
 
 
 def _exit_code(argv):

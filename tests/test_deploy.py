@@ -21,9 +21,10 @@ import pytest
 import serial
 from support import FIRMWARE, TESTS, micropython_path
 
-from crib import build, deploy
+from crib.board.link import VersionMismatch
 from crib.cli import main
-from crib.link import VersionMismatch
+from crib.deploy import build
+from crib.deploy import device as deploy
 from cribcore import VERSION
 from cribcore.protocol import PROTO
 from pegboard.config import default_dict
@@ -196,7 +197,7 @@ def test_port_auto_finds_the_one_pico(monkeypatch, ports, want):
         assert deploy.find_port("auto") == want
 
 
-# -- the hello after the reset (crib.link's handshake) -----------------------------------------
+# -- the hello after the reset (crib.board.link's handshake) -------------------------------
 
 class PtyPeer:
     """A device on a pseudo terminal: each line it gets is answered with reply(line)."""

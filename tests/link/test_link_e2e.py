@@ -5,17 +5,17 @@ import time
 import pytest
 from rig import FakePeer, UsbPort, free_port
 
-from crib.boardstate import Difference
-from crib.errors import CribError
-from crib.link import (
+from crib.board.link import (
     BoardRefused,
     BoardTimeout,
     Link,
     NotABoard,
     VersionMismatch,
 )
-from crib.ports import PICO_VID
-from crib.sim import VirtualBoard
+from crib.board.ports import PICO_VID
+from crib.board.state import Difference
+from crib.errors import CribError
+from crib.sim.virtual import VirtualBoard
 from cribcore.protocol import PROTO
 
 

@@ -5,10 +5,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rig import UsbPort
 
-from crib.boardstate import BoardState, Difference, differences
-from crib.link import Ids
-from crib.ports import PICO_VID, format_port, list_ports, pico_ports
-from crib.sim import SimError, _Client, parse_address
+from crib.board.link import Ids
+from crib.board.ports import PICO_VID, format_port, list_ports, pico_ports
+from crib.board.state import BoardState, Difference, differences
+from crib.sim.virtual import SimError, _Client, parse_address
 from cribcore.protocol import MAX_LINE, LineReader, decode, encode, event, ok
 
 

@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from crib.link import Link
-from crib.sim import MAX_LANES, SimError, VirtualBoard, layout_for, store_layout
+from crib.board.link import Link
+from crib.sim.virtual import MAX_LANES, SimError, VirtualBoard, layout_for, store_layout
 from pegboard.config import default_dict, from_dict, load_config
 
 

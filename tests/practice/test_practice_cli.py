@@ -13,11 +13,11 @@ import time
 import pytest
 from practicekit import Scribe
 
+from crib.board.memory import MemoryBoard
 from crib.cli import main
-from crib.history import History
+from crib.history.db import History
 from crib.practice.game import Practice, rngs
 from crib.practice.levels import make
-from crib.tableboard import MemoryBoard
 from cribcore.cards import card_name
 
 

@@ -11,9 +11,9 @@ import pytest
 from tablescript import Script, rows
 from test_engine import new_engine
 
+from crib.board.memory import MemoryBoard
 from crib.errors import CribError
 from crib.table.answers import AnswerError
-from crib.tableboard import MemoryBoard
 from cribcore.cards import parse_cards
 from cribcore.show import score_show
 
@@ -306,9 +306,9 @@ def test_crib_sim_shows_a_virtual_board_another_command_started(tmp_path):
     import io
 
     from crib.commands.sim import RemoteBoard
-    from crib.picture import load_layout
-    from crib.screen import SimScreen
-    from crib.sim import VirtualBoard, running_sim
+    from crib.layout.source import load_layout
+    from crib.sim.screen import SimScreen
+    from crib.sim.virtual import VirtualBoard, running_sim
 
     store = str(tmp_path / "sim")
     with VirtualBoard(store, None, pty=False, address=("127.0.0.1", 0)) as board:

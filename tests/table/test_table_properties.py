@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tablescript import FAST_DIR, Script
 
+from crib.board.memory import MemoryBoard
 from crib.cli import main
-from crib.tableboard import MemoryBoard
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
 FAST = settings(max_examples=12, deadline=None,

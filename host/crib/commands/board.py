@@ -10,9 +10,9 @@ import argparse
 import json
 import sys
 
-from crib.boards import add_board_arguments, list_ports_text, open_board, wants_port_list
+from crib.board.ports import list_ports
+from crib.connect import add_board_arguments, list_ports_text, open_board, wants_port_list
 from crib.errors import CribError
-from crib.ports import list_ports
 
 HELP = "the board: status, peg, undo, new, set, watch, snapshot"
 SET_HELP = "dealer=LANE|none, brightness=1..100, budget_ma, pause_ms, idle_ms"
@@ -61,12 +61,13 @@ def run(args):
     action = args.action or "status"
     # The layout, drawing and picture modules are imported when the board is used, not
     # when the CLI imports every command module to build its parser.
-    from crib.picture import check_layout, load_layout
-    from crib.sim import default_store, store_layout
+    from crib.layout.source import load_layout
+    from crib.picture.model import check_layout
+    from crib.sim.virtual import default_store, store_layout
 
     layout = args.config
     if layout is None and args.board == "sim":
-        # A store crib widened for four lanes keeps its own layout (crib.sim.write_layout).
+        # A store crib widened for four lanes keeps its own layout (crib.sim.virtual.write_layout).
         layout = store_layout(args.store or default_store())
     config = load_layout(layout)
     with open_board(args) as link:
@@ -119,8 +120,8 @@ def _print_state(link, config, args, headline=None):
         if state.winner >= 0:
             print("%s wins" % config.lanes[state.winner].name)
         return 0
-    from crib.picture import board_picture
-    from crib.screen import draw
+    from crib.picture.model import board_picture
+    from crib.sim.screen import draw
 
     pic = board_picture(config, link.leds(), state.settings.get("brightness"))
     tty = sys.stdout.isatty()
@@ -221,7 +222,7 @@ def event_text(ev, config, colour=False):
 
 
 def _snapshot(link, config, args):
-    from crib.snapshot import save, take
+    from crib.picture.snapshot import save, take
 
     pic = take(link, config)
     state = link.known

@@ -17,6 +17,6 @@ def add_arguments(parser):
 
 def run(args):
     """Deploy as the arguments say; return the exit code."""
-    from crib import deploy  # mpremote and the build: only when deploying
+    from crib.deploy import device as deploy  # mpremote and the build: only when deploying
 
     return deploy.deploy(args.port, args.config, args.dry_run)

@@ -69,7 +69,7 @@ def run(args):
     """Print the ranked discards as a table or JSON."""
     # The advisor tabulates every hand at import: only when a discard is ranked, not when
     # the CLI imports every command module to build its parser.
-    from crib.advise import rank_discards
+    from crib.analysis.advise import rank_discards
 
     cards = parse_cards(" ".join(args.cards))
     ranked = rank_discards(cards, args.dealer)

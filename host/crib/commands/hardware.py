@@ -26,7 +26,8 @@ def add_arguments(parser):
 
 def _json(config, what):
     """The figures behind a document, as plain data."""
-    from crib import face, hw_parts, hw_power
+    from crib import hw_parts, hw_power
+    from crib.layout import face
 
     if what == "power":
         return hw_power.power_budget(config)

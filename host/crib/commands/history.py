@@ -5,7 +5,7 @@ import argparse
 import json
 
 from crib.errors import CribError
-from crib.history import History, default_path
+from crib.history.db import History, default_path
 from cribcore.cards import card_symbol, parse_card
 
 HELP = "list the games played (or one game, entry by entry) from the history"

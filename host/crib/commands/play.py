@@ -13,9 +13,9 @@ import argparse
 import os
 import sys
 
-from crib.history import History, default_path
+from crib.board.memory import open_board
+from crib.history.db import History, default_path
 from crib.table.answers import AnswerError
-from crib.tableboard import open_board
 from crib.ui.prompt import InputEnded, QuitRequest, Terminal, is_terminal
 from crib.ui.view import View
 
@@ -23,7 +23,7 @@ HELP = "play a game at the table: score the play and the show, peg the board, ke
 
 
 def add_board_choice(parser, default="auto"):
-    """--board auto|sim|none, --port and --store: the board a game pegs (crib.tableboard's
+    """--board auto|sim|none, --port and --store: the board a game pegs (crib.board.memory's
     open_board takes them); `crib play`, `crib practice` and `crib shuffle` share them."""
     parser.add_argument("--board", choices=("auto", "sim", "none"), default=default,
                         help="auto: a Pico if one is found, else the virtual board;"
@@ -50,7 +50,7 @@ def ports_listed(args, out):
     """For `--port list`: print the serial ports to out and return True."""
     if args.port != "list":
         return False
-    from crib.boards import list_ports_text
+    from crib.connect import list_ports_text
 
     out.write(list_ports_text() + "\n")
     return True

@@ -12,6 +12,7 @@ See docs/practice.md.
 import random
 import sys
 
+from crib.board.memory import open_board
 from crib.commands.play import (
     add_board_choice,
     add_history_and_colour,
@@ -19,10 +20,9 @@ from crib.commands.play import (
     ports_listed,
 )
 from crib.errors import CribError
-from crib.history import PRACTICE, History, default_path
+from crib.history.db import PRACTICE, History, default_path
 from crib.practice.game import rngs
 from crib.practice.levels import LEVELS, make
-from crib.tableboard import open_board
 from crib.ui.prompt import InputEnded, QuitRequest, Terminal, is_terminal
 from crib.ui.view import View
 from cribcore.cards import card_name

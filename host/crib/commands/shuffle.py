@@ -10,10 +10,10 @@ import json
 import random
 import sys
 
-from crib import shuffle
+from crib.board.memory import open_board
 from crib.commands.play import add_board_choice, board_port, ports_listed
-from crib.shuffle import TARGET, Shuffle, cell_name, parse_cell
-from crib.tableboard import open_board
+from crib.solitaire import shuffle
+from crib.solitaire.shuffle import TARGET, Shuffle, cell_name, parse_cell
 from cribcore.cards import card_name, card_symbol
 
 HELP = "play the Cribbage Shuffle solitaire, or --solve a deal"
@@ -85,7 +85,7 @@ def run(args):
 def board_free(db, stdin, printer):
     """Whether the solitaire may take the board: yes when no table game is unfinished,
     else the player is asked (the table game stays resumable either way)."""
-    from crib.history import History, default_path
+    from crib.history.db import History, default_path
     from crib.table.session import describe_game
 
     h = History.open(db or default_path())
@@ -184,7 +184,7 @@ def _command(game, words, printer, time_limit):
 def _solve(game, time_limit):
     # Imported here: the solver's score tables take a while to build, and the CLI imports
     # every command module to list the verbs.
-    from crib.shuffle_solve import solve
+    from crib.solitaire.solve import solve
 
     return solve(game.grid, game.starter, time_limit)
 

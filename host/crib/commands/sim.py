@@ -37,12 +37,18 @@ def add_arguments(parser):
 def run(args):
     """Start the board, print where to reach it, draw it (or wait) until q or Ctrl-C."""
     # Imported here: the CLI imports every command module to build its parser.
-    from crib.picture import load_layout
-    from crib.sim import VirtualBoard, default_store, parse_address, running_sim, store_layout
+    from crib.layout.source import load_layout
+    from crib.sim.virtual import (
+        VirtualBoard,
+        default_store,
+        parse_address,
+        running_sim,
+        store_layout,
+    )
 
     address = parse_address(args.socket) if args.socket else None
     store = args.store or default_store()
-    # A store crib widened for four lanes keeps its own layout (crib.sim.write_layout).
+    # A store crib widened for four lanes keeps its own layout (crib.sim.virtual.write_layout).
     config = load_layout(args.config or store_layout(store))
     url = running_sim(store)
     if url is not None and not args.socket and not args.headless:
@@ -85,7 +91,7 @@ class RemoteBoard:
     line and returns its reply (events are passed over), as SimScreen needs."""
 
     def __init__(self, url, timeout=2.0):
-        from crib.link import open_url
+        from crib.board.link import open_url
 
         self.port = open_url(url)
         self.timeout = timeout
@@ -128,7 +134,7 @@ def _wait(board):
 
 
 def _interactive(board, config, header):
-    from crib.screen import SimScreen
+    from crib.sim.screen import SimScreen
 
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)

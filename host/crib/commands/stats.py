@@ -13,7 +13,7 @@ The usual averages, and where they come from:
 import json
 from fractions import Fraction
 
-from crib.history import History, default_path
+from crib.history.db import History, default_path
 
 HELP = "games, wins, skunks, average hand / crib / pegging per player, best hands"
 

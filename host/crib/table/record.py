@@ -12,10 +12,10 @@ alone (crib.table.turns), which is what makes `undo` and `--resume` exact.
 
 import secrets
 
+from crib.board.memory import BoardError
 from crib.errors import CribError
 from crib.table.entries import AUTO, BARRIER, TABLE, describe, replay, summary
 from crib.table.sync import BoardSync
-from crib.tableboard import BoardError
 from cribcore.cards import card_symbol
 from cribcore.game import PLAY, SHOW, Game
 from cribcore.rules import skunk_lines

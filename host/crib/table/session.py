@@ -6,7 +6,7 @@ questions of the setup, of every hand (crib.table.turns), of the board's news th
 decision (crib.table.sync), and "Another game?".
 """
 
-from crib.history import HistoryError
+from crib.history.db import HistoryError
 from crib.table.answers import AnswerError, UndoRequest, parse_choice, parse_int
 from crib.table.entries import StateChanged
 from crib.table.questions import Ask

@@ -15,8 +15,8 @@ import itertools
 import time
 from collections import namedtuple
 
-from crib import shuffle
-from crib.fastshow import score_show_fast
+from crib.analysis.fastshow import score_show_fast
+from crib.solitaire import shuffle
 
 Solution = namedtuple("Solution", ("grid", "score", "bound", "optimal", "swaps", "seconds"))
 Solution.__doc__ = """grid: 16 cards row by row; score incl. heels; bound >= any grid's score;

@@ -9,7 +9,7 @@ deploy does. A deploy then:
    is replaced: a corrupted copy never replaces a good file;
 3. renames every checked `.part` into place (main.py last), removes an old `<module>.py`
    that would shadow its new `.mpy` (MicroPython imports .py first);
-4. soft-resets, so main.py starts, and connects with crib.link (its `hello` handshake,
+4. soft-resets, so main.py starts, and connects with crib.board.link (its `hello` handshake,
    sent again each second while main.py starts; VersionMismatch for another protocol),
    then checks the firmware version and the lane count the board reports.
 It never writes, renames or removes anything but the files of the plan: the state file
@@ -24,9 +24,11 @@ from pathlib import Path
 from mpremote.transport import TransportError
 from mpremote.transport_serial import SerialTransport
 
-from crib import build, ports
+from crib.board import ports
+from crib.board.link import Link, LinkError, VersionMismatch
+from crib.deploy import build
 from crib.errors import CribError
-from crib.link import Link, LinkError, VersionMismatch
+from crib.layout.source import firmware_dir
 from cribcore import VERSION, protocol
 from pegboard.config import DEFAULT, ConfigError, load_config
 
@@ -80,8 +82,10 @@ def _check_config(text, source):
         raise DeployError("%s: %s" % (source, e)) from None
 
 
-def plan_firmware(work_dir, root=build.FIRMWARE):
-    """Compile the firmware into work_dir; the Plan of a full deploy."""
+def plan_firmware(work_dir, root=None):
+    """Compile the firmware (root, default the firmware folder) into work_dir; the Plan of a
+    full deploy."""
+    root = firmware_dir() if root is None else root
     written = build.build(work_dir, root)
     work_dir = Path(work_dir)
     files = []
@@ -314,7 +318,7 @@ def find_port(port):
 
 
 def handshake(port, lanes=None, fw=None, timeout=HELLO_TIMEOUT):
-    """Connect to the board on port with crib.link (hello, sent again each second for up
+    """Connect to the board on port with crib.board.link (hello, sent again each second for up
     to `timeout` s; VersionMismatch for another protocol), check the lanes and firmware it
     reports; return its hello fields."""
     retries = max(0, round(timeout / HELLO_EVERY) - 1)  # the first send and these

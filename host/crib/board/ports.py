@@ -39,7 +39,7 @@ def format_port(p):
 def open_auto(link_class, comports=None, **kw):
     """A connected link to the first Pico (by USB vendor id) that completes the handshake;
     NoBoardFound (or VersionMismatch, for a board with other firmware) if none does."""
-    from crib.link import LinkError, VersionMismatch, open_url
+    from crib.board.link import LinkError, VersionMismatch, open_url
 
     kw.pop("store", None)
     kw.pop("config", None)
@@ -73,7 +73,7 @@ def open_auto(link_class, comports=None, **kw):
 
 
 def _reopen_pico(serial_no, device, comports=None):
-    from crib.link import open_url
+    from crib.board.link import open_url
 
     found = pico_ports(comports, serial=serial_no)
     return open_url(found[0] if found else device)

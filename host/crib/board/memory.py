@@ -2,7 +2,7 @@
 board for `crib play` (a Pico, the virtual board, or none).
 
 The flow needs only this from a board (`MemoryBoard` is the reference; `LinkBoard` in
-crib.tablelink adapts the serial link to it):
+crib.table.linkboard adapts the serial link to it):
 
     kind                          "none", "sim" or "pico" (for messages and the record)
     capacity                      the most lanes a game on it may have
@@ -147,6 +147,6 @@ def open_board(choice, port=None, store=None, note=None):
     "auto" (a Pico if one is found, else the virtual board); port names a device or URL."""
     if choice == "none" and port is None:
         return MemoryBoard(4)
-    from crib import tablelink  # the serial link, only when a board is wanted
+    from crib.table import linkboard as tablelink  # the serial link, only when a board is wanted
 
     return tablelink.open_link_board(choice, port, store, note)

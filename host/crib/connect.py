@@ -7,9 +7,9 @@ Commands that talk to the board call add_board_arguments(parser) and open_board(
 import argparse
 import os
 
+from crib.board.link import RETRIES, TIMEOUT, Link
+from crib.board.ports import format_port, list_ports
 from crib.errors import CribError
-from crib.link import RETRIES, TIMEOUT, Link
-from crib.ports import format_port, list_ports
 
 
 class BoardChoiceError(CribError):

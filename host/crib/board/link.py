@@ -19,7 +19,7 @@ import traceback
 
 import serial
 
-from crib.boardstate import BoardState, differences
+from crib.board.state import BoardState, differences
 from crib.errors import CribError
 from cribcore.protocol import (
     CHANGE,
@@ -182,11 +182,11 @@ class Link:
         """A connected link to `port`: "auto" (a Pico found by USB id and handshake), "sim"
         (a virtual board started for it), a device path or a pyserial URL."""
         if port == "auto":
-            from crib.ports import open_auto
+            from crib.board.ports import open_auto
 
             return open_auto(cls, **kw)
         if port == "sim":
-            from crib.sim import open_sim
+            from crib.sim.virtual import open_sim
 
             return open_sim(cls, **kw)
         kw.pop("store", None)

@@ -204,7 +204,7 @@ class Shuffle:
 
 class BoardTotal:
     """on_total for the terminal game: the total pegged on lane 0 of a board (the calls of
-    crib.tableboard: new_game, peg), so the board shows the solitaire's score.
+    crib.board.memory: new_game, peg), so the board shows the solitaire's score.
 
     A peg only goes forward: a higher total pegs the difference (the back peg then marks
     the total before); a lower one starts a new game on the board and pegs it afresh. The

@@ -25,9 +25,9 @@ import sys
 import threading
 import time
 import tty
-from pathlib import Path
 
 from crib.errors import CribError
+from crib.layout.source import firmware_dir
 from cribcore.protocol import MAX_LINE, MAX_REPLY, LineReader, ProtocolError, decode
 from pegboard.config import default_dict, from_dict, lane_layout
 
@@ -55,10 +55,8 @@ def default_store():
 
 
 def desk_path():
-    """firmware/desk.py, found beside the pegboard package."""
-    from pegboard import app
-
-    path = Path(app.__file__).resolve().parent.parent / "desk.py"
+    """firmware/desk.py (the firmware folder: crib.layout.source)."""
+    path = firmware_dir() / "desk.py"
     if not path.exists():
         raise SimError("the desktop runner %s is missing (run from a source checkout)" % path)
     return path
@@ -692,7 +690,7 @@ class VirtualBoard:
 def open_sim(link_class, store=None, config=None, **kw):
     """A Link to the virtual board on `store`: the running one, or one started for the link
     (headless, on a pty; it stops when the link is closed)."""
-    from crib.link import open_url
+    from crib.board.link import open_url
 
     store = store or default_store()
     if config is not None and not os.path.exists(config):
