@@ -490,7 +490,7 @@ def board_for(monkeypatch):
     def fake_open(*args):
         asked.append(args)
         return board
-    monkeypatch.setattr("crib.commands.shuffle.open_board", fake_open)
+    monkeypatch.setattr("crib.commands.shuffle.open_table_board", fake_open)
     return board, asked
 
 

@@ -1,14 +1,21 @@
-"""Getting a board for a command: `--port auto|list|PATH|URL` or `--board sim`.
+"""The one way to open a board: `--port auto|list|PATH|URL`, `--board sim|none`.
+
+open_link(spec) is the factory of every kind of board behind a Link: "auto" (a Pico found
+by USB id and handshake), "sim" (the virtual board on a store: the running one, or one
+started for the link), a device path or a pyserial URL. It sits above all the kinds, so a
+Link knows only how to talk over a port it is given, and no low-level module imports the
+virtual board.
 
 Commands that talk to the board call add_board_arguments(parser) and open_board(args);
-`--port list` is answered by list_ports_text() before any board is opened.
+`--port list` is answered by list_ports_text() before any board is opened. The table
+commands (play, practice, shuffle) get the table's board with open_table_board.
 """
 
 import argparse
 import os
 
-from crib.board.link import RETRIES, TIMEOUT, Link
-from crib.board.ports import format_port, list_ports
+from crib.board.link import RETRIES, TIMEOUT, Link, LinkError, VersionMismatch, open_url
+from crib.board.ports import NoBoardFound, format_port, list_ports, pico_ports
 from crib.errors import CribError
 
 
@@ -52,7 +59,7 @@ def list_ports_text(comports=None):
 
 
 def port_spec(args):
-    """What Link.open gets: "sim", "auto", a path or a URL."""
+    """What open_link gets: "sim", "auto", a path or a URL."""
     if args.board == "sim":
         if args.port not in (None, "auto"):
             raise BoardChoiceError("give --port or --board sim, not both (got --port %r)"
@@ -70,4 +77,100 @@ def open_board(args, on_event=None):
     if spec == "sim":
         kw["store"] = args.store
         kw["config"] = args.config
-    return Link.open(spec, **kw)
+    return open_link(spec, **kw)
+
+
+def open_link(spec, store=None, config=None, link_class=Link, comports=None, **kw):
+    """A connected link to spec: "auto", "sim" (store, config: the virtual board's), a device
+    path or a pyserial URL; kw go to the Link (timeout, retries, on_event, ...)."""
+    if spec == "auto":
+        return _open_auto(link_class, comports, **kw)
+    if spec == "sim":
+        return _open_sim(link_class, store, config, **kw)
+    return link_class.open(spec, **kw)
+
+
+def _open_auto(link_class, comports=None, **kw):
+    """A connected link to the first Pico (by USB vendor id) that completes the handshake;
+    NoBoardFound (or VersionMismatch, for a board with other firmware) if none does."""
+    tried = []
+    mismatch = None
+    for p in list_ports(comports):
+        if not p["pico"]:
+            continue
+        device = p["device"]
+        link = link_class(lambda d=device: open_url(d), name=device, **kw)
+        try:
+            link.connect()
+        except VersionMismatch as e:
+            mismatch = e
+            tried.append("%s: %s" % (device, e))
+            continue
+        except LinkError as e:
+            tried.append("%s: %s" % (device, e))
+            continue
+        if p["serial"]:
+            # After an unplug the same Pico may come back under another device name.
+            link.opener = lambda s=p["serial"], d=device: _reopen_pico(s, d, comports)
+        return link
+    if mismatch is not None:
+        raise mismatch
+    if not tried:
+        raise NoBoardFound("no Pico found (USB id 2E8A); plug the board in, give --port "
+                           "PATH|URL, or try the virtual board with --board sim")
+    raise NoBoardFound("no Pico answered as a board: " + "; ".join(tried))
+
+
+def _reopen_pico(serial_no, device, comports=None):
+    found = pico_ports(comports, serial=serial_no)
+    return open_url(found[0] if found else device)
+
+
+def _open_sim(link_class, store=None, config=None, **kw):
+    """A Link to the virtual board on `store`: the running one, or one started for the link
+    (headless, on a pty; it stops when the link is closed)."""
+    from crib.sim.virtual import SimError, VirtualBoard, default_store, running_sim
+
+    store = store or default_store()
+    if config is not None and not os.path.exists(config):
+        raise SimError("no such config file: %r" % (config,))
+    try:
+        url = running_sim(store)
+        vb = None if url is not None else VirtualBoard(store, config).start()
+    except SimError:
+        url, vb = running_sim(store), None  # another command started one just now
+        if url is None:
+            raise
+    if vb is None:
+        link = link_class(lambda: open_url(url), name="sim " + url, **kw)
+        return link.connect()
+    link = link_class(lambda: open_url(vb.url), name="sim " + vb.url, **kw)
+    link.owned.append(vb)
+    link.sim = vb
+    try:
+        link.connect()
+    except BaseException:
+        vb.close()
+        raise
+    return link
+
+
+def open_table_board(choice, port=None, store=None, note=None):
+    """The board for `crib play`, `practice` and `shuffle`: port (a device or URL), choice
+    "none" (no board: in memory), "sim" (the virtual board on store), or "auto" (a Pico
+    found by USB id, else the virtual board; note() says which)."""
+    from crib.board.memory import MemoryBoard
+
+    if choice == "none" and port is None:
+        return MemoryBoard(4)
+    from crib.table.linkboard import LinkBoard  # the serial link, only when a board is wanted
+
+    if port is not None:
+        return LinkBoard(open_link(port))
+    if choice == "auto":
+        try:
+            return LinkBoard(open_link("auto"))
+        except NoBoardFound:
+            if note:
+                note("no Pico found: playing on the virtual board (crib sim shows it)")
+    return LinkBoard(open_link("sim", store=store))

@@ -33,7 +33,7 @@ def practice(db, monkeypatch, capsys):
     """Run `crib practice` with answers on stdin; returns (exit code, out, err, board)."""
     def run(text, *argv):
         board = MemoryBoard(4)
-        monkeypatch.setattr("crib.commands.practice.open_board", lambda *a, **k: board)
+        monkeypatch.setattr("crib.commands.practice.open_table_board", lambda *a, **k: board)
         monkeypatch.setattr(sys, "stdin", Lines(text))
         rc = main(["practice", "--db", db, "--no-colour", *argv])
         out = capsys.readouterr()

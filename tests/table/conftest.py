@@ -61,7 +61,7 @@ class Runner:
         self.mp = monkeypatch
         self.capsys = capsys
         self.board = MemoryBoard(4)
-        monkeypatch.setattr("crib.commands.play.open_board", lambda *a, **k: self.board)
+        monkeypatch.setattr("crib.commands.play.open_table_board", lambda *a, **k: self.board)
 
     def play(self, text, *argv, hooks=None):
         """Run crib play with text as stdin; returns (exit code, stdout, stderr)."""

@@ -178,19 +178,9 @@ class Link:
     # -- opening and closing ----------------------------------------------------------------
 
     @classmethod
-    def open(cls, port="auto", **kw):
-        """A connected link to `port`: "auto" (a Pico found by USB id and handshake), "sim"
-        (a virtual board started for it), a device path or a pyserial URL."""
-        if port == "auto":
-            from crib.board.ports import open_auto
-
-            return open_auto(cls, **kw)
-        if port == "sim":
-            from crib.sim.virtual import open_sim
-
-            return open_sim(cls, **kw)
-        kw.pop("store", None)
-        kw.pop("config", None)
+    def open(cls, port, **kw):
+        """A connected link to `port`, a device path or a pyserial URL (the other kinds of
+        board, "auto" and "sim", are opened by crib.connect.open_link)."""
         link = cls(lambda: open_url(port), name=port, **kw)
         link.connect()
         return link

@@ -142,11 +142,3 @@ class MemoryBoard:
         """Nothing to release."""
 
 
-def open_board(choice, port=None, store=None, note=None):
-    """The board for `crib play`: choice "none", "sim" (the virtual board on store), or
-    "auto" (a Pico if one is found, else the virtual board); port names a device or URL."""
-    if choice == "none" and port is None:
-        return MemoryBoard(4)
-    from crib.table import linkboard as tablelink  # the serial link, only when a board is wanted
-
-    return tablelink.open_link_board(choice, port, store, note)

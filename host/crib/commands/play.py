@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-from crib.board.memory import open_board
+from crib.connect import open_table_board
 from crib.history.db import History, default_path
 from crib.table.answers import AnswerError
 from crib.ui.prompt import InputEnded, QuitRequest, Terminal, is_terminal
@@ -138,7 +138,7 @@ def run(args, inp=None, out=None, board=None):
     engine = None
     try:
         if board is None:
-            board = open_board(args.board, port, args.store, view.note)
+            board = open_table_board(args.board, port, args.store, view.note)
         engine = TableEngine(history, board, options(args), setup, args.resume,
                              port or board.kind)
         Terminal(engine, inp, view, echo=not is_terminal(inp)).run()

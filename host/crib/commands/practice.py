@@ -12,13 +12,13 @@ See docs/practice.md.
 import random
 import sys
 
-from crib.board.memory import open_board
 from crib.commands.play import (
     add_board_choice,
     add_history_and_colour,
     board_port,
     ports_listed,
 )
+from crib.connect import open_table_board
 from crib.errors import CribError
 from crib.history.db import PRACTICE, History, default_path
 from crib.practice.game import rngs
@@ -86,7 +86,7 @@ def run(args, inp=None, out=None, board=None):
                       " abandoned")
         port = board_port(args)
         if board is None:
-            board = open_board(args.board, port, args.store, view.note)
+            board = open_table_board(args.board, port, args.store, view.note)
         options = {PRACTICE: args.level, "seed": seed, "human": HUMAN}
         view.heading(f"Practice: {names[0]} v {computer} to {args.target} (seed {seed})")
         level = make(args.level, rngs(seed)[1])

@@ -10,8 +10,8 @@ import json
 import random
 import sys
 
-from crib.board.memory import open_board
 from crib.commands.play import add_board_choice, board_port, ports_listed
+from crib.connect import open_table_board
 from crib.solitaire import shuffle
 from crib.solitaire.shuffle import TARGET, Shuffle, cell_name, parse_cell
 from cribcore.cards import card_name, card_symbol
@@ -73,7 +73,7 @@ def run(args):
 
     if not board_free(args.db, sys.stdin, printer):
         return 0
-    board = open_board(args.board, port, args.store, printer.note)
+    board = open_table_board(args.board, port, args.store, printer.note)
     try:
         play(game, sys.stdin, printer, args.time_limit,
              shuffle.BoardTotal(board, new_op_prefix()))

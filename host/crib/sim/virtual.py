@@ -687,30 +687,3 @@ class VirtualBoard:
             pass  # nobody reads the pty and its buffer is full: the line is lost
 
 
-def open_sim(link_class, store=None, config=None, **kw):
-    """A Link to the virtual board on `store`: the running one, or one started for the link
-    (headless, on a pty; it stops when the link is closed)."""
-    from crib.board.link import open_url
-
-    store = store or default_store()
-    if config is not None and not os.path.exists(config):
-        raise SimError("no such config file: %r" % (config,))
-    try:
-        url = running_sim(store)
-        vb = None if url is not None else VirtualBoard(store, config).start()
-    except SimError:
-        url, vb = running_sim(store), None  # another command started one just now
-        if url is None:
-            raise
-    if vb is None:
-        link = link_class(lambda: open_url(url), name="sim " + url, **kw)
-        return link.connect()
-    link = link_class(lambda: open_url(vb.url), name="sim " + vb.url, **kw)
-    link.owned.append(vb)
-    link.sim = vb
-    try:
-        link.connect()
-    except BaseException:
-        vb.close()
-        raise
-    return link

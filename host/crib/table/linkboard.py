@@ -81,18 +81,3 @@ def _state(s):
                       tuple(p[0] for p in s.pegs), s.winner, s.rev)
 
 
-def open_link_board(choice, port=None, store=None, note=None):
-    """A LinkBoard: port (a device or URL), choice "sim" (the virtual board on store), or
-    "auto" (a Pico found by USB id, else the virtual board; note() says which)."""
-    from crib.board.link import Link
-    from crib.board.ports import NoBoardFound
-
-    if port is not None:
-        return LinkBoard(Link.open(port))
-    if choice == "auto":
-        try:
-            return LinkBoard(Link.open("auto"))
-        except NoBoardFound:
-            if note:
-                note("no Pico found: playing on the virtual board (crib sim shows it)")
-    return LinkBoard(Link.open("sim", store=store))
