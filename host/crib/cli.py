@@ -6,8 +6,7 @@ import pkgutil
 import sys
 
 from crib import commands
-from crib.errors import CribError
-from cribcore.errors import CoreError
+from crib.errors import HANDLED
 
 
 def _verbs():
@@ -41,7 +40,7 @@ def main(argv=None):
         return 2
     try:
         return args.handler(args) or 0
-    except (CribError, CoreError) as e:
+    except HANDLED as e:
         print("crib: error: %s" % e, file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -5,13 +5,14 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from crib.errors import CribError
 from crib.layout.source import firmware_dir
 
 # main.py and boot.py must stay source: MicroPython runs them by name at boot.
 KEEP_SOURCE = ("main.py", "boot.py")
 
 
-class BuildError(RuntimeError):
+class BuildError(CribError):
     """mpy-cross refused a firmware file."""
 
 
