@@ -10,12 +10,11 @@ import sys
 import pytest
 
 from crib import commands
-from crib.cli import main
+from crib.cli import VERBS, main
 from crib.errors import CribError
 from cribcore.cards import InvalidCardError
 
-VERBS = sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(commands.__path__)
-               if not m.name.startswith("_"))
+VERBS = sorted(VERBS)
 # What a command needs only when it runs: tables built at import, the serial deploy tool,
 # the table flow, the virtual board, drawing, the hardware documents, rich.
 HEAVY = ("crib.analysis.fastshow", "crib.analysis.advise", "crib.analysis.advise_tables",
@@ -36,6 +35,15 @@ def _exit_code(argv):
 
 def test_the_verbs_are_found():
     assert {"score", "peg", "discard", "play", "practice", "shuffle", "board"} <= set(VERBS)
+
+
+def test_the_verb_table_names_every_command_module():
+    modules = {"crib.commands." + m.name for m in pkgutil.iter_modules(commands.__path__)
+               if not m.name.startswith("_")}
+    from crib.cli import VERBS as table
+
+    assert set(table.values()) == modules
+    assert all(path.endswith("." + verb.replace("-", "_")) for verb, path in table.items())
 
 
 @pytest.mark.parametrize("verb", VERBS)
