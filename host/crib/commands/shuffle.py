@@ -14,6 +14,8 @@ from crib.commands.play import add_board_choice, board_port, ports_listed
 from crib.connect import open_table_board
 from crib.solitaire import shuffle
 from crib.solitaire.shuffle import TARGET, Shuffle, cell_name, parse_cell
+from crib.ui.cards import card_segment
+from crib.ui.lines import Writer
 from cribcore.cards import card_name, card_symbol
 
 HELP = "play the Cribbage Shuffle solitaire, or --solve a deal"
@@ -28,7 +30,6 @@ COMMANDS = (
     ("help", "this list"),
     ("quit", "stop (end of input stops too)"),
 )
-_RED = "bold red"
 
 
 class _ArgumentError(shuffle.ShuffleError):
@@ -223,7 +224,7 @@ def _grid_lines(grid, scores):
 
 
 def _card(c):
-    return [(card_symbol(c), _RED if c & 3 in (1, 2) else "bold")]
+    return [card_segment(c)]
 
 
 def _swap_names(swaps):
@@ -275,25 +276,8 @@ def _names(grid):
     return [[card_name(c) for c in grid[r:r + 4]] for r in range(0, 16, 4)]
 
 
-class _Printer:
-    """Lines of (text, style) segments: plain text, or colour through rich on a terminal."""
-
-    def __init__(self, out):
-        self.out = out
-        self.console = None
-        if out.isatty():
-            from rich.console import Console
-
-            self.console = Console(file=out, force_terminal=True, highlight=False)
-
-    def line(self, segments):
-        """Write one line."""
-        if self.console is None:
-            self.out.write("".join([text for text, _ in segments]) + "\n")
-        else:
-            from rich.text import Text
-
-            self.console.print(Text.assemble(*segments))
+class _Printer(Writer):
+    """Lines of (text, style) segments (crib.ui.lines), and the prompt."""
 
     def prompt(self, text):
         """Write text without a newline, flushed (the prompt before reading a command)."""

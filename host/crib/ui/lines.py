@@ -1,0 +1,62 @@
+"""The one terminal writer: lines of (text, style) segments, in colour through rich on a
+terminal, plain text in a pipe, a file, a test, or wherever NO_COLOR is set (no-color.org).
+
+A line is a list of (text, style) segments; style names are rich's ("bold red", "cyan").
+"""
+
+import os
+from typing import Mapping, Optional, Sequence, TextIO, Tuple
+
+Segment = Tuple[str, str]
+Line = Sequence[Segment]
+
+
+def isatty(out: TextIO) -> bool:
+    """True if out is a terminal (False for streams that cannot tell)."""
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def wants_colour(out: TextIO, environ: Optional[Mapping[str, str]] = None) -> bool:
+    """Colour for out: on a terminal, unless NO_COLOR is set to anything but ""."""
+    environ = os.environ if environ is None else environ
+    return isatty(out) and not environ.get("NO_COLOR")
+
+
+def plain(line: Line) -> str:
+    """A line's text without its styles."""
+    return "".join(text for text, _ in line)
+
+
+class Writer:
+    """Writes lines to out, in colour or not (default: wants_colour(out))."""
+
+    def __init__(self, out: TextIO, colour: Optional[bool] = None):
+        self.out = out
+        self.colour = wants_colour(out) if colour is None else colour
+        self._console = None
+
+    def line(self, segments: Line) -> None:
+        """Write one line."""
+        if not self.colour:
+            self.out.write(plain(segments) + "\n")
+            return
+        from rich.text import Text  # rich loads only when colour is wanted
+
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(file=self.out, force_terminal=True, highlight=False)
+        self._console.print(Text.assemble(*segments))
+
+    def lines(self, lines: Sequence[Line]) -> None:
+        """Write each line."""
+        for line in lines:
+            self.line(line)
+
+
+def write_lines(lines: Sequence[Line], out: TextIO, colour: Optional[bool] = None) -> None:
+    """Write lines of segments to out (colour as Writer decides)."""
+    Writer(out, colour).lines(lines)
