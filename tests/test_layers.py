@@ -18,3 +18,11 @@ def test_the_import_contracts_are_kept(capsys):
     for name in CONTRACTS:
         assert "%s KEPT" % name in out
     assert "Contracts: %d kept, 0 broken." % len(CONTRACTS) in out
+
+
+def test_sql_lives_in_the_history_package_only():
+    host = ROOT / "host" / "crib"
+    found = [str(p.relative_to(host)) for p in host.rglob("*.py")
+             if p.parent.name != "history"
+             and any(word in p.read_text() for word in ("SELECT ", "INSERT ", "sqlite3"))]
+    assert found == []

@@ -7,6 +7,7 @@ decision (crib.table.sync), and "Another game?".
 """
 
 from crib.history.db import HistoryError
+from crib.history.reports import SKUNKS
 from crib.table.answers import AnswerError, UndoRequest, parse_choice, parse_int
 from crib.table.entries import StateChanged
 from crib.table.questions import Ask
@@ -16,7 +17,6 @@ from cribcore.deal import sides_for
 from cribcore.match import win_level
 from cribcore.rules import GAME_POINTS, MAX_TARGET, MIN_TARGET, TARGETS
 
-SKUNKS = ("", " (skunk)", " (double skunk)")
 CUT = "cut"
 
 
@@ -224,7 +224,7 @@ class Session:
         loser = " ".join(f"{table.side_names[s]} {g.scores[s]}" for s in range(len(g.sides))
                          if s != g.winner)
         text = (f"{table.side_names[g.winner]} wins, {g.scores[g.winner]} to"
-                f" {loser}{SKUNKS[level]}")
+                f" {loser}" + (f" ({SKUNKS[level]})" if level else ""))
         self.view.heading(text)
         self.view.over(g.winner, g.scores, level, text)
         tally = [0] * len(g.sides)
