@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from crib.board.memory import BoardEvent, MemoryBoard
+from crib.board.memory import MemoryBoard
+from crib.board.state import BoardEvent
 from crib.table.answers import AnswerError
 from crib.table.engine import StaleQuestion, TableEngine
 from crib.table.session import Setup

@@ -6,7 +6,7 @@ crib.table.linkboard adapts the serial link to it):
 
     kind                          "none", "sim" or "pico" (for messages and the record)
     capacity                      the most lanes a game on it may have
-    state() -> BoardState          lanes, target, fronts, backs, winner, rev
+    state() -> BoardState          crib.board.state: lanes, target, fronts, backs, winner, rev
     new_game(target, lanes, op_id, match=False) -> BoardState
     set_dealer(lane)               the crib marker (not part of the record)
     peg(lane, n, op_id) -> BoardState     applied once per op_id, however often it is sent
@@ -19,15 +19,11 @@ Errors are CribError (BoardError for a refusal the board reports).
 
 import json
 import os
-from collections import namedtuple
 
+from crib.board.state import BoardEvent, BoardState
 from crib.errors import CribError
 from cribcore.pegs import Board, PegError
 
-BoardState = namedtuple("BoardState", "lanes target fronts backs winner rev")
-# kind: "peg" (a lane pegged n on the buttons), "undo" (the last jump was undone on lane),
-# "new" (a new game was started on the board).
-BoardEvent = namedtuple("BoardEvent", "kind lane n rev")
 ID_MEMORY = 8  # like the firmware: a retry only ever repeats one of the last few ids
 
 
@@ -60,7 +56,7 @@ class MemoryBoard:
             with open(path) as f:
                 saved = json.load(f)
             self.board = Board.loads(saved["board"])
-            self.ids = [(i, s, BoardState(*st)) for i, s, st in saved["ids"]]
+            self.ids = [(i, s, BoardState.from_dict(st)) for i, s, st in saved["ids"]]
 
     def __repr__(self):
         return f"<MemoryBoard {self.board.dumps()!r}>"
@@ -71,15 +67,15 @@ class MemoryBoard:
         tmp = self.path + ".tmp"
         with open(tmp, "w") as f:
             json.dump({"board": self.board.dumps(),
-                       "ids": [[i, s, list(st)] for i, s, st in self.ids]}, f)
+                       "ids": [[i, s, st.to_dict()] for i, s, st in self.ids]}, f)
         os.replace(tmp, self.path)
 
     def state(self):
         """The board's lanes, target, pegs, winner and revision."""
         b = self.board
         lanes = range(b.players)
-        return BoardState(b.players, b.target, tuple(b.front(i) for i in lanes),
-                          tuple(b.back(i) for i in lanes), b.winner, b.rev)
+        return BoardState(b.rev, b.target, b.players, [(b.back(i), b.front(i)) for i in lanes],
+                          winner=b.winner)
 
     def _change(self, signature, op_id, apply):
         for ident, sig, st in self.ids:

@@ -1,9 +1,17 @@
 """What the companion knows of the board: pegs, game, tally and settings, kept up to date
-from replies and events, and compared field by field after a reconnect.
+from replies and events, and compared field by field after a reconnect; and BoardEvent,
+what the board's buttons (or the link's own news) did. Every kind of board returns these.
 """
+
+from collections import namedtuple
 
 SETTINGS = ("brightness", "budget_ma", "pause_ms", "idle_ms")
 LANES = ("p0", "p1", "p2", "p3")
+
+# kind: "peg" (a lane pegged n on the buttons), "undo" (the last jump was undone on lane),
+# "new" (a new game was started on the board); and the link's news: "lost", "back",
+# "drift" (lane -1).
+BoardEvent = namedtuple("BoardEvent", "kind lane n rev")
 
 
 class BoardState:
@@ -41,6 +49,30 @@ class BoardState:
         s.mode = args.get("mode", "play")
         s.ma = args.get("ma", 0)
         return s
+
+    @classmethod
+    def from_dict(cls, d):
+        """The state to_dict gave."""
+        s = cls(d["rev"], d["target"], d["players"], [tuple(p) for p in d["pegs"]],
+                d["dealer"], d["winner"], d["wins"], d["settings"])
+        s.skunk, s.undos, s.pending = tuple(d["skunk"]), d["undos"], tuple(d["pending"])
+        s.mode, s.ma = d["mode"], d["ma"]
+        return s
+
+    @property
+    def lanes(self):
+        """The lanes in play (players, or sides in a partnership game)."""
+        return self.players
+
+    @property
+    def fronts(self):
+        """Each lane's front peg: its score."""
+        return tuple(p[1] for p in self.pegs)
+
+    @property
+    def backs(self):
+        """Each lane's back peg: its score before the last jump."""
+        return tuple(p[0] for p in self.pegs)
 
     def copy(self):
         """An independent copy."""

@@ -23,7 +23,7 @@ import secrets
 import time
 from typing import Any
 
-from crib.board.memory import BoardEvent
+from crib.board.state import BoardEvent
 from crib.errors import CribError
 from crib.table.answers import AnswerError, UndoRequest
 from crib.table.entries import StateChanged

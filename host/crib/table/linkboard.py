@@ -8,7 +8,8 @@ board started for the game is given the lanes a game needs (crib.sim.virtual wid
 on their own lanes); a Pico, or a sim that runs on its own, has the lanes it has.
 """
 
-from crib.board.memory import BoardError, BoardEvent, BoardState
+from crib.board.memory import BoardError
+from crib.board.state import BoardEvent
 
 BUTTON = "button"
 
@@ -32,13 +33,13 @@ class LinkBoard:
         from crib.board.link import BoardRefused
 
         try:
-            return _state(change(*args, **kw))
+            return change(*args, **kw).copy()
         except BoardRefused as e:
             raise BoardError(str(e), e.code) from None
 
     def state(self):
         """The board's state, fetched now."""
-        return _state(self.link.state())
+        return self.link.state().copy()
 
     def new_game(self, target, lanes, op_id, match=False):
         """A new game of lanes to target (match: clear the games-won tally); a virtual board
@@ -74,10 +75,3 @@ class LinkBoard:
     def close(self):
         """Close the link (and a virtual board started for it)."""
         self.link.close()
-
-
-def _state(s):
-    return BoardState(s.players, s.target, tuple(p[1] for p in s.pegs),
-                      tuple(p[0] for p in s.pegs), s.winner, s.rev)
-
-
