@@ -77,7 +77,7 @@ class _Refused(CribError):
 
 @pytest.mark.parametrize("error", [_Refused("no board"), InvalidCardError("'5x'")])
 def test_a_user_error_in_a_command_is_one_line_and_exit_1(error, monkeypatch, capsys):
-    def run(args):
+    def run(args, env):
         raise error
     monkeypatch.setattr("crib.commands.score.run", run)
     assert main(["score", "5h", "5c", "5d", "jh", "5s"]) == 1
@@ -87,13 +87,13 @@ def test_a_user_error_in_a_command_is_one_line_and_exit_1(error, monkeypatch, ca
 
 
 def test_an_interrupt_is_exit_130_and_a_bug_is_a_traceback(monkeypatch, capsys):
-    def interrupted(args):
+    def interrupted(args, env):
         raise KeyboardInterrupt
     monkeypatch.setattr("crib.commands.score.run", interrupted)
     assert main(["score", "5h", "5c", "5d", "jh", "5s"]) == 130
     assert capsys.readouterr().err.startswith("crib: ")
 
-    def bug(args):
+    def bug(args, env):
         raise ZeroDivisionError
     monkeypatch.setattr("crib.commands.score.run", bug)
     with pytest.raises(ZeroDivisionError):

@@ -5,9 +5,11 @@ import argparse
 import importlib
 import sys
 
+from crib.env import Env
 from crib.errors import HANDLED
 
-# verb -> its module: add_arguments(parser), run(args), HELP (one line) and a docstring.
+# verb -> its module: add_arguments(parser), run(args, env) (env: crib.env.Env), HELP (one
+# line) and a docstring.
 # Command modules import what is heavy inside run(), so building the parser stays quick.
 VERBS = {
     "board": "crib.commands.board",
@@ -42,24 +44,26 @@ def build_parser():
     return parser
 
 
-def main(argv=None):
-    """Run crib with argv (default sys.argv[1:]); return the exit code."""
+def main(argv=None, env=None):
+    """Run crib with argv (default sys.argv[1:]) in env (default: this process's streams
+    and environment); return the exit code."""
+    env = Env() if env is None else env
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
-        parser.print_help()
+        parser.print_help(env.stdout)
         return 2
     try:
-        return args.handler(args) or 0
+        return args.handler(args, env) or 0
     except HANDLED as e:
-        print("crib: error: %s" % e, file=sys.stderr)
+        env.error("crib: error: %s" % e)
         return 1
     except KeyboardInterrupt:
-        print("crib: interrupted", file=sys.stderr)
+        env.error("crib: interrupted")
         return 130
     except BrokenPipeError:
         # Output piped into `head` and closed: not an error worth a traceback.
-        sys.stderr.close()
+        env.stderr.close()
         return 0
 
 

@@ -58,8 +58,10 @@ def list_ports_text(comports=None):
     return "\n".join(format_port(p) for p in ports)
 
 
-def port_spec(args):
-    """What open_link gets: "sim", "auto", a path or a URL."""
+def port_spec(args, environ=None):
+    """What open_link gets: "sim", "auto", a path or a URL ($CRIB_PORT from environ, default
+    os.environ, when no --port is given)."""
+    environ = os.environ if environ is None else environ
     if args.board == "sim":
         if args.port not in (None, "auto"):
             raise BoardChoiceError("give --port or --board sim, not both (got --port %r)"
@@ -67,12 +69,12 @@ def port_spec(args):
         return "sim"
     if args.store is not None:
         raise BoardChoiceError("--store is for the virtual board: add --board sim")
-    return args.port or os.environ.get("CRIB_PORT") or "auto"
+    return args.port or environ.get("CRIB_PORT") or "auto"
 
 
-def open_board(args, on_event=None):
+def open_board(args, on_event=None, environ=None):
     """A connected Link for a command's arguments (the caller closes it)."""
-    spec = port_spec(args)
+    spec = port_spec(args, environ)
     kw = {"timeout": args.timeout, "retries": RETRIES, "on_event": on_event}
     if spec == "sim":
         kw["store"] = args.store

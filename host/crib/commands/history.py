@@ -71,28 +71,28 @@ def _symbols(names):
     return " ".join(card_symbol(parse_card(c)) for c in names)
 
 
-def run(args):
+def run(args, env):
     """Print the games (or one game) and return 0."""
-    h = History.open(args.db or default_path())
+    h = History.open(args.db or default_path(env.environ))
     try:
         if args.game is not None:
             entries = game_entries(h, args.game, args.all)
             g = [x for x in games(h, 1 << 30) if x["id"] == args.game][0]
             if args.json:
-                print(json.dumps({"game": g, "entries": entries}))
+                env.print(json.dumps({"game": g, "entries": entries}))
                 return 0
-            print(_line(g))
+            env.print(_line(g))
             for e in entries:
-                print(_entry_text(e, g["names"], g["sides"]))
+                env.print(_entry_text(e, g["names"], g["sides"]))
             return 0
         rows = games(h, args.limit or -1)  # SQLite: LIMIT -1 is no limit
         if args.json:
-            print(json.dumps({"games": rows}))
+            env.print(json.dumps({"games": rows}))
             return 0
         if not rows:
-            print(f"no games yet in {h.path}")
+            env.print(f"no games yet in {h.path}")
         for g in rows:
-            print(_line(g))
+            env.print(_line(g))
         return 0
     finally:
         h.close()

@@ -10,8 +10,6 @@ crash exactly where it stopped. Answers can come from a script on stdin. See doc
 """
 
 import argparse
-import os
-import sys
 
 from crib.connect import open_table_board
 from crib.history.db import History, default_path
@@ -67,9 +65,9 @@ def _target(text):
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def board_port(args):
+def board_port(args, env):
     """The port to open: --port, else $CRIB_PORT with --board auto, else None."""
-    return args.port or (os.environ.get("CRIB_PORT") if args.board == "auto" else None)
+    return args.port or (env.getenv("CRIB_PORT") if args.board == "auto" else None)
 
 
 def add_arguments(parser):
@@ -123,18 +121,17 @@ def options(args):
             "totals": bool(args.totals)}
 
 
-def run(args, inp=None, out=None, board=None):
-    """Run the session; inp/out default to stdin/stdout, board to the one chosen."""
-    inp = sys.stdin if inp is None else inp
-    out = sys.stdout if out is None else out
+def run(args, env, board=None):
+    """Run the session on env's streams; board: the one chosen by default."""
+    inp, out = env.stdin, env.stdout
     if ports_listed(args, out):
         return 0
     from crib.table.engine import TableEngine
 
-    port = board_port(args)
+    port = board_port(args, env)
     setup = _setup(args)
-    view = View(out, args.colour)
-    history = History.open(args.db or default_path())
+    view = View(out, env.colour() if args.colour is None else args.colour)
+    history = History.open(args.db or default_path(env.environ))
     engine = None
     try:
         if board is None:

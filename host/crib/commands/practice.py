@@ -10,7 +10,6 @@ See docs/practice.md.
 """
 
 import random
-import sys
 
 from crib.commands.play import (
     add_board_choice,
@@ -64,27 +63,26 @@ def check_name(name, computer):
     return name
 
 
-def run(args, inp=None, out=None, board=None):
-    """Play one practice game; inp/out default to stdin/stdout, board to the one chosen."""
+def run(args, env, board=None):
+    """Play one practice game on env's streams; board: the one chosen by default."""
     from crib.practice.turns import PracticeTurns
     from crib.table.engine import TableEngine
     from crib.table.session import Setup
 
-    inp = sys.stdin if inp is None else inp
-    out = sys.stdout if out is None else out
+    inp, out = env.stdin, env.stdout
     if ports_listed(args, out):
         return 0
     computer = f"Computer ({args.level})"
     names = [check_name(args.name, computer), computer]
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10 ** 6)
-    view = View(out, args.colour)
-    history = History.open(args.db or default_path())
+    view = View(out, env.colour() if args.colour is None else args.colour)
+    history = History.open(args.db or default_path(env.environ))
     engine = None
     try:
         if history.abandon_practice():  # a game whose companion was killed: never resumed
             view.note("a practice game left unfinished is kept in the history, marked"
                       " abandoned")
-        port = board_port(args)
+        port = board_port(args, env)
         if board is None:
             board = open_table_board(args.board, port, args.store, view.note)
         options = {PRACTICE: args.level, "seed": seed, "human": HUMAN}

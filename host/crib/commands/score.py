@@ -4,7 +4,6 @@ The last card is the starter unless --starter names it. Cards are forgiving: 5h,
 """
 
 import json
-import sys
 
 from crib.errors import CribError
 from crib.ui.cards import show_lines
@@ -44,13 +43,13 @@ def parse_deal(texts, starter=None):
     return cards[:4], cards[4]
 
 
-def run(args):
+def run(args, env):
     """Print the itemised show (or JSON) and return 0."""
     hand, starter = parse_deal(args.cards, args.starter)
     items = show_breakdown(hand, starter, args.crib)
     total = sum(it.points for it in items)
     if args.json:
-        print(json.dumps({
+        env.print(json.dumps({
             "hand": [card_name(c) for c in hand],
             "starter": card_name(starter),
             "crib": bool(args.crib),
@@ -59,7 +58,8 @@ def run(args):
             "total": total,
         }))
         return 0
-    write_lines(show_lines(hand, starter, args.crib, items, total), sys.stdout)
+    write_lines(show_lines(hand, starter, args.crib, items, total), env.stdout,
+                env.colour())
     return 0
 
 

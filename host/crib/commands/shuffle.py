@@ -50,33 +50,34 @@ def add_arguments(parser):
                              " unfinished table game there is not taken over without asking")
 
 
-def run(args):
+def run(args, env):
     """Solve a deal (--solve) or play from stdin, the total pegged on the board chosen (none
     by default: the solitaire stays instant)."""
     if args.json and not args.solve:
         raise _ArgumentError("--json goes with --solve")
     if not args.time_limit >= 0:
         raise _ArgumentError("the time limit is seconds >= 0, got %r" % (args.time_limit,))
-    if ports_listed(args, sys.stdout):
+    if ports_listed(args, env.stdout):
         return 0
     if args.solve and (args.board != "none" or args.port):
         raise _ArgumentError("--board and --port go with playing, not with --solve")
     seed = args.seed if args.seed is not None else random.randrange(1000000)
     game = Shuffle(seed)
     if args.solve:
-        return _print_solution(game, args.time_limit, args.json, sys.stdout)
-    printer = _Printer(sys.stdout)
-    port = board_port(args)
+        return _print_solution(game, args.time_limit, args.json, env.stdout, env.colour())
+    printer = _Printer(env.stdout, env.colour(), env.stderr)
+    port = board_port(args, env)
     if args.board == "none" and port is None:
-        play(game, sys.stdin, printer, args.time_limit)
+        play(game, env.stdin, printer, args.time_limit)
         return 0
+    from crib.history.db import default_path
     from crib.table.record import new_op_prefix
 
-    if not board_free(args.db, sys.stdin, printer):
+    if not board_free(args.db or default_path(env.environ), env.stdin, printer):
         return 0
     board = open_table_board(args.board, port, args.store, printer.note)
     try:
-        play(game, sys.stdin, printer, args.time_limit,
+        play(game, env.stdin, printer, args.time_limit,
              shuffle.BoardTotal(board, new_op_prefix()))
     finally:
         board.close()
@@ -86,10 +87,10 @@ def run(args):
 def board_free(db, stdin, printer):
     """Whether the solitaire may take the board: yes when no table game is unfinished,
     else the player is asked (the table game stays resumable either way)."""
-    from crib.history.db import History, default_path
+    from crib.history.db import History
     from crib.table.session import describe_game
 
-    h = History.open(db or default_path())
+    h = History.open(db)
     try:
         old = h.unfinished()
         if old is None:
@@ -237,7 +238,7 @@ def _proof(sol):
     return "(not proved optimal in the time limit: upper bound %d)" % sol.bound
 
 
-def _print_solution(game, time_limit, as_json, out):
+def _print_solution(game, time_limit, as_json, out, colour=None):
     """`--solve`: the best arrangement, its score, the proof status, the swaps."""
     sol = _solve(game, time_limit)
     lines = shuffle.line_scores(sol.grid, game.starter)
@@ -258,7 +259,7 @@ def _print_solution(game, time_limit, as_json, out):
             "seconds": round(sol.seconds, 3),
         }) + "\n")
         return 0
-    printer = _Printer(out)
+    printer = _Printer(out, colour)
     printer.line([("dealt", "bold")])
     _show(game, printer)
     for a, b in sol.swaps:
@@ -277,7 +278,11 @@ def _names(grid):
 
 
 class _Printer(Writer):
-    """Lines of (text, style) segments (crib.ui.lines), and the prompt."""
+    """Lines of (text, style) segments (crib.ui.lines), the prompt, and errors on err."""
+
+    def __init__(self, out, colour=None, err=None):
+        super().__init__(out, colour)
+        self.err = sys.stderr if err is None else err
 
     def prompt(self, text):
         """Write text without a newline, flushed (the prompt before reading a command)."""
@@ -286,7 +291,7 @@ class _Printer(Writer):
 
     def error(self, text):
         """An error about the last command, on stderr."""
-        print(text, file=sys.stderr)
+        print(text, file=self.err)
 
     def note(self, text):
         """A remark (which board is used), dim."""

@@ -28,34 +28,34 @@ def _num(x):
     return "    -" if x is None else f"{x:5.2f}"
 
 
-def run(args):
+def run(args, env):
     """Print the figures (or JSON) and return 0."""
-    h = History.open(args.db or default_path())
+    h = History.open(args.db or default_path(env.environ))
     try:
         st = stats(h)
     finally:
         h.close()
     if args.json:
-        print(json.dumps(st))
+        env.print(json.dumps(st))
         return 0
-    print(f"{st['matches']} matches, {st['games']} games ({st['finished']} finished),"
+    env.print(f"{st['matches']} matches, {st['games']} games ({st['finished']} finished),"
           f" {st['skunks']} skunks")
-    print(f"{'player':<12} {'games':>5} {'wins':>4} {'skunks':>6} {'hand':>5} {'crib':>5}"
+    env.print(f"{'player':<12} {'games':>5} {'wins':>4} {'skunks':>6} {'hand':>5} {'crib':>5}"
           f" {'pegs':>5} {'deal':>5} {'pone':>5}")
     for p in st["players"]:
-        print(f"{p['name']:<12} {p['games']:5d} {p['wins']:4d} {p['skunks_won']:6d}"
+        env.print(f"{p['name']:<12} {p['games']:5d} {p['wins']:4d} {p['skunks_won']:6d}"
               f" {_num(p['hand_avg'])} {_num(p['crib_avg'])} {_num(p['pegging_avg'])}"
               f" {_num(p['pegging_dealer_avg'])} {_num(p['pegging_pone_avg'])}")
     u = st["usual"]
-    print(f"usual: hand {u['hand_random']:.2f} and crib {u['crib_random']:.2f} with random"
+    env.print(f"usual: hand {u['hand_random']:.2f} and crib {u['crib_random']:.2f} with random"
           " cards (exact);")
-    print(f"       in real 2-player play about hand {PLAYED['hand']:.1f},"
+    env.print(f"       in real 2-player play about hand {PLAYED['hand']:.1f},"
           f" crib {PLAYED['crib']:.1f}, pegging {PLAYED['pegging_dealer']:.1f} dealing and"
           f" {PLAYED['pegging_pone']:.1f} as pone (J. Chambers, cribbage.org)")
     if st["best"]:
-        print("best hands:")
+        env.print("best hands:")
     for b in st["best"]:
         what = "crib" if b["crib"] else "hand"
-        print(f"  {b['points']:2d}  {b['name']:<12} {what} {' '.join(b['cards'])}"
+        env.print(f"  {b['points']:2d}  {b['name']:<12} {what} {' '.join(b['cards'])}"
               f"  starter {b['starter'] or '?'}  (game #{b['game']})")
     return 0

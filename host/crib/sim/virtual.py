@@ -26,6 +26,7 @@ import threading
 import time
 import tty
 
+from crib.env import data_dir
 from crib.errors import CribError
 from crib.layout.source import firmware_dir
 from cribcore.protocol import MAX_LINE, MAX_REPLY, LineReader, ProtocolError, decode
@@ -43,15 +44,11 @@ class SimError(CribError):
     """The virtual board could not start (no runner, a busy store, a bad address)."""
 
 
-def default_store():
+def default_store(environ=None):
     """Where the virtual board keeps its state unless --store says: $CRIB_SIM_STORE, or
-    crib/sim under $XDG_DATA_HOME (~/.local/share)."""
-    env = os.environ.get("CRIB_SIM_STORE")
-    if env:
-        return env
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"),
-                                                           ".local", "share")
-    return os.path.join(base, "crib", "sim")
+    crib/sim in crib's data folder (crib.env.data_dir)."""
+    environ = os.environ if environ is None else environ
+    return environ.get("CRIB_SIM_STORE") or str(data_dir(environ) / "sim")
 
 
 def desk_path():

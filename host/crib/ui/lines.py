@@ -4,25 +4,14 @@ terminal, plain text in a pipe, a file, a test, or wherever NO_COLOR is set (no-
 A line is a list of (text, style) segments; style names are rich's ("bold red", "cyan").
 """
 
-import os
-from typing import Mapping, Optional, Sequence, TextIO, Tuple
+from typing import Optional, Sequence, TextIO, Tuple
+
+from crib.env import isatty, wants_colour
+
+__all__ = ["Line", "Segment", "Writer", "isatty", "plain", "wants_colour", "write_lines"]
 
 Segment = Tuple[str, str]
 Line = Sequence[Segment]
-
-
-def isatty(out: TextIO) -> bool:
-    """True if out is a terminal (False for streams that cannot tell)."""
-    try:
-        return out.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
-def wants_colour(out: TextIO, environ: Optional[Mapping[str, str]] = None) -> bool:
-    """Colour for out: on a terminal, unless NO_COLOR is set to anything but ""."""
-    environ = os.environ if environ is None else environ
-    return isatty(out) and not environ.get("NO_COLOR")
 
 
 def plain(line: Line) -> str:
