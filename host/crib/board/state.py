@@ -5,7 +5,8 @@ what the board's buttons (or the link's own news) did. Every kind of board retur
 
 from collections import namedtuple
 
-SETTINGS = ("brightness", "budget_ma", "pause_ms", "idle_ms")
+from pegboard.app import SETTINGS  # the board's settings, as the firmware declares them
+
 LANES = ("p0", "p1", "p2", "p3")
 
 # kind: "peg" (a lane pegged n on the buttons), "undo" (the last jump was undone on lane),

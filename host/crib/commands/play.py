@@ -12,9 +12,10 @@ crash exactly where it stopped. Answers can come from a script on stdin. See doc
 import argparse
 
 from crib.connect import open_table_board
+from crib.env import isatty
 from crib.history.db import History, default_path
 from crib.table.answers import AnswerError
-from crib.ui.prompt import InputEnded, QuitRequest, Terminal, is_terminal
+from crib.ui.prompt import InputEnded, QuitRequest, Terminal
 from crib.ui.view import View
 
 HELP = "play a game at the table: score the play and the show, peg the board, keep history"
@@ -138,7 +139,7 @@ def run(args, env, board=None):
             board = open_table_board(args.board, port, args.store, view.note)
         engine = TableEngine(history, board, options(args), setup, args.resume,
                              port or board.kind)
-        Terminal(engine, inp, view, echo=not is_terminal(inp)).run()
+        Terminal(engine, inp, view, echo=not isatty(inp)).run()
         return 0
     except QuitRequest:
         if _in_game(engine):

@@ -18,11 +18,12 @@ from crib.commands.play import (
     ports_listed,
 )
 from crib.connect import open_table_board
+from crib.env import isatty
 from crib.errors import CribError
 from crib.history.db import PRACTICE, History, default_path
 from crib.practice.game import rngs
 from crib.practice.levels import LEVELS, make
-from crib.ui.prompt import InputEnded, QuitRequest, Terminal, is_terminal
+from crib.ui.prompt import InputEnded, QuitRequest, Terminal
 from crib.ui.view import View
 from cribcore.cards import card_name
 
@@ -91,7 +92,7 @@ def run(args, env, board=None):
         engine = TableEngine(history, board, options, Setup(names, False, args.target, "cut"),
                              board_name=port or board.kind, turns=PracticeTurns, games=1,
                              offer_resume=False)
-        terminal = Terminal(engine, inp, view, echo=not is_terminal(inp),
+        terminal = Terminal(engine, inp, view, echo=not isatty(inp),
                             auto=lambda q: computer_answer(engine, level, q))
         try:
             terminal.run()

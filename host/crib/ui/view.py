@@ -73,8 +73,8 @@ class View:
             elif ev.kind == "board":
                 d = ev.data
                 self.board(d["names"], d["scores"], d["target"], d["fresh"], d["skunk"])
-            elif ev.kind in ("note", "problem", "heading", "line"):
-                getattr(self, ev.kind)(ev.text)
+            elif ev.kind in self._TEXT:
+                self._TEXT[ev.kind](self, ev.text)
 
     def status(self, view):
         """The score line shown with each question: every side's score, whose deal, the
@@ -110,6 +110,9 @@ class View:
                           (f" {score:3d}/{target}{mark}", "bold" if mark else "")])
         self._lines(lines)
 
+
+    # Events that are one line of text, by kind.
+    _TEXT = {"note": note, "problem": problem, "heading": heading, "line": line}
 
 def _card(name):
     from cribcore.cards import parse_card
