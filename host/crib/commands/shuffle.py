@@ -70,15 +70,15 @@ def run(args, env):
     if args.board == "none" and port is None:
         play(game, env.stdin, printer, args.time_limit)
         return 0
+    from crib.board.ids import new_prefix
     from crib.history.db import default_path
-    from crib.table.record import new_op_prefix
 
     if not board_free(args.db or default_path(env.environ), env.stdin, printer):
         return 0
     board = open_table_board(args.board, port, args.store, printer.note)
     try:
         play(game, env.stdin, printer, args.time_limit,
-             shuffle.BoardTotal(board, new_op_prefix()))
+             shuffle.BoardTotal(board, new_prefix()))
     finally:
         board.close()
     return 0

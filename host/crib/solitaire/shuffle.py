@@ -8,6 +8,7 @@ jack starter adds 2 (heels) to the total once. Any two grid cards may be swapped
 
 import random
 
+from crib.board.ids import op_id
 from crib.errors import CribError
 from cribcore.show import score_show
 
@@ -223,7 +224,7 @@ class BoardTotal:
 
     def _op_id(self):
         self.ops += 1
-        return "%s-%d" % (self.op_prefix, self.ops)
+        return op_id(self.op_prefix, self.ops)
 
     def __call__(self, total):
         """Move the lane to total (at most the board's target)."""

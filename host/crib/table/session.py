@@ -6,12 +6,13 @@ questions of the setup, of every hand (crib.table.turns), of the board's news th
 decision (crib.table.sync), and "Another game?".
 """
 
+from crib.board.ids import new_prefix
 from crib.history.db import HistoryError
 from crib.history.reports import SKUNKS
 from crib.table.answers import AnswerError, UndoRequest, parse_choice, parse_int
 from crib.table.entries import StateChanged
 from crib.table.questions import Ask
-from crib.table.record import Table, new_op_prefix
+from crib.table.record import Table
 from crib.table.turns import Turns, confirm_ask
 from cribcore.deal import sides_for
 from cribcore.match import win_level
@@ -185,7 +186,7 @@ class Session:
     def _new_game(self, match_id, dealer, first):
         dealer = None if dealer == CUT else dealer
         game_id = self.h.new_game(match_id, dealer, self.options, self.board_name,
-                                  new_op_prefix())
+                                  new_prefix())
         table = Table(self.h, self.board, self.view, game_id)
         table.start_board(first)
         self.board.events()  # news from before this game (the board was just set up anew)
