@@ -16,7 +16,8 @@ import tempfile
 import time
 
 from crib.board.link import Link
-from crib.sim.virtual import VirtualBoard, desk_path
+from crib.sim.store import desk_path
+from crib.sim.virtual import VirtualBoard
 
 
 def _figures(name, times):

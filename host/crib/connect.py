@@ -131,7 +131,8 @@ def _reopen_pico(serial_no, device, comports=None):
 def _open_sim(link_class, store=None, config=None, **kw):
     """A Link to the virtual board on `store`: the running one, or one started for the link
     (headless, on a pty; it stops when the link is closed)."""
-    from crib.sim.virtual import SimError, VirtualBoard, default_store, running_sim
+    from crib.sim.store import SimError, default_store, running_sim
+    from crib.sim.virtual import VirtualBoard
 
     store = store or default_store()
     if config is not None and not os.path.exists(config):

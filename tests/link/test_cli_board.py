@@ -186,7 +186,7 @@ def test_crib_sim_resumes_its_game_after_a_restart(tmp_path):
 
 def test_a_store_widened_for_four_lanes_keeps_its_layout(capsys, sim, tmp_path):
     """crib play widens the virtual board for four solo players; crib board reads that."""
-    from crib.sim.virtual import write_layout
+    from crib.sim.store import write_layout
 
     write_layout(str(tmp_path / "store"), 4)
     code, out, err = run(capsys, sim + ["new", "--players", "4"])

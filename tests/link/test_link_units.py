@@ -8,7 +8,8 @@ from rig import UsbPort
 from crib.board.ids import Ids
 from crib.board.ports import PICO_VID, format_port, list_ports, pico_ports
 from crib.board.state import BoardState, Difference, differences
-from crib.sim.virtual import SimError, _Client, parse_address
+from crib.sim.store import SimError, parse_address
+from crib.sim.virtual import _Client
 from cribcore.protocol import MAX_LINE, LineReader, decode, encode, event, ok
 
 

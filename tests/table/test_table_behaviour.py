@@ -308,7 +308,8 @@ def test_crib_sim_shows_a_virtual_board_another_command_started(tmp_path):
     from crib.commands.sim import RemoteBoard
     from crib.layout.source import load_layout
     from crib.sim.screen import SimScreen
-    from crib.sim.virtual import VirtualBoard, running_sim
+    from crib.sim.store import running_sim
+    from crib.sim.virtual import VirtualBoard
 
     store = str(tmp_path / "sim")
     with VirtualBoard(store, None, pty=False, address=("127.0.0.1", 0)) as board:

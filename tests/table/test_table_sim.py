@@ -11,7 +11,8 @@ from tablescript import Script
 
 from crib.board.link import Link
 from crib.cli import main
-from crib.sim.virtual import VirtualBoard, store_layout
+from crib.sim.store import store_layout
+from crib.sim.virtual import VirtualBoard
 
 ARGS = ["--names", "Alice,Bob", "--target", "61", "--dealer", "Alice", "--no-colour"]
 

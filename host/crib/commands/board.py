@@ -62,11 +62,11 @@ def run(args, env):
     # when the CLI imports every command module to build its parser.
     from crib.layout.source import load_layout
     from crib.picture.model import check_layout
-    from crib.sim.virtual import default_store, store_layout
+    from crib.sim.store import default_store, store_layout
 
     layout = args.config
     if layout is None and args.board == "sim":
-        # A store crib widened for four lanes keeps its own layout (crib.sim.virtual.write_layout).
+        # A store crib widened for four lanes keeps its own layout (crib.sim.store.write_layout).
         layout = store_layout(args.store or default_store(env.environ))
     config = load_layout(layout)
     with open_board(args, environ=env.environ) as link:

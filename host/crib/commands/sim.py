@@ -37,17 +37,12 @@ def run(args, env):
     """Start the board, print where to reach it, draw it (or wait) until q or Ctrl-C."""
     # Imported here: the CLI imports every command module to build its parser.
     from crib.layout.source import load_layout
-    from crib.sim.virtual import (
-        VirtualBoard,
-        default_store,
-        parse_address,
-        running_sim,
-        store_layout,
-    )
+    from crib.sim.store import default_store, parse_address, running_sim, store_layout
+    from crib.sim.virtual import VirtualBoard
 
     address = parse_address(args.socket) if args.socket else None
     store = args.store or default_store(env.environ)
-    # A store crib widened for four lanes keeps its own layout (crib.sim.virtual.write_layout).
+    # A store crib widened for four lanes keeps its own layout (crib.sim.store.write_layout).
     config = load_layout(args.config or store_layout(store))
     url = running_sim(store)
     if url is not None and not args.socket and not args.headless:

@@ -23,7 +23,7 @@ class LinkBoard:
         self.kind = "sim" if info.get("desk") else "pico"
         self.capacity = info.get("lanes", 4)
         if link.sim is not None and link.sim.config is None:
-            from crib.sim.virtual import MAX_LANES
+            from crib.sim.store import MAX_LANES
 
             self.capacity = max(self.capacity, MAX_LANES)  # new_game widens it
         self.name = link.name
