@@ -19,7 +19,8 @@ VERBS = sorted(VERBS)
 # the table flow, the virtual board, drawing, the hardware documents, rich.
 HEAVY = ("crib.analysis.fastshow", "crib.analysis.advise", "crib.analysis.advise_tables",
          "crib.solitaire.solve",
-         "mpremote", "crib.deploy.device", "crib.deploy.build", "crib.hardware", "crib.hw_svg",
+         "mpremote", "crib.deploy.device", "crib.deploy.plan", "crib.deploy.build",
+         "crib.hardware", "crib.hw_svg",
          "crib.table.engine", "crib.table.session", "crib.table.turns", "crib.sim.virtual",
          "crib.sim.screen",
          "crib.picture.model", "crib.picture.snapshot", "crib.layout.face", "rich", "xml.sax")

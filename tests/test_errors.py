@@ -42,7 +42,7 @@ def test_a_broken_firmware_file_is_an_error_not_a_traceback(tmp_path, monkeypatc
     root = tmp_path / "firmware"
     shutil.copytree(FIRMWARE, root, ignore=shutil.ignore_patterns("__pycache__"))
     (root / "pegboard" / "light.py").write_text("def broken(:\n")
-    monkeypatch.setattr("crib.deploy.device.firmware_dir", lambda: root)
+    monkeypatch.setattr("crib.deploy.plan.firmware_dir", lambda: root)
     assert main(["deploy", "--dry-run", "--port", "/dev/does-not-exist"]) == 1
     err = capsys.readouterr().err
     # mpy-cross's own message (it names the file and the SyntaxError), no Python traceback
