@@ -82,6 +82,33 @@ def open_board(args, on_event=None, environ=None):
     return open_link(spec, **kw)
 
 
+def add_table_board_arguments(parser, default="auto"):
+    """--board auto|sim|none, --port and --store: the board a game pegs (open_table_board
+    takes them); `crib play`, `crib practice` and `crib shuffle` share them."""
+    parser.add_argument("--board", choices=("auto", "sim", "none"), default=default,
+                        help="auto: a Pico if one is found, else the virtual board;"
+                             " none: no board (default %(default)s)")
+    parser.add_argument("--port", metavar="PORT",
+                        help="the board's serial port or pyserial URL (socket://HOST:PORT);"
+                             " list: show the ports (default with --board auto: $CRIB_PORT,"
+                             " else a Pico found by its USB id)")
+    parser.add_argument("--store", metavar="DIR",
+                        help="the virtual board's state folder (default: crib sim's)")
+
+
+def ports_listed(args, out):
+    """For `--port list`: print the serial ports to out and return True."""
+    if args.port != "list":
+        return False
+    out.write(list_ports_text() + "\n")
+    return True
+
+
+def table_port(args, env):
+    """The port to open: --port, else $CRIB_PORT with --board auto, else None."""
+    return args.port or (env.getenv("CRIB_PORT") if args.board == "auto" else None)
+
+
 def open_link(spec, store=None, config=None, link_class=Link, comports=None, **kw):
     """A connected link to spec: "auto", "sim" (store, config: the virtual board's), a device
     path or a pyserial URL; kw go to the Link (timeout, retries, on_event, ...)."""

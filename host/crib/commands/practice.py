@@ -11,13 +11,8 @@ See docs/practice.md.
 
 import random
 
-from crib.commands.play import (
-    add_board_choice,
-    add_history_and_colour,
-    board_port,
-    ports_listed,
-)
-from crib.connect import open_table_board
+from crib.commands._options import add_history_and_colour
+from crib.connect import add_table_board_arguments, open_table_board, ports_listed, table_port
 from crib.env import isatty
 from crib.errors import CribError
 from crib.history.db import PRACTICE, History, default_path
@@ -42,7 +37,7 @@ def add_arguments(parser):
                         help="deal the same cards again (every game shows its seed)")
     parser.add_argument("--name", default="You", metavar="NAME",
                         help="your name in the history (default You)")
-    add_board_choice(parser)
+    add_table_board_arguments(parser)
     add_history_and_colour(parser)
 
 
@@ -83,7 +78,7 @@ def run(args, env, board=None):
         if history.abandon_practice():  # a game whose companion was killed: never resumed
             view.note("a practice game left unfinished is kept in the history, marked"
                       " abandoned")
-        port = board_port(args, env)
+        port = table_port(args, env)
         if board is None:
             board = open_table_board(args.board, port, args.store, view.note)
         options = {PRACTICE: args.level, "seed": seed, "human": HUMAN}

@@ -10,8 +10,7 @@ import json
 import random
 import sys
 
-from crib.commands.play import add_board_choice, board_port, ports_listed
-from crib.connect import open_table_board
+from crib.connect import add_table_board_arguments, open_table_board, ports_listed, table_port
 from crib.solitaire import shuffle
 from crib.solitaire.shuffle import TARGET, Shuffle, cell_name, parse_cell
 from crib.ui.cards import card_segment
@@ -44,7 +43,7 @@ def add_arguments(parser):
     parser.add_argument("--json", action="store_true", help="with --solve: print JSON")
     parser.add_argument("--time-limit", type=float, default=1.0, metavar="S",
                         help="seconds the solver may take per deal (default 1)")
-    add_board_choice(parser, default="none")
+    add_table_board_arguments(parser, default="none")
     parser.add_argument("--db", metavar="PATH",
                         help="the history (default crib play's): a board that holds an"
                              " unfinished table game there is not taken over without asking")
@@ -66,7 +65,7 @@ def run(args, env):
     if args.solve:
         return _print_solution(game, args.time_limit, args.json, env.stdout, env.colour())
     printer = _Printer(env.stdout, env.colour(), env.stderr)
-    port = board_port(args, env)
+    port = table_port(args, env)
     if args.board == "none" and port is None:
         play(game, env.stdin, printer, args.time_limit)
         return 0
