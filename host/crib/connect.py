@@ -13,7 +13,9 @@ commands (play, practice, shuffle) get the table's board with open_table_board.
 
 import argparse
 import os
+from typing import Callable, Optional
 
+from crib.board.api import GameBoard
 from crib.board.link import RETRIES, TIMEOUT, Link, LinkError, VersionMismatch, open_url
 from crib.board.ports import NoBoardFound, format_port, list_ports, pico_ports
 from crib.errors import CribError
@@ -72,7 +74,7 @@ def port_spec(args, environ=None):
     return args.port or environ.get("CRIB_PORT") or "auto"
 
 
-def open_board(args, on_event=None, environ=None):
+def open_board(args: argparse.Namespace, on_event=None, environ=None) -> Link:
     """A connected Link for a command's arguments (the caller closes it)."""
     spec = port_spec(args, environ)
     kw = {"timeout": args.timeout, "retries": RETRIES, "on_event": on_event}
@@ -109,7 +111,8 @@ def table_port(args, env):
     return args.port or (env.getenv("CRIB_PORT") if args.board == "auto" else None)
 
 
-def open_link(spec, store=None, config=None, link_class=Link, comports=None, **kw):
+def open_link(spec: str, store: Optional[str] = None, config: Optional[str] = None,
+              link_class=Link, comports=None, **kw) -> Link:
     """A connected link to spec: "auto", "sim" (store, config: the virtual board's), a device
     path or a pyserial URL; kw go to the Link (timeout, retries, on_event, ...)."""
     if spec == "auto":
@@ -185,7 +188,8 @@ def _open_sim(link_class, store=None, config=None, **kw):
     return link
 
 
-def open_table_board(choice, port=None, store=None, note=None):
+def open_table_board(choice: str, port: Optional[str] = None, store: Optional[str] = None,
+                     note: Optional[Callable[[str], None]] = None) -> GameBoard:
     """The board for `crib play`, `practice` and `shuffle`: port (a device or URL), choice
     "none" (no board: in memory), "sim" (the virtual board on store), or "auto" (a Pico
     found by USB id, else the virtual board; note() says which)."""

@@ -1,20 +1,5 @@
-"""The board as the table flow sees it: a few calls, one in-memory board, and the choice of
-board for `crib play` (a Pico, the virtual board, or none).
-
-The flow needs only this from a board (`MemoryBoard` is the reference; `LinkBoard` in
-crib.table.linkboard adapts the serial link to it):
-
-    kind                          "none", "sim" or "pico" (for messages and the record)
-    capacity                      the most lanes a game on it may have
-    state() -> BoardState          crib.board.state: lanes, target, fronts, backs, winner, rev
-    new_game(target, lanes, op_id, match=False) -> BoardState
-    set_dealer(lane)               the crib marker (not part of the record)
-    peg(lane, n, op_id) -> BoardState     applied once per op_id, however often it is sent
-    undo(op_id) -> BoardState      undo the last jump
-    events() -> [BoardEvent]       what the board's buttons did since the last call
-    close()
-
-Errors are CribError (BoardError for a refusal the board reports).
+"""The in-memory board: a board on the core's peg model for `--board none` and the tests,
+optionally kept in a file like the Pico's flash (the calls: crib.board.api.GameBoard).
 """
 
 import json

@@ -1,6 +1,6 @@
 """The table flow's board over the serial link (crib.board.link): a Pico, or the virtual board.
 
-`LinkBoard` adapts a crib.board.link.Link to the few calls the flow makes (crib.board.memory): the
+`LinkBoard` adapts a crib.board.link.Link to the few calls the flow makes (crib.board.api): the
 flow's own operation ids go out as the `id=` of Link.peg, undo and new, so an id written to
 the history before sending is the one the board remembers; refusals become BoardError;
 button events and the link's own news (lost, back, drift) become BoardEvents. A virtual
@@ -15,7 +15,7 @@ BUTTON = "button"
 
 
 class LinkBoard:
-    """A board behind a Link (see crib.board.memory for the calls)."""
+    """A board behind a Link (its calls: crib.board.api.GameBoard)."""
 
     def __init__(self, link):
         self.link = link
