@@ -34,7 +34,7 @@ def perceived(rgb, gamma, brightness):
     return tuple([inverse[min(255, max(0, v))] for v in rgb])
 
 
-_INVERSES = {}
+_INVERSES: dict = {}  # (gamma, brightness) -> the inverse table
 
 
 def _inverse(gamma, brightness):

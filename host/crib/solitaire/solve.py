@@ -23,7 +23,7 @@ Solution.__doc__ = """grid: 16 cards row by row; score incl. heels; bound >= any
 optimal: score == bound (proved); swaps: (a, b) cell pairs turning the start grid into grid."""
 
 _FULL = (1 << 16) - 1
-_STRUCTURE = []  # filled once on first use: the masks do not depend on the cards
+_STRUCTURE: list = []  # filled once on first use: the masks do not depend on the cards
 
 
 def _bits(mask):

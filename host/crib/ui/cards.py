@@ -36,7 +36,7 @@ def _width(cards: Sequence[int]) -> int:
 
 def show_lines(hand, starter, crib, items, total) -> List[Line]:
     """The show as lines of segments: cards, items with running total, total."""
-    lines = [[("crib     " if crib else "hand     ", "cyan")] + card_segments(hand)
+    lines: List[Line] = [[("crib     " if crib else "hand     ", "cyan")] + card_segments(hand)
              + [("   starter ", "cyan")] + card_segments([starter])]
     width = max([_width(it.cards) for it in items] + [0])
     running = 0

@@ -4,7 +4,7 @@ terminal, plain text in a pipe, a file, a test, or wherever NO_COLOR is set (no-
 A line is a list of (text, style) segments; style names are rich's ("bold red", "cyan").
 """
 
-from typing import Optional, Sequence, TextIO, Tuple
+from typing import Any, Optional, Sequence, TextIO, Tuple
 
 from crib.env import isatty, wants_colour
 
@@ -25,7 +25,7 @@ class Writer:
     def __init__(self, out: TextIO, colour: Optional[bool] = None):
         self.out = out
         self.colour = wants_colour(out) if colour is None else colour
-        self._console = None
+        self._console: Any = None  # rich's Console, made on the first coloured line
 
     def line(self, segments: Line) -> None:
         """Write one line."""
