@@ -5,9 +5,15 @@ what the board's buttons (or the link's own news) did. Every kind of board retur
 
 from collections import namedtuple
 
-from pegboard.app import SETTINGS  # the board's settings, as the firmware declares them
-
 LANES = ("p0", "p1", "p2", "p3")
+
+
+def _settings():
+    """The board's settings, as the firmware declares them (pegboard.app loads on first use:
+    it is not needed to build the CLI's parser)."""
+    from pegboard.app import SETTINGS
+
+    return SETTINGS
 
 # kind: "peg" (a lane pegged n on the buttons), "undo" (the last jump was undone on lane),
 # "new" (a new game was started on the board); and the link's news: "lost", "back",
@@ -43,7 +49,7 @@ class BoardState:
                 [tuple(args.get(LANES[i], (0, 0))) for i in range(players)],
                 args.get("dealer", -1), args.get("winner", -1),
                 args.get("wins", (0,) * players),
-                {k: args[k] for k in SETTINGS if k in args})
+                {k: args[k] for k in _settings() if k in args})
         s.skunk = tuple(args.get("skunk", ()))
         s.undos = args.get("undos", 0)
         s.pending = tuple(args.get("pending", (0,) * players))
@@ -113,7 +119,7 @@ class BoardState:
             self.skunk = tuple(args["skunk"])
         if "dealer" in args:
             self.dealer = args["dealer"]
-        for k in SETTINGS:
+        for k in _settings():
             if k in args:
                 self.settings[k] = args[k]
         if "rev" in args:
@@ -188,7 +194,7 @@ def differences(expected, board):
             out.append(Difference("lane %d" % lane, a, b))
     if list(expected.wins) != list(board.wins):
         out.append(Difference("wins", tuple(expected.wins), tuple(board.wins)))
-    for k in SETTINGS:
+    for k in _settings():
         if k in expected.settings and k in board.settings:
             if expected.settings[k] != board.settings[k]:
                 out.append(Difference(k, expected.settings[k], board.settings[k]))
