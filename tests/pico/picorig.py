@@ -76,7 +76,7 @@ def _lfs(buffer=None):
 
 def deploy_files(root=None):
     """{path: bytes} of the deploy build (`crib deploy`'s .mpy files, main.py, config.json)."""
-    from crib import build
+    from crib.deploy import build
 
     with tempfile.TemporaryDirectory(prefix="pico-build-") as out:
         written = build.build(out) if root is None else build.build(out, root)
