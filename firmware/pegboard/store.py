@@ -33,7 +33,7 @@ from cribcore.pegs import checksum
 try:
     from binascii import crc32
 except ImportError:  # a MicroPython built without it: the Adler-32 frames
-    crc32 = None
+    crc32 = None  # type: ignore[assignment]
 
 MAGIC = "crib-state"  # framed with cribcore's Adler-32 (earlier firmware; read and written)
 MAGIC_CRC = "crib-rec"  # framed with CRC-32: binascii's is C, Adler-32 runs in Python
