@@ -116,6 +116,17 @@ class Files:
         """Rename old to new, replacing new."""
         os.rename(old, new)
 
+    def listed(self, path):
+        """The names in path's directory (as path spells them): one directory read at boot
+        instead of a failed open per absent file (about 8 ms each on the Pico)."""
+        head, _, _ = path.rpartition("/")
+        try:
+            names = os.listdir(head or (".", "/")[path.startswith("/")])
+        except OSError:
+            return None
+        return set([(head + "/" if head or path.startswith("/") else "") + n
+                    for n in names])
+
 
 class Store:
     """Load the newest good state text; save a new one without ever losing the last."""
@@ -129,8 +140,11 @@ class Store:
         self._newest = None  # the slot holding the newest good copy
         self._recs = {}  # line -> (slot, seq) of the records the newest copy vouches for
         self._slots = {}  # slot index -> (seq, line) of every good record
+        self._listed = None  # the names in the state's directory while load() runs
 
     def _read(self, name):
+        if self._listed is not None and name not in self._listed:
+            return None
         data = self.files.read(name)
         if not data:
             return None  # absent, or created by a save the power cut: no damage
@@ -142,6 +156,8 @@ class Store:
     def load(self):
         """The text of the newest good copy, or None when there is none."""
         p = self.path
+        listed = getattr(self.files, "listed", None)
+        self._listed = listed(p) if listed else None
         for i in range(SLOTS):
             got = self._read(f"{p}.r{i}")
             if got is not None:
@@ -155,6 +171,7 @@ class Store:
                 self.seq = max(self.seq, got[0])
         copies.sort(key=lambda c: -c[0])
         self._copies = copies
+        self._listed = None
         return self.older()
 
     def older(self):
