@@ -1,0 +1,107 @@
+"""The phone companion: a game at the table played on the players' phones. Each player
+opens the address printed (or scans its QR code), picks their seat, and taps their cards;
+every screen shows the score, the board and what is asked. The board (a Pico, else the
+virtual board), the history, the options and --resume are exactly those of `crib play`.
+
+It listens on 127.0.0.1 unless --lan is given; the address always carries a secret key
+made for the session, and a request without it is refused. Ctrl-C stops (the game is
+saved; `crib serve --resume` or `crib play --resume` goes on). See docs/web.md.
+"""
+
+import socket
+import sys
+
+from crib.commands import play
+from crib.history import History, default_path
+
+HELP = "the phone companion: a game at the table on the players' phones, in a browser"
+DEFAULT_PORT = 8121
+
+
+def add_arguments(parser):
+    """`crib play`'s options, and where to listen."""
+    play.add_arguments(parser)
+    parser.add_argument("--lan", action="store_true",
+                        help="serve the local network (phones on the same Wi-Fi), not only"
+                             " this computer")
+    parser.add_argument("--web-port", type=int, default=DEFAULT_PORT, metavar="N",
+                        help="the TCP port to listen on (default %(default)s; 0: any free)")
+    parser.add_argument("--no-qr", dest="qr", action="store_false",
+                        help="do not draw the QR code in the terminal")
+
+
+def lan_address() -> str:
+    """This computer's address on the local network (no packet is sent)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("10.255.255.255", 1))
+        return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        s.close()
+
+
+def listen(lan: bool, port: int) -> socket.socket:
+    """The listening socket: 127.0.0.1 unless lan."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("0.0.0.0" if lan else "127.0.0.1", port))
+    sock.listen(64)
+    return sock
+
+
+def run(args, out=None):
+    """Serve the game until Ctrl-C."""
+    out = sys.stdout if out is None else out
+    if play.ports_listed(args, out):
+        return 0
+    import uvicorn
+
+    from crib.table.engine import TableEngine
+    from crib.tableboard import open_board
+    from crib.ui.view import View
+    from crib.web.app import create_app
+    from crib.web.hub import Hub
+    from crib.web.picture import board_svg
+    from crib.web.seats import new_key
+
+    port = play.board_port(args)
+    setup = play._setup(args)
+    view = View(out, args.colour)
+    sock = listen(args.lan, args.web_port)
+    key = new_key()
+    host = lan_address() if args.lan else "127.0.0.1"
+    url = f"http://{host}:{sock.getsockname()[1]}/?k={key}"
+
+    def make():
+        history = History.open(args.db or default_path())
+        try:
+            board = open_board(args.board, port, args.store, view.note)
+        except BaseException:
+            history.close()
+            raise
+        return TableEngine(history, board, play.options(args), setup, args.resume,
+                           port or board.kind)
+    hub = Hub(make, board_svg(args.store))
+    try:
+        hub.prepare()
+        app = create_app(hub, key, url)
+        if args.qr:
+            import segno
+
+            segno.make(url, error="m").terminal(out=out, compact=True)
+        out.write(f"crib serve: open {url}\n")
+        if not args.lan:
+            out.write("  (this computer only: --lan serves phones on the same Wi-Fi)\n")
+        out.write("  Ctrl-C stops; the game is saved\n")
+        out.flush()
+        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1,
+                                lifespan="on")
+        uvicorn.Server(config).run(sockets=[sock])
+        if hub.unfinished:
+            view.note("stopped: the game is saved; `crib serve --resume` goes on")
+        return 0
+    finally:
+        sock.close()
+        hub.stop()
