@@ -42,22 +42,11 @@ def lan_address() -> str:
         s.close()
 
 
-def listen(lan: bool, port: int) -> socket.socket:
-    """The listening socket: 127.0.0.1 unless lan."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("0.0.0.0" if lan else "127.0.0.1", port))
-    sock.listen(64)
-    return sock
-
-
 def run(args, out=None):
     """Serve the game until Ctrl-C."""
     out = sys.stdout if out is None else out
     if play.ports_listed(args, out):
         return 0
-    import uvicorn
-
     from crib.table.engine import TableEngine
     from crib.tableboard import open_board
     from crib.ui.view import View
@@ -65,6 +54,7 @@ def run(args, out=None):
     from crib.web.hub import Hub
     from crib.web.picture import board_svg
     from crib.web.seats import new_key
+    from crib.web.server import listen, server
 
     port = play.board_port(args)
     setup = play._setup(args)
@@ -96,9 +86,7 @@ def run(args, out=None):
             out.write("  (this computer only: --lan serves phones on the same Wi-Fi)\n")
         out.write("  Ctrl-C stops; the game is saved\n")
         out.flush()
-        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1,
-                                lifespan="on")
-        uvicorn.Server(config).run(sockets=[sock])
+        server(app).run(sockets=[sock])
         if hub.unfinished:
             view.note("stopped: the game is saved; `crib serve --resume` goes on")
         return 0

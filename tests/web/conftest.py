@@ -1,0 +1,53 @@
+"""Fixtures for the web companion: a Hub on a fresh history and an in-memory board, the
+app around it (Starlette's TestClient), and the people at the table answering from a
+reference game (tests/table/test_engine.py's Table)."""
+
+import os
+import sys
+import tempfile
+
+import pytest
+
+HERE = os.path.dirname(__file__)
+sys.path.insert(0, os.path.join(HERE, "..", "table"))
+
+from tablescript import FAST_DIR  # noqa: E402
+from test_engine import Table  # noqa: E402, F401  (the players, shared with the web tests)
+
+from crib.history import History  # noqa: E402
+from crib.table.engine import TableEngine  # noqa: E402
+from crib.table.session import Setup  # noqa: E402
+from crib.tableboard import MemoryBoard  # noqa: E402
+from crib.web.app import create_app  # noqa: E402
+from crib.web.hub import Hub  # noqa: E402
+
+KEY = "test-key-0123456789"
+NAMES = ["Alice", "Bob"]
+
+
+def make_hub(db, names=NAMES, target=121, options=None, board=None, picture=None):
+    """A Hub whose engine plays names to target on board (default in memory)."""
+    def make():
+        return TableEngine(History.open(db), board or MemoryBoard(4),
+                           dict({"confirm": True}, **(options or {})),
+                           Setup(list(names), False, target, 0))
+    return Hub(make, picture)
+
+
+@pytest.fixture
+def db():
+    """A fresh history file path."""
+    with tempfile.TemporaryDirectory(dir=FAST_DIR) as d:
+        yield os.path.join(d, "history.sqlite3")
+
+
+@pytest.fixture
+def client(db):
+    """A TestClient on the app, the key given as a header; .hub is the Hub."""
+    from starlette.testclient import TestClient
+
+    hub = make_hub(db)
+    app = create_app(hub, KEY, "http://127.0.0.1/?k=" + KEY, poll=False)
+    with TestClient(app, headers={"X-Crib-Key": KEY}) as c:
+        c.hub, c.db = hub, db
+        yield c
