@@ -103,6 +103,7 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True) -> Starlett
                              autoescape=True)
     page = env.get_template("index.html")
     qr = qr_svg(join_url)
+    session = seats.seat_token(key, "session")[:12]  # names the seat a phone keeps
 
     def players():
         view = hub.state.get("view") or {}
@@ -110,7 +111,7 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True) -> Starlett
         return names or []
 
     async def index(request: Request) -> Response:
-        html = page.render(qr=qr, join_url=join_url, version=hub.version)
+        html = page.render(qr=qr, join_url=join_url, session=session)
         resp = HTMLResponse(html, headers={"Cache-Control": "no-store"})
         if request.query_params.get("k"):
             resp.set_cookie(COOKIE, key, httponly=True, samesite="strict")

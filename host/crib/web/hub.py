@@ -15,6 +15,7 @@ picture revision. The board is polled every POLL_S for its buttons' presses.
 
 import asyncio
 import json
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -23,6 +24,9 @@ from typing import Any
 from cribcore.cards import card_name
 
 POLL_S = 0.1  # how often the board's news is fetched (presses on its buttons)
+# A peg jumps hole by hole (up to 0.9 s) and a win chases for 3 s: the picture is read
+# again at each poll for this long after a change, so the page ends on the settled board.
+SETTLE_S = 3.5
 LOG_KEEP = 60  # events kept for screens that join or wake up
 
 
@@ -71,26 +75,40 @@ class Hub:
         self._poller: asyncio.Task | None = None
         self._last_key = None
         self.unfinished = False  # a game was left unfinished when the engine closed
+        self._settle = 0.0
 
     # -- on the worker thread ---------------------------------------------------------------
 
     def _after(self, events, force=False):
         """Log the events, refresh the picture and the state (on the worker)."""
+        changed = bool(events)
         for ev in events:
             self._seq += 1
             self._log.append(event_dict(self._seq, ev))
         q = self.engine.question()
         key = (q.id if q else None, self._seq)
-        if not force and key == self._last_key:
+        if not force and key == self._last_key and not changed:
             return False
         self._last_key = key
         if self._on_change is not None:
             self._on_change(self.engine)
-        if self._picture is not None:
-            svg = self._picture(self.engine.board)
-            if svg != self.svg:
-                self.svg = svg
-                self.board_rev += 1
+        self._settle = time.monotonic() + SETTLE_S
+        self._repaint()
+        self._publish(q)
+        return True
+
+    def _repaint(self):
+        """Read the board's picture again; True if it changed."""
+        if self._picture is None:
+            return False
+        svg = self._picture(self.engine.board)
+        if svg == self.svg:
+            return False
+        self.svg = svg
+        self.board_rev += 1
+        return True
+
+    def _publish(self, q):
         view = self.engine.view()
         question = None
         if q is not None:
@@ -101,12 +119,17 @@ class Hub:
                       "log": list(self._log), "over": self.engine.over,
                       "board_rev": self.board_rev if self.svg else None}
         self.text = json.dumps(self.state, separators=(",", ":"))
-        return True
 
     def _do(self, fn, *args):
         events = fn(*args)
         self._after(events)
         return events
+
+    def _tick(self):
+        """The board's news (on the worker), and the picture while it settles."""
+        if not self._do(self.engine.poll) and time.monotonic() < self._settle:
+            if self._repaint():
+                self._publish(self.engine.question())
 
     # -- in the event loop ------------------------------------------------------------------
 
@@ -168,7 +191,7 @@ class Hub:
         while True:
             await asyncio.sleep(POLL_S)
             try:
-                await self._run(self._do, self.engine.poll)
+                await self._run(self._tick)
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # a board gone wrong is news, not the end of the server

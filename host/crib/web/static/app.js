@@ -7,7 +7,8 @@
   const $ = (id) => document.getElementById(id);
   let state = null, qid = null, busy = false, picked = [], rankOpen = null, totals = false;
   let seenSeq = 0, boardRev = null, typed = "";
-  let seat = JSON.parse(localStorage.getItem("crib.seat") || "null");
+  const SEAT_KEY = "crib.seat." + document.body.dataset.session; // a seat per session
+  let seat = JSON.parse(localStorage.getItem(SEAT_KEY) || "null");
 
   const rankText = (r) => (r === "T" ? "10" : r);
   const cardText = (c) => rankText(c[0]) + SYM[c[1]];
@@ -63,12 +64,12 @@
 
   // -- seats ----------------------------------------------------------------------------
   function names() { return (state && state.view && state.view.names) || []; }
-  function forgetSeat() { seat = null; localStorage.removeItem("crib.seat"); drawSeats(); }
+  function forgetSeat() { seat = null; localStorage.removeItem(SEAT_KEY); drawSeats(); }
   async function join(which) {
     const r = await post("/api/join", { seat: which });
     if (!r.data.ok) { setError(r.data.error); return; }
     seat = { seat: r.data.seat, token: r.data.token, name: r.data.name, names: names() };
-    localStorage.setItem("crib.seat", JSON.stringify(seat));
+    localStorage.setItem(SEAT_KEY, JSON.stringify(seat));
     $("seats").hidden = true; draw();
   }
   function drawSeats() {
