@@ -21,14 +21,15 @@ PHONE = {"viewport": {"width": 360, "height": 640}, "device_scale_factor": 2,
 WAIT_MS = 10_000
 
 # The pegs the board picture on a page shows: per lane, the holes (1..) lit brighter than
-# any hole mark (marks, skunk lines and the game hole show at level 80 of 255, a back peg
-# at 120 and a front peg at 255: pegboard.render), so 0x60 on the brightest channel.
+# any hole mark (marks, skunk lines and the game hole show at level 80 of 255, the marks
+# of the lane whose turn it is pulse up to 95, a back peg shows at 120 and a front peg at
+# 255: pegboard.render), so 0x68 on the brightest channel.
 LIT_JS = """() => {
   const out = {};
   for (const c of document.querySelectorAll('#board circle.hole')) {
     const f = c.getAttribute('fill'), hole = +c.dataset.hole;
     const top = Math.max(...[1, 3, 5].map((i) => parseInt(f.slice(i, i + 2), 16)));
-    if (hole > 0 && top > 0x60) (out[c.dataset.lane] = out[c.dataset.lane] || []).push(hole);
+    if (hole > 0 && top > 0x68) (out[c.dataset.lane] = out[c.dataset.lane] || []).push(hole);
   }
   return out;
 }"""
@@ -112,9 +113,12 @@ class Phone:
         on, and return the new question id (AssertionError with the page's message if it
         refused)."""
         assert self.qid() == q["id"], (self.qid(), q)
+        self.shot(f"web-{q['kind']}.png", once=True)
         for sel in taps(q, text):
             self.page.click("#panel " + sel, timeout=WAIT_MS)
             self.taps += 1
+            if self.page.is_visible("#panel .suits"):
+                self.shot(f"web-{q['kind']}-suits.png", once=True)
         self.page.wait_for_function(
             "(old) => document.getElementById('prompt').dataset.id !== old"
             " || document.getElementById('error').textContent", arg=q["id"], timeout=WAIT_MS)
@@ -140,11 +144,13 @@ class Phone:
                 raise AssertionError(f"board lights {lit}, pegs are {want}")
             time.sleep(0.05)
 
-    def shot(self, name):
-        """A screenshot into $CRIB_SHOTS (docs/ pictures), when it is set."""
+    def shot(self, name, once=False):
+        """A screenshot into $CRIB_SHOTS (docs/ pictures), when it is set (once: only the
+        first of that name)."""
         where = os.environ.get("CRIB_SHOTS")
-        if where:
-            self.page.screenshot(path=os.path.join(where, name))
+        path = os.path.join(where or "", name)
+        if where and not (once and os.path.exists(path)):
+            self.page.screenshot(path=path)
 
     def close(self):
         assert not self.errors, self.errors

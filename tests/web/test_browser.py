@@ -7,7 +7,7 @@ import signal
 
 import pytest
 from browser import CHROMIUM, CHROMIUM_ARGS, Phone, Serve
-from conftest import Players
+from webtools import Players
 
 pytestmark = pytest.mark.browser
 

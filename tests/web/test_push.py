@@ -5,7 +5,7 @@ import json
 import time
 
 import httpx2 as httpx
-from conftest import KEY, make_hub
+from webtools import KEY, make_hub
 
 from crib.web.app import create_app
 from crib.web.server import Background

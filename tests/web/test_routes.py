@@ -5,9 +5,9 @@ unknown fields, answers the engine refuses; each refusal changes nothing."""
 import json
 
 import pytest
-from conftest import KEY, NAMES, Table, make_hub
 from starlette.testclient import TestClient
 from tablescript import rows
+from webtools import KEY, NAMES, Table, make_hub
 
 from crib.web.app import COOKIE, create_app
 from crib.web.seats import MAX_BODY, seat_token

@@ -27,6 +27,7 @@ POLL_S = 0.1  # how often the board's news is fetched (presses on its buttons)
 # A peg jumps hole by hole (up to 0.9 s) and a win chases for 3 s: the picture is read
 # again at each poll for this long after a change, so the page ends on the settled board.
 SETTLE_S = 3.5
+FAST_S, FAST_POLL_S = 0.5, 0.02  # and more often just after it: the LEDs follow a tap fast
 LOG_KEEP = 60  # events kept for screens that join or wake up
 
 
@@ -75,7 +76,8 @@ class Hub:
         self._poller: asyncio.Task | None = None
         self._last_key = None
         self.unfinished = False  # a game was left unfinished when the engine closed
-        self._settle = 0.0
+        self._settle = self._fast = 0.0
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     # -- on the worker thread ---------------------------------------------------------------
 
@@ -92,9 +94,11 @@ class Hub:
         self._last_key = key
         if self._on_change is not None:
             self._on_change(self.engine)
-        self._settle = time.monotonic() + SETTLE_S
-        self._repaint()
-        self._publish(q)
+        now = time.monotonic()
+        self._settle, self._fast = now + SETTLE_S, now + FAST_S
+        self._publish(q)  # every screen has the answer now; the board's picture follows
+        if self._repaint():
+            self._publish(q)
         return True
 
     def _repaint(self):
@@ -119,9 +123,17 @@ class Hub:
                       "log": list(self._log), "over": self.engine.over,
                       "board_rev": self.board_rev if self.svg else None}
         self.text = json.dumps(self.state, separators=(",", ":"))
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._notify)
 
     def _do(self, fn, *args):
+        q = self.engine.question()
         events = fn(*args)
+        names = (self.engine.view().get("names") or [])
+        if q is not None and q.asks is not None and q.asks < len(names):
+            for i, ev in enumerate(events):  # whose show it was: the player asked for it
+                if ev.kind == "show" and ev.who is None:
+                    events[i] = ev._replace(who=names[q.asks])
         self._after(events)
         return events
 
@@ -158,6 +170,7 @@ class Hub:
         if self.engine is None:
             self.prepare()
         self._changed = asyncio.Event()
+        self._loop = asyncio.get_running_loop()
         if poll:
             self._poller = asyncio.create_task(self._poll())
 
@@ -189,7 +202,7 @@ class Hub:
 
     async def _poll(self):
         while True:
-            await asyncio.sleep(POLL_S)
+            await asyncio.sleep(FAST_POLL_S if time.monotonic() < self._fast else POLL_S)
             try:
                 await self._run(self._tick)
             except asyncio.CancelledError:

@@ -162,6 +162,10 @@
     if (q.kind === "play") return drawPlay(q, L, add);
     if (CARD_KINDS.includes(q.kind)) return drawCards(q, L, add);
     if (q.kind === "play_points" || q.kind === "count") return drawNumbers(q, L, add);
+    if (q.kind === "confirm") { // a show to peg: the count itself, above yes and no
+      const last = state.log[state.log.length - 1];
+      if (last && last.kind === "show") add(showTable(el("div", { class: "ev show inline" }), last));
+    }
     if (L.choices) return drawChoices(q, L, add);
     drawText(q, add);
   }
@@ -258,31 +262,36 @@
     const box = $("log"); box.textContent = "";
     const items = log.slice(-30).reverse();
     for (const e of items) {
-      if (e.kind === "board" || e.kind === "line" && !e.text.trim()) continue;
+      if (e.kind === "board" || e.kind === "over" || e.kind === "line" && !e.text.trim()) continue;
       const d = el("div", { class: "ev " + e.kind, "data-seq": e.seq });
       if (e.kind === "show") {
-        const data = e.data;
-        d.append(el("b", {}, (e.who || "") + (data.crib ? "Crib " : "Hand ")));
-        data.cards.forEach((c) => d.append(cardSpan(c), " "));
-        if (data.starter) { d.append(" starter "); d.append(cardSpan(data.starter)); }
-        d.append(button("\u{1F50A}", () => speakShow(e), { class: "say-btn", "aria-label": "read aloud" }));
-        const t = el("table");
-        let run = 0;
-        data.items.forEach((it) => {
-          run += it.points;
-          const tr = el("tr");
-          const cards = el("td"); it.cards.forEach((c) => cards.append(cardSpan(c), " "));
-          tr.append(el("td", {}, it.kind), cards, el("td", {}, it.points + "  (" + run + ")"));
-          t.append(tr);
-        });
-        const tr = el("tr"); tr.append(el("td", {}, "total"), el("td"), el("td", {}, String(data.total)));
-        t.append(tr); d.append(t);
+        showTable(d, e);
       } else {
         if (e.points) d.append(el("span", { class: "pts" }, "+" + e.points));
         d.append((e.who ? e.who + ": " : "") + e.text);
       }
       box.append(d);
     }
+  }
+  // A show itemised: fifteens with their cards, pairs, runs, flush, nobs; a running total.
+  function showTable(d, e) {
+    const data = e.data;
+    d.append(el("b", {}, (e.who ? e.who + "'s " : "") + (data.crib ? "crib " : "hand ")));
+    data.cards.forEach((c) => d.append(cardSpan(c), " "));
+    if (data.starter) { d.append(" starter "); d.append(cardSpan(data.starter)); }
+    d.append(button("Read", () => speakShow(e), { class: "say-btn", "aria-label": "read aloud" }));
+    const t = el("table");
+    let run = 0;
+    data.items.forEach((it) => {
+      run += it.points;
+      const tr = el("tr");
+      const cards = el("td"); it.cards.forEach((c) => cards.append(cardSpan(c), " "));
+      tr.append(el("td", {}, it.kind), cards, el("td", {}, it.points + "  (" + run + ")"));
+      t.append(tr);
+    });
+    const tr = el("tr"); tr.append(el("td", {}, "total"), el("td"), el("td", {}, String(data.total)));
+    t.append(tr); d.append(t);
+    return d;
   }
   function speakShow(e) {
     if (!window.speechSynthesis) return;
