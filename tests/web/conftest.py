@@ -33,3 +33,13 @@ def client(db):
     with TestClient(app, headers={"X-Crib-Key": KEY}) as c:
         c.hub, c.db = hub, db
         yield c
+
+
+@pytest.fixture
+def history(db):
+    """An open history on a fresh file."""
+    from crib.history import History
+
+    h = History.open(db)
+    yield h
+    h.close()
