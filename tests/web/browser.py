@@ -98,6 +98,8 @@ class Phone:
         self.page.goto(url)
         self.page.wait_for_selector("#prompt[data-id]:not([data-id=''])", timeout=WAIT_MS)
         if self.page.is_visible("#seats"):
+            self.page.wait_for_selector("#seat-list button", timeout=WAIT_MS)
+            self.shot("web-seats.png", once=True)
             self.page.click(f"#seat-list [data-seat='{self.seat}']")
         self.page.wait_for_selector("#seats", state="hidden", timeout=WAIT_MS)
 
@@ -114,6 +116,10 @@ class Phone:
         refused)."""
         assert self.qid() == q["id"], (self.qid(), q)
         self.shot(f"web-{q['kind']}.png", once=True)
+        if q["kind"] == "confirm":  # the same turned sideways
+            self.page.set_viewport_size({"width": 640, "height": 360})
+            self.shot("web-landscape.png", once=True)
+            self.page.set_viewport_size(PHONE["viewport"])
         for sel in taps(q, text):
             self.page.click("#panel " + sel, timeout=WAIT_MS)
             self.taps += 1

@@ -276,10 +276,10 @@
   // A show itemised: fifteens with their cards, pairs, runs, flush, nobs; a running total.
   function showTable(d, e) {
     const data = e.data;
+    if (window.speechSynthesis) d.append(button("Read", () => speakShow(e), { class: "say-btn", "aria-label": "read the count aloud" }));
     d.append(el("b", {}, (e.who ? e.who + "'s " : "") + (data.crib ? "crib " : "hand ")));
     data.cards.forEach((c) => d.append(cardSpan(c), " "));
     if (data.starter) { d.append(" starter "); d.append(cardSpan(data.starter)); }
-    d.append(button("Read", () => speakShow(e), { class: "say-btn", "aria-label": "read aloud" }));
     const t = el("table");
     let run = 0;
     data.items.forEach((it) => {
