@@ -38,7 +38,7 @@ LIT_JS = """() => {
 class Serve:
     """`crib serve` in a process of its own; .url is the joining address it printed."""
 
-    def __init__(self, tmp, names, target=121, resume=False, extra=()):
+    def __init__(self, tmp, names, target=121, resume=False, extra=(), stdin=None):
         self.tmp = tmp
         cmd = [sys.executable, "-m", "crib", "serve", "--db", str(tmp / "history.sqlite3"),
                "--board", "sim", "--store", str(tmp / "sim"), "--web-port", "0", "--no-qr",
@@ -48,7 +48,7 @@ class Serve:
         else:
             cmd += ["--names", ",".join(names), "--target", str(target), "--dealer", names[0]]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True, env=dict(os.environ, NO_COLOR="1"))
+                                     stdin=stdin, text=True, env=dict(os.environ, NO_COLOR="1"))
         self.output = []
         deadline = time.monotonic() + 60
         self.url = None

@@ -28,6 +28,9 @@ def add_arguments(parser):
                         help="the TCP port to listen on (default %(default)s; 0: any free)")
     parser.add_argument("--no-qr", dest="qr", action="store_false",
                         help="do not draw the QR code in the terminal")
+    parser.add_argument("--terminal", action="store_true",
+                        help="also ask the questions here, as crib play does: the terminal"
+                             " and the phones drive the same game")
 
 
 def lan_address() -> str:
@@ -42,9 +45,10 @@ def lan_address() -> str:
         s.close()
 
 
-def run(args, out=None):
-    """Serve the game until Ctrl-C."""
+def run(args, out=None, inp=None):
+    """Serve the game until Ctrl-C (with --terminal: until the terminal's session ends)."""
     out = sys.stdout if out is None else out
+    inp = sys.stdin if inp is None else inp
     if play.ports_listed(args, out):
         return 0
     from crib.table.engine import TableEngine
@@ -54,7 +58,7 @@ def run(args, out=None):
     from crib.web.hub import Hub
     from crib.web.picture import board_svg
     from crib.web.seats import new_key
-    from crib.web.server import listen, server
+    from crib.web.server import Background, listen, server
 
     port = play.board_port(args)
     setup = play._setup(args)
@@ -86,10 +90,27 @@ def run(args, out=None):
             out.write("  (this computer only: --lan serves phones on the same Wi-Fi)\n")
         out.write("  Ctrl-C stops; the game is saved\n")
         out.flush()
-        server(app).run(sockets=[sock])
+        if args.terminal:
+            with Background(app, sock):
+                _terminal(hub, inp, view)
+        else:
+            server(app).run(sockets=[sock])
         if hub.unfinished:
             view.note("stopped: the game is saved; `crib serve --resume` goes on")
         return 0
     finally:
         sock.close()
         hub.stop()
+
+
+def _terminal(hub, inp, view):
+    """`crib play`'s prompts on the hub's engine, beside the phones."""
+    from crib.ui.prompt import InputEnded, QuitRequest, Terminal, is_terminal
+    from crib.web.hub import SharedEngine
+
+    try:
+        Terminal(SharedEngine(hub), inp, view, echo=not is_terminal(inp)).run()
+    except QuitRequest:
+        pass
+    except InputEnded:
+        view.note("input ended")

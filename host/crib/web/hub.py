@@ -66,6 +66,7 @@ class Hub:
         self._on_change = on_change
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="crib-engine")
         self._log: deque = deque(maxlen=LOG_KEEP)
+        self._raw: deque = deque(maxlen=LOG_KEEP)  # the same events as the engine gave them
         self._seq = 0
         self.version = 0
         self.text = "{}"  # the state as JSON, what every screen is sent
@@ -87,6 +88,7 @@ class Hub:
         for ev in events:
             self._seq += 1
             self._log.append(event_dict(self._seq, ev))
+            self._raw.append((self._seq, ev))
         q = self.engine.question()
         key = (q.id if q else None, self._seq)
         if not force and key == self._last_key and not changed:
@@ -195,6 +197,10 @@ class Hub:
             finally:
                 engine.history.close()
 
+    def call(self, fn, *args):
+        """Run fn on the worker and wait for it (for a front end on another thread)."""
+        return self._pool.submit(fn, *args).result()
+
     def stop(self) -> None:
         """Close the engine's board and history if still open, and end the worker (sync)."""
         self._pool.submit(self._shutdown).result()
@@ -239,3 +245,45 @@ class Hub:
                 await asyncio.wait_for(waiter.wait(), heartbeat)
             except asyncio.TimeoutError:
                 yield None
+
+
+class SharedEngine:
+    """The hub's engine as a second front end on another thread sees it (the terminal of
+    `crib serve --terminal`): each call runs on the hub's worker, every screen is told what
+    it changed, and poll() hands over what the others did (the phones, the board)."""
+
+    def __init__(self, hub: Hub):
+        self.hub = hub
+        self._seen = hub.call(lambda: hub._seq)
+
+    def _mine(self, fn, *args):
+        """Run an engine call on the worker; what it made is this front end's news."""
+        def run():
+            events = self.hub._do(fn, *args)
+            self._seen = self.hub._seq
+            return events
+        return self.hub.call(run)
+
+    def start(self) -> list:
+        """The engine is started by the hub: nothing new."""
+        return []
+
+    def poll(self) -> list:
+        """What happened since this front end last looked (answers from phones, presses)."""
+        def news():
+            out = [ev for seq, ev in self.hub._raw if seq > self._seen]
+            self._seen = self.hub._seq
+            return out
+        return self.hub.call(news)
+
+    def question(self):
+        """The open question."""
+        return self.hub.call(self.hub.engine.question)
+
+    def answer(self, question_id: str, text: str) -> list:
+        """Answer (validated by the engine, like any phone's answer)."""
+        return self._mine(self.hub.engine.answer, question_id, text)
+
+    def undo(self, question_id: str | None = None) -> list:
+        """Take back the last entry."""
+        return self._mine(self.hub.engine.undo, question_id)

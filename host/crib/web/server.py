@@ -28,10 +28,11 @@ def server(app, **options) -> uvicorn.Server:
 
 
 class Background:
-    """The app served on a thread on a free loopback port: `with Background(app) as url`."""
+    """The app served on a thread (on sock, default a free loopback port):
+    `with Background(app) as url`."""
 
-    def __init__(self, app):
-        self.sock = listen(False, 0)
+    def __init__(self, app, sock: socket.socket | None = None):
+        self.sock = sock or listen(False, 0)
         self.url = "http://127.0.0.1:%d" % self.sock.getsockname()[1]
         self.server = server(app)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
