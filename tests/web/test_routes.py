@@ -3,13 +3,16 @@ another player's turn, stale and replayed question ids, malformed and oversized 
 unknown fields, answers the engine refuses; each refusal changes nothing."""
 
 import json
+import re
 
 import pytest
 from starlette.testclient import TestClient
 from tablescript import rows
 from webtools import KEY, NAMES, Table, make_hub
 
+from crib.tableboard import MemoryBoard
 from crib.web.app import COOKIE, create_app
+from crib.web.picture import board_svg
 from crib.web.seats import MAX_BODY, seat_token
 
 
@@ -219,13 +222,40 @@ class _Q:
         self.__dict__.update(d)
 
 
-def test_the_page_is_light(client):
-    """Under 150 KB transferred for the page, its assets, the QR code (and a board picture,
-    measured in tests/web/test_board_picture.py)."""
-    gz = {"Accept-Encoding": "gzip"}
+class _Link:
+    """A board's link as the picture reads it: three lanes, pegs lit, brightness 40."""
+
+    info = {"lanes": 3, "holes": 121}
+
+    def leds(self):
+        px = [(0, 0, 0)] * 363
+        for i in range(0, 363, 5):
+            px[i] = (9, 4, 1)  # the hole marks
+        px[10], px[20], px[250] = (101, 2, 0), (30, 1, 0), (0, 8, 101)
+        return px
+
+    def state(self):
+        return type("State", (), {"settings": {"brightness": 40}})()
+
+
+class _Board(MemoryBoard):
+    kind = "pico"
+    link = _Link()
+
+
+def test_the_page_is_light(db):
+    """Under 150 KB transferred for the page, its script and style, the state and the
+    board's picture."""
+    hub = make_hub(db, board=_Board(4), picture=board_svg(None))
+    app = create_app(hub, KEY, "http://x/?k=" + KEY, poll=False)
+    gz = {"Accept-Encoding": "gzip", "X-Crib-Key": KEY}
     total = 0
-    for path in ("/", "/static/app.js", "/static/app.css", "/state"):
-        r = client.get(path, headers=gz)
-        assert r.status_code == 200
-        total += int(r.headers.get("content-length", len(r.content)))
-    assert total < 60_000
+    with TestClient(app) as c:
+        for path in ("/", "/static/app.js", "/static/app.css", "/state", "/board.svg"):
+            r = c.get(path, headers=gz)
+            assert r.status_code == 200
+            total += int(r.headers.get("content-length", len(r.content)))
+        svg = c.get("/board.svg", headers={"X-Crib-Key": KEY}).text
+    holes = re.findall(r'data-lane="(\d)" data-hole="(\d+)"[^>]*fill="#([0-9a-f]{6})"', svg)
+    assert len(holes) > 360 and any(f != "0c0a09" for _, _, f in holes)
+    assert total < 150_000

@@ -94,7 +94,10 @@ def run(args, out=None, inp=None):
             with Background(app, sock):
                 _terminal(hub, inp, view)
         else:
-            server(app).run(sockets=[sock])
+            try:
+                server(app).run(sockets=[sock])
+            except KeyboardInterrupt:
+                pass  # uvicorn stops cleanly on Ctrl-C, then raises it again: done
         if hub.unfinished:
             view.note("stopped: the game is saved; `crib serve --resume` goes on")
         return 0

@@ -55,11 +55,18 @@
     const res = await fetch("/state", { credentials: "same-origin", cache: "no-store" });
     if (res.ok) show(await res.json());
   }
-  let source = null;
+  let source = null, lost = false;
   function connect() {
     if (source) source.close();
     source = new EventSource("/events");
-    source.onmessage = (m) => show(JSON.parse(m.data));
+    source.onmessage = (m) => { if (lost) { lost = false; setError(""); } show(JSON.parse(m.data)); };
+    source.onerror = async () => { // the browser retries by itself; say why it waits
+      lost = true;
+      try {
+        const res = await fetch("/state", { credentials: "same-origin", cache: "no-store" });
+        if (res.status === 403) { source.close(); setError("This address is no longer the game's: open the one crib serve printed now (or scan its code)."); }
+      } catch (e) { setError("The companion is not answering: retrying\u2026"); }
+    };
   }
 
   // -- seats ----------------------------------------------------------------------------
