@@ -3,7 +3,8 @@ order they are tapped. The browser tests tap them; bench/web.py counts them.
 
 The page's picker (crib/web/static/app.js): a rank, then a suit when more than one suit of
 that rank can still be answered; the play takes a rank alone; totals and points are one
-button each; yes/no and other choices are one button each.
+button each (a show's total after its Total tab, open already in a totals-only game);
+yes/no and other choices are one button each.
 """
 
 CARD_KINDS = ("cut", "dealt", "discard", "starter", "show", "crib")
@@ -26,8 +27,9 @@ def taps(q, text: str) -> list[str]:
             return ["[data-choice='default']"]
         if kind == "discard":  # the dealt cards are buttons of their own
             return [f"[data-card='{c}']" for c in text.upper().split()]
-        if text.isdigit():
-            return ["[data-choice='total']", f"[data-value='{int(text)}']"]
+        if text.isdigit():  # the Total tab is open first in a totals-only game
+            tab = [] if legal.get("prefer") == "total" else ["[data-choice='total']"]
+            return tab + [f"[data-value='{int(text)}']"]
         out = []
         left = set(legal.get("cards") or ())
         for card in text.upper().split():

@@ -146,3 +146,18 @@ def test_the_server_killed_mid_hand_and_resumed(browser, tmp_path):
             phone.close()
         out = serve.stop()
     assert "game is saved" in out
+
+
+def test_a_totals_only_hand(browser, tmp_path):
+    serve = Serve(tmp_path, ["Alice", "Bob"], 121, extra=("--totals",))
+    phones = []
+    try:
+        phones = [Phone(browser, serve.url, 0), Phone(browser, serve.url, 1)]
+        players = Players(2, 121, False, seed=7, totals=True)
+        taps = play(serve, phones, players, lambda s: s["view"]["hand"]["number"] > 1)
+        assert taps[1] <= 7  # the starter (2), two play totals, two hands and a crib
+        assert serve.state()["view"]["scores"] == list(players.g.scores)
+    finally:
+        for phone in phones:
+            phone.close()
+        serve.stop()

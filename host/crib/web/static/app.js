@@ -6,7 +6,7 @@
   const CARD_KINDS = ["cut", "dealt", "discard", "starter", "show", "crib"];
   const $ = (id) => document.getElementById(id);
   let state = null, qid = null, busy = false, picked = [], rankOpen = null, totals = false;
-  let seenSeq = 0, boardRev = null, typed = "";
+  let seenSeq = 0, boardRev = null;
   const SEAT_KEY = "crib.seat." + document.body.dataset.session; // a seat per session
   let seat = JSON.parse(localStorage.getItem(SEAT_KEY) || "null");
 
@@ -41,7 +41,7 @@
     const r = await post("/api/answer", body);
     busy = false; document.body.classList.remove("busy");
     if (r.status === 403 && seat) { forgetSeat(); }
-    if (!r.data.ok) { setError(r.data.error); refresh(); } else { picked = []; rankOpen = null; typed = ""; }
+    if (!r.data.ok) { setError(r.data.error); refresh(); } else { picked = []; rankOpen = null; }
   }
   async function undo() {
     if (busy || !state || !state.question) return;
@@ -95,7 +95,10 @@
     if (state && s.version <= state.version) return;
     const fresh = !state || !s.question || !state.question || s.question.id !== (state.question || {}).id;
     state = s;
-    if (fresh) { picked = []; rankOpen = null; totals = false; typed = ""; setError(""); }
+    if (fresh) {
+      picked = []; rankOpen = null; setError("");
+      totals = !!(s.question && s.question.legal && s.question.legal.prefer === "total");
+    }
     qid = s.question ? s.question.id : null;
     drawSeats();
     draw();
