@@ -29,10 +29,10 @@ from browser import Serve  # noqa: E402
 from taps import taps  # noqa: E402
 from webtools import Players  # noqa: E402
 
-from crib.history import History  # noqa: E402
+from crib.board.memory import MemoryBoard  # noqa: E402
+from crib.history.db import History  # noqa: E402
 from crib.table.engine import TableEngine  # noqa: E402
 from crib.table.session import Setup  # noqa: E402
-from crib.tableboard import MemoryBoard  # noqa: E402
 
 NAMES = ["Alice", "Bob"]
 UNDOABLE = ("starter", "play", "show", "crib")
@@ -138,8 +138,8 @@ def main():
 def board_fronts(store):
     """The front pegs the virtual board holds (asked over a fresh link after the server
     stopped)."""
-    from crib.link import Link
-    from crib.sim import VirtualBoard
+    from crib.board.link import Link
+    from crib.sim.virtual import VirtualBoard
 
     with VirtualBoard(store) as vb:
         link = Link.open(vb.port)

@@ -38,7 +38,7 @@ def client(db):
 @pytest.fixture
 def history(db):
     """An open history on a fresh file."""
-    from crib.history import History
+    from crib.history.db import History
 
     h = History.open(db)
     yield h

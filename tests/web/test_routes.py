@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 from tablescript import rows
 from webtools import KEY, NAMES, Table, make_hub
 
-from crib.tableboard import MemoryBoard
+from crib.board.memory import MemoryBoard
 from crib.web.app import COOKIE, create_app
 from crib.web.picture import board_svg
 from crib.web.seats import MAX_BODY, seat_token

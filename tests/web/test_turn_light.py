@@ -5,11 +5,11 @@ not know `turn` refuses it once and the game goes on without it."""
 import pytest
 from webtools import Players
 
-from crib.link import BoardRefused
+from crib.board.link import BoardRefused
+from crib.board.memory import BoardError, MemoryBoard
 from crib.table.engine import TableEngine
+from crib.table.linkboard import LinkBoard
 from crib.table.session import Setup
-from crib.tableboard import BoardError, MemoryBoard
-from crib.tablelink import LinkBoard
 
 
 class Board(MemoryBoard):

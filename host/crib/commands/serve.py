@@ -9,10 +9,10 @@ saved; `crib serve --resume` or `crib play --resume` goes on). See docs/web.md.
 """
 
 import socket
-import sys
 
-from crib.commands import play
-from crib.history import History, default_path
+from crib.commands._options import add_table_arguments, table_options, table_setup
+from crib.connect import open_table_board, ports_listed, table_port
+from crib.history.db import History, default_path
 
 HELP = "the phone companion: a game at the table on the players' phones, in a browser"
 DEFAULT_PORT = 8121
@@ -20,7 +20,7 @@ DEFAULT_PORT = 8121
 
 def add_arguments(parser):
     """`crib play`'s options, and where to listen."""
-    play.add_arguments(parser)
+    add_table_arguments(parser)
     parser.add_argument("--lan", action="store_true",
                         help="serve the local network (phones on the same Wi-Fi), not only"
                              " this computer")
@@ -45,14 +45,12 @@ def lan_address() -> str:
         s.close()
 
 
-def run(args, out=None, inp=None):
+def run(args, env):
     """Serve the game until Ctrl-C (with --terminal: until the terminal's session ends)."""
-    out = sys.stdout if out is None else out
-    inp = sys.stdin if inp is None else inp
-    if play.ports_listed(args, out):
+    inp, out = env.stdin, env.stdout
+    if ports_listed(args, out):
         return 0
     from crib.table.engine import TableEngine
-    from crib.tableboard import open_board
     from crib.ui.view import View
     from crib.web.app import create_app
     from crib.web.hub import Hub
@@ -60,22 +58,22 @@ def run(args, out=None, inp=None):
     from crib.web.seats import new_key
     from crib.web.server import Background, listen, server
 
-    port = play.board_port(args)
-    setup = play._setup(args)
-    view = View(out, args.colour)
+    port = table_port(args, env)
+    setup = table_setup(args)
+    view = View(out, env.colour() if args.colour is None else args.colour)
     sock = listen(args.lan, args.web_port)
     key = new_key()
     host = lan_address() if args.lan else "127.0.0.1"
     url = f"http://{host}:{sock.getsockname()[1]}/?k={key}"
 
     def make():
-        history = History.open(args.db or default_path())
+        history = History.open(args.db or default_path(env.environ))
         try:
-            board = open_board(args.board, port, args.store, view.note)
+            board = open_table_board(args.board, port, args.store, view.note)
         except BaseException:
             history.close()
             raise
-        return TableEngine(history, board, play.options(args), setup, args.resume,
+        return TableEngine(history, board, table_options(args), setup, args.resume,
                            port or board.kind)
     hub = Hub(make, board_svg(args.store))
     try:
@@ -108,11 +106,12 @@ def run(args, out=None, inp=None):
 
 def _terminal(hub, inp, view):
     """`crib play`'s prompts on the hub's engine, beside the phones."""
-    from crib.ui.prompt import InputEnded, QuitRequest, Terminal, is_terminal
+    from crib.env import isatty
+    from crib.ui.prompt import InputEnded, QuitRequest, Terminal
     from crib.web.hub import SharedEngine
 
     try:
-        Terminal(SharedEngine(hub), inp, view, echo=not is_terminal(inp)).run()
+        Terminal(SharedEngine(hub), inp, view, echo=not isatty(inp)).run()
     except QuitRequest:
         pass
     except InputEnded:

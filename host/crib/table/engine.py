@@ -23,13 +23,13 @@ import secrets
 import time
 from typing import Any
 
+from crib.board.state import BoardEvent
 from crib.errors import CribError
 from crib.table.answers import AnswerError, UndoRequest
 from crib.table.entries import StateChanged
 from crib.table.questions import Event, Events, Question
 from crib.table.session import Session, Setup
 from crib.table.turns import Turns
-from crib.tableboard import BoardEvent
 from cribcore.cards import card_name
 from cribcore.errors import CoreError
 from cribcore.game import PLAY, SHOW
@@ -113,13 +113,12 @@ class TableEngine:
 
     def _light_turn(self):
         """Tell the board whose turn it is when that changed. A board without the light
-        (older firmware, no board) is skipped; one offline is told when it is back."""
-        set_turn = getattr(self.board, "set_turn", None)
+        (older firmware) says so and is not asked again; one offline is told when back."""
         lane = self.turn()
-        if set_turn is None or lane == self._lit:
+        if lane == self._lit:
             return
         try:
-            set_turn(lane)
+            self.board.set_turn(lane)
             self._lit = lane
         except (CribError, OSError):
             self._lit = None  # offline or refused: the light helps, it never stops a game

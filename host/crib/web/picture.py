@@ -10,9 +10,10 @@ def board_svg(store: str | None) -> Callable[[object], str | None]:
     without LEDs to read (--board none) or one that does not answer. store: the virtual
     board's folder (its layout may have been widened for four lanes)."""
     from crib.errors import CribError
-    from crib.picture import board_picture, check_layout, load_layout
-    from crib.sim import default_store, store_layout
-    from crib.snapshot import svg
+    from crib.layout.source import load_layout
+    from crib.picture.model import board_picture, check_layout
+    from crib.picture.snapshot import svg
+    from crib.sim.store import default_store, store_layout
     from cribcore.errors import CoreError
 
     last = {"key": None, "svg": None}

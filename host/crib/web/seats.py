@@ -14,6 +14,8 @@ import hmac
 import secrets
 from typing import Any
 
+from crib.errors import CribError
+
 TABLE = "table"  # the seat of a shared screen: it may answer every question
 MAX_BODY = 2048  # bytes: an answer is a few cards; anything longer is refused unread
 ANSWER_FIELDS = {"question": str, "answer": str, "seat": (int, str, type(None)),
@@ -22,7 +24,7 @@ UNDO_FIELDS = {"question": str, "seat": (int, str, type(None)), "token": (str, t
 JOIN_FIELDS = {"seat": (int, str)}
 
 
-class Refused(Exception):
+class Refused(CribError):
     """A request refused before it reaches the engine: status and a message for the player."""
 
     def __init__(self, status: int, message: str):
@@ -38,7 +40,9 @@ def new_key() -> str:
 
 def key_ok(key: str, given: str | None) -> bool:
     """Whether given is the session key (compared in constant time)."""
-    return bool(given) and hmac.compare_digest(key.encode(), given.encode())
+    if not given:
+        return False
+    return hmac.compare_digest(key.encode(), given.encode())
 
 
 def seat_token(key: str, seat: int | str) -> str:
