@@ -89,6 +89,8 @@ class Phone:
         self.page = self.context.new_page()
         self.errors = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("console", lambda m: self.errors.append(m.text)
+                     if "Content Security Policy" in m.text else None)
         self.seat = seat
         self.taps = 0
         self.open(url)

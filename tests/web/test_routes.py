@@ -64,7 +64,11 @@ def test_the_joining_address_sets_a_cookie_the_page_then_uses(db):
 
 
 def test_the_page_carries_the_qr_code_and_no_outside_assets(client):
-    html = client.get("/").text
+    page = client.get("/")
+    csp = page.headers["content-security-policy"]
+    assert "default-src 'self'" in csp and "script-src 'self'" in csp
+    assert page.headers["referrer-policy"] == "no-referrer"  # the key stays here
+    html = page.text
     assert "<svg" in html and "http://127.0.0.1/?k=" + KEY in html
     js = client.get("/static/app.js").text
     css = client.get("/static/app.css").text

@@ -45,6 +45,16 @@ HERE = Path(__file__).resolve().parent
 COOKIE = "crib_key"
 HEARTBEAT_S = 15.0  # a comment line on an idle event stream, so dead screens are noticed
 FORBIDDEN = "403: this page needs the address `crib serve` printed (it carries the key)"
+# The page runs only its own script and style, talks only to the companion, is framed by
+# no one, and never sends its address (with the key) to another site.
+PAGE_HEADERS = {
+    "Cache-Control": "no-store",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self';"
+                               " script-src 'self'; connect-src 'self'; base-uri 'none';"
+                               " form-action 'none'; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
 
 
 class KeyCheck:
@@ -112,7 +122,7 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True) -> Starlett
 
     async def index(request: Request) -> Response:
         html = page.render(qr=qr, join_url=join_url, session=session)
-        resp = HTMLResponse(html, headers={"Cache-Control": "no-store"})
+        resp = HTMLResponse(html, headers=PAGE_HEADERS)
         if request.query_params.get("k"):
             resp.set_cookie(COOKIE, key, httponly=True, samesite="strict")
         return resp
