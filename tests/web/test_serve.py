@@ -59,3 +59,17 @@ def test_the_terminal_and_a_phone_drive_the_same_game(tmp_path):
         out = serve.stop()
     assert "Bob: 7  count 7" in out and "Alice: 8  count 15" in out
     assert "game is saved" in out
+
+
+def test_resume_with_nothing_to_resume_is_a_clear_error(tmp_path):
+    import io
+
+    from crib.cli import main
+    from crib.env import Env
+
+    out, err = io.StringIO(), io.StringIO()
+    env = Env(io.StringIO(), out, err, {"HOME": str(tmp_path)})
+    rc = main(["serve", "--resume", "--db", str(tmp_path / "h.sqlite3"), "--board", "none",
+               "--web-port", "0", "--no-qr"], env)
+    assert rc == 1 and "no unfinished game to resume" in err.getvalue()
+    assert "open http" not in out.getvalue()  # nothing served
