@@ -193,7 +193,8 @@
     if (L.min != null) drawText(q, add, "number");
   }
   function drawText(q, add, type) {
-    const input = el("input", { type: type || "text", id: "text", placeholder: q.hint || "", autocomplete: "off" });
+    const hint = q.hint || (type === "number" ? "another number" : "");
+    const input = el("input", { type: type || "text", id: "text", placeholder: hint, autocomplete: "off" });
     const row = el("div", { class: "row" });
     row.append(input, button("OK", () => send(input.value), { class: "primary", "data-choice": "ok" }));
     input.onkeydown = (e) => { if (e.key === "Enter") send(input.value); };
