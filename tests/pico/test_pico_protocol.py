@@ -36,6 +36,7 @@ VERBS = [
     ("set brightness=30 dealer=1", "ok", lambda a: a["brightness"] == 30),
     ("state", "ok", lambda a: (a["dealer"], a["brightness"], a["p0"]) == (1, 30, (0, 0))),
     ("leds", "ok", lambda a: a["leds"] == 363 and "px" in a),
+    ("turn p=2", "ok", lambda a: a["p"] == 2),
     ("help", "ok", lambda a: set(a["verbs"]) == set(verbs())),
     ("help verb=peg", "ok", lambda a: a["verb"] == "peg" and "p=" in a["args"]),
     ("btn b=lane0 on=1", "err", lambda a: a["code"] == "desk_only"),
