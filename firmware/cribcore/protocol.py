@@ -32,7 +32,7 @@ COMMANDS = (
     "undo", CHANGE, "", "undo the last jump (a winning one too)",
     "new", CHANGE, "[target=1..1000] [players=2..4] [match=0..1]",
     "a new game; match=1 clears the tally",
-    "set", CHANGE | ONE, "[dealer=-1..3] [brightness=1..100] [budget_ma=100..100000]"
+    "set", CHANGE | ONE, "[dealer=-1..3] [brightness=1..100] [budget_ma=1..100000]"
     " [pause_ms=200..60000] [idle_ms=0..86400000]", "change settings (kept on flash)",
     "leds", 0, "", "the pixel buffer: i:rrggbb or i*k:rrggbb runs, black left out",
     "help", 0, "[verb]", "the verbs, or one verb's arguments",
@@ -124,6 +124,13 @@ def usage(verb):
     """One verb's arguments as help shows them: `p=0..3 n=1..1000 [id]`."""
     row = command(verb)
     return (row[2] + " [id]").strip() if row[1] & CHANGE else row[2]
+
+
+def arg_range(verb, name):
+    """(low, high) of a command's number argument: the one range, which config.json's
+    settings share (the layout adds its own check: budget_ma above the idle draw)."""
+    low, high, _ = _spec(command(verb))[name]
+    return low, high
 
 
 def field_type(name):

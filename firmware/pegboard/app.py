@@ -28,6 +28,7 @@ from cribcore.protocol import (
 )
 from pegboard import ticks
 from pegboard.buttons import Buttons
+from pegboard.light import budget_problem
 from pegboard.render import Renderer
 
 SETTINGS = ("brightness", "budget_ma", "pause_ms", "idle_ms")
@@ -249,11 +250,10 @@ class App:
         return self._new(args.get("target"), args.get("players"), args.get("match") == 1)
 
     def _c_set(self, args):
-        budget = args.get("budget_ma", self.settings["budget_ma"])
-        idle = self.config.leds * self.config.led_ma["idle"]
-        if budget <= idle:
-            raise ProtocolError(f"budget_ma {budget} is not above the idle draw {idle}",
-                                "bad_arg")
+        problem = budget_problem(args.get("budget_ma", self.settings["budget_ma"]),
+                                 self.config.leds, self.config.led_ma)
+        if problem:
+            raise ProtocolError(problem, "bad_arg")
         if "dealer" in args:
             self.board.set_dealer(args["dealer"])
         for k in SETTINGS:

@@ -7,20 +7,20 @@ the shipped 3 x 121 serpentine layout at a low brightness, the fallback for a ba
 import json
 
 from cribcore.errors import CoreError
+from cribcore.protocol import arg_range
+from pegboard.light import budget_problem
 
 VERSION = 1
 MAX_LEDS = 4096
 MAX_HOLES = 1000
 MAX_PIN = 29  # the RP2040's GPIOs are 0..29
 FULL_WHITE = (255, 255, 255)
-# Settings taken as plain ints: (key, lowest, highest).
-_INTS = (
-    ("brightness", 1, 100),
-    ("budget_ma", 1, 100000),
-    ("pause_ms", 200, 60000),
+# Settings taken as plain ints: (key, lowest, highest). Those `set` can change have the
+# protocol's ranges (one range: a layout must never hold a setting its own saves refuse).
+_INTS = tuple((k,) + arg_range("set", k) for k in ("brightness", "budget_ma", "pause_ms",
+                                                    "idle_ms")) + (
     ("hold_ms", 100, 10000),
     ("long_ms", 200, 60000),
-    ("idle_ms", 0, 86400000),
     ("undo_depth", 1, 1000),
 )
 _TOP = ("version", "leds", "holes", "lanes", "pins", "led_ma", "gamma") + tuple(
@@ -197,9 +197,10 @@ def from_dict(d):
         out[key] = _int(d[key], key, lo, hi)
     if out["long_ms"] <= out["hold_ms"]:
         _fail("long_ms", out["long_ms"], "must be longer than hold_ms")
-    if out["budget_ma"] <= leds * out["led_ma"]["idle"]:
+    problem = budget_problem(out["budget_ma"], leds, out["led_ma"])
+    if problem:
         # The strip's idle draw alone would use the budget: the limiter could light nothing.
-        _fail("budget_ma", out["budget_ma"], "must exceed the idle draw of %d LEDs" % leds)
+        _fail("budget_ma", out["budget_ma"], problem)
     return Config(out)
 
 
