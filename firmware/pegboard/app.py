@@ -98,6 +98,7 @@ class App:
         self.warnings = []
         self._booted = False
         self._faulted = False
+        self._saving = False
         self._reset()
         text = store.load()
         for problem in store.problems:
@@ -207,7 +208,7 @@ class App:
                                         "id_reused")
                 self._send(line)
                 return
-        snap = self._snapshot()
+        old = self._begin()
         try:
             reply = getattr(self, "_c_" + msg.verb)(msg.args)
             line = ok(rev=self.board.rev, id=ident, **reply)
@@ -215,11 +216,9 @@ class App:
                 self.ids.append(f"id {ident} {key} {line}")
                 if len(self.ids) > ID_MEMORY:
                     self.ids.pop(0)
-            self.store.save(self._state_lines())
-        except (ProtocolError, PegError):
-            raise  # a refusal: raised before anything changed
+            self._save()
         except Exception:
-            self._rollback(snap)
+            self._abort(old)  # a refusal, a failed save, a MemoryError: nothing changed
             raise
         self._send(line)
         self.renderer.wake(self.now)
@@ -316,9 +315,11 @@ class App:
 
     def _button(self, action, now):
         """Apply a button action, save, then tell the host with events."""
-        b = self.board
         kind = action[0]
-        snap = self._snapshot()
+        if kind not in ("peg", "undo", "new", "setup"):
+            return
+        old = self._begin()
+        b = self.board
         try:
             if kind == "peg":
                 b.peg(action[1], action[2])
@@ -330,17 +331,16 @@ class App:
             elif kind == "undo":
                 lane = b.undo()
                 lines = [event("undo", p=lane, src="button", rev=b.rev, **self._lane(lane))]
-            elif kind in ("new", "setup"):
+            else:
                 args = action[1:] if kind == "setup" else (None, None)
                 new = self._new(args[0], args[1], False)
                 lines = [event("new", src="button", rev=b.rev, **new)]
-            else:
-                return
-            self.store.save(self._state_lines())
+            self._save()
         except PegError:
+            self._abort(old)
             return  # refused before any change, e.g. undo with nothing to undo
-        except OSError as e:
-            self._rollback(snap)
+        except Exception as e:  # noqa: BLE001 - OSError, MemoryError...: taken back, said
+            self._abort(old)
             self.warn("store_failed", repr(e))
             return
         for line in lines:
@@ -379,22 +379,38 @@ class App:
         self.settings.update(settings)
         self.ids = ids
 
-    def _snapshot(self):
-        """What a change may touch, to take it back if it cannot be saved."""
-        return self.board.dumps(), dict(self.settings), list(self.ids)
+    def _begin(self):
+        """Start a change: it is made on copies of board, settings and ids, which become
+        the app's only once saved. Returns the originals for _abort. Copying first means
+        taking a change back needs no memory (a MemoryError may be why it failed)."""
+        old = (self.board, self.settings, self.ids)
+        board = Board(old[0].players, old[0].target, old[0].undo_depth)
+        for name in old[0].__dict__:
+            v = getattr(old[0], name)
+            setattr(board, name, list(v) if type(v) is list else v)
+        self.board, self.settings, self.ids = board, dict(old[1]), list(old[2])
+        self._saving = False
+        return old
 
-    def _rollback(self, snap):
-        """Take back a change that failed (or was cut short), then try to save the state
-        as it was: a half-done save must not leave a change nobody heard of as the newest
-        copy on flash. Refusals never get here: they are raised before any change."""
-        self.board = Board.loads(snap[0])
-        self.settings = snap[1]
-        self.ids = snap[2]
-        self._apply_settings()
+    def _save(self):
+        self._saving = True  # from here a failure may have left a half-done save
+        self.store.save(self._state_lines())
+
+    def _abort(self, old):
+        """Take back a change that failed (or was refused, or cut short): the originals
+        again. Then try to save them: a half-done save must not leave a change nobody heard
+        of as the newest copy on flash."""
+        changed = self.settings is not old[1] and self.settings != old[1]
+        self.board, self.settings, self.ids = old
+        if changed:
+            self._apply_settings()
+        if not self._saving:
+            return
+        self._saving = False
         try:
             self.store.save(self._state_lines())
-        except OSError:
-            pass  # the flash keeps failing: the next change tries again
+        except Exception:  # noqa: BLE001 - the flash keeps failing: the next change tries again
+            pass
 
     def _apply_settings(self):
         s = self.settings
