@@ -7,6 +7,7 @@ The tables are plain strings and flat tuples: the Pico holds this module in RAM.
 """
 
 from cribcore.errors import CoreError
+from cribcore.settings import RANGES
 
 PROTO = 1
 MAX_LINE = 128  # a command line the board accepts, terminator excluded
@@ -32,8 +33,8 @@ COMMANDS = (
     "undo", CHANGE, "", "undo the last jump (a winning one too)",
     "new", CHANGE, "[target=1..1000] [players=2..4] [match=0..1]",
     "a new game; match=1 clears the tally",
-    "set", CHANGE | ONE, "[dealer=-1..3] [brightness=1..100] [budget_ma=1..100000]"
-    " [pause_ms=200..60000] [idle_ms=0..86400000]", "change settings (kept on flash)",
+    "set", CHANGE | ONE, " ".join(["[dealer=-1..3]"] + ["[%s=%d..%d]" % r for r in RANGES]),
+    "change settings (kept on flash)",
     "leds", 0, "", "the pixel buffer: i:rrggbb or i*k:rrggbb runs, black left out",
     "help", 0, "[verb]", "the verbs, or one verb's arguments",
     "btn", DESK, "b on=0..1", "desk: press (on=1) or release (on=0) button b",

@@ -26,12 +26,13 @@ from cribcore.protocol import (
     usage,
     verbs,
 )
+from cribcore.settings import NAMES
 from pegboard import ticks
 from pegboard.buttons import Buttons
 from pegboard.light import budget_problem
 from pegboard.render import Renderer
 
-SETTINGS = ("brightness", "budget_ma", "pause_ms", "idle_ms")
+SETTINGS = NAMES  # what `set` changes besides the dealer, kept with the state
 ID_MEMORY = 8  # recent ids answered from memory; a host retries only its last few
 # (kept as the state file's own `id IDENT KEY REPLY` lines: one string each)
 LINES_PER_STEP = 4  # keep a step short even when the host sends a burst

@@ -7,7 +7,7 @@ the shipped 3 x 121 serpentine layout at a low brightness, the fallback for a ba
 import json
 
 from cribcore.errors import CoreError
-from cribcore.protocol import arg_range
+from cribcore.settings import RANGES
 from pegboard.light import budget_problem
 
 VERSION = 1
@@ -17,8 +17,7 @@ MAX_PIN = 29  # the RP2040's GPIOs are 0..29
 FULL_WHITE = (255, 255, 255)
 # Settings taken as plain ints: (key, lowest, highest). Those `set` can change have the
 # protocol's ranges (one range: a layout must never hold a setting its own saves refuse).
-_INTS = tuple((k,) + arg_range("set", k) for k in ("brightness", "budget_ma", "pause_ms",
-                                                    "idle_ms")) + (
+_INTS = RANGES + (
     ("hold_ms", 100, 10000),
     ("long_ms", 200, 60000),
     ("undo_depth", 1, 1000),
