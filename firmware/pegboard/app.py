@@ -31,12 +31,15 @@ from pegboard import ticks
 from pegboard.buttons import Buttons
 from pegboard.light import budget_problem
 from pegboard.render import Renderer
+from pegboard.ticks import elapsed
 
 SETTINGS = NAMES  # what `set` changes besides the dealer, kept with the state
 ID_MEMORY = 8  # recent ids answered from memory; a host retries only its last few
 # (kept as the state file's own `id IDENT KEY REPLY` lines: one string each)
 LINES_PER_STEP = 4  # keep a step short even when the host sends a burst
 FRAME_MS = 10  # a driven clock (`tick`) advances in frames like a real loop
+MAX_WARNINGS = 8  # warnings kept (for hello and the boot replay): the newest
+REPEAT_MS = 10000  # the same warning again within this is counted, not sent again
 _CODES = codes()
 
 
@@ -98,7 +101,6 @@ class App:
         self.queue = []
         self.warnings = []
         self._booted = False
-        self._faulted = False
         self._saving = False
         self._reset()
         text = store.load()
@@ -139,13 +141,24 @@ class App:
                 self._button(action, now)
             self.renderer.draw(self.board, self.buttons, now)
         except Exception as e:  # noqa: BLE001 - e.g. MemoryError: the next step tries again
-            if not self._faulted:
-                self._faulted = True  # say it once, not every frame
-                self.warn("internal", repr(e))
+            self.warn("internal", repr(e))
 
     def warn(self, code, msg):
-        """Report a problem (bad config, bad state file, flash failure) as `evt warn`."""
-        self.warnings.append((code, msg))
+        """Report a problem (bad config, bad state file, flash failure, a fault of the
+        loop) as `evt warn`. Bounded: the newest MAX_WARNINGS are kept, and the same
+        warning again within REPEAT_MS is only counted (a fault in every frame is said
+        every REPEAT_MS, with how often it happened)."""
+        now = self.now
+        for w in self.warnings:
+            if w[0] == code and w[1] == msg:
+                w[2] += 1
+                if self._booted and elapsed(now, w[3]) >= REPEAT_MS:
+                    w[3] = now
+                    self._send(event("warn", code=code, msg="%s (%d times)" % (msg, w[2])))
+                return
+        self.warnings.append([code, msg, 1, now])
+        if len(self.warnings) > MAX_WARNINGS:
+            self.warnings.pop(0)
         if self._booted:
             self._send(event("warn", code=code, msg=msg))
 
@@ -155,14 +168,18 @@ class App:
         self.renderer.alert(True)
 
     def _warn_codes(self):
-        return tuple([c for c, _ in self.warnings]) or None
+        codes = []
+        for w in self.warnings:
+            if w[0] not in codes:
+                codes.append(w[0])
+        return tuple(codes) or None
 
     def _boot(self):
         self._booted = True
         self._send(event("boot", proto=PROTO, fw=VERSION, rev=self.board.rev,
                          warn=self._warn_codes()))
-        for code, msg in self.warnings:
-            self._send(event("warn", code=code, msg=msg))
+        for w in self.warnings:
+            self._send(event("warn", code=w[0], msg=w[1]))
 
     def _send(self, line):
         self.port.write(line.encode() + b"\n")
