@@ -366,6 +366,15 @@ class LineReader:
         self._bad = False  # a byte that is not printable ASCII
         self._long = False  # past the limit: discarding up to the line's end
         self._text = False  # something besides spaces
+        self._skip = False  # after drop(): discarding up to the line's end, silently
+
+    def drop(self, torn=True):
+        """Forget the line in progress: bytes were lost (to a MemoryError, say). When
+        `torn`, the lost bytes ended inside a line: discard up to its end without a word,
+        so no torn line is ever run."""
+        self._buf = bytearray()
+        self._bad = self._long = self._text = False
+        self._skip = torn
 
     def feed(self, data):
         """Take any bytes; return the lines they complete."""
@@ -373,7 +382,9 @@ class LineReader:
         buf = self._buf
         for c in data:
             if c == 10 or c == 13:
-                if self._long:
+                if self._skip:
+                    pass
+                elif self._long:
                     out.append(ProtocolError("line too long, discarded", "too_long"))
                 elif self._bad:
                     out.append(ProtocolError("line with bytes that are not printable "
@@ -381,8 +392,8 @@ class LineReader:
                 elif self._text:
                     out.append(buf.decode())
                 self._buf = buf = bytearray()
-                self._bad = self._long = self._text = False
-            elif self._long:
+                self._bad = self._long = self._text = self._skip = False
+            elif self._long or self._skip:
                 continue
             elif len(buf) >= self.limit:
                 self._long = True

@@ -102,6 +102,8 @@ class App:
         self.warnings = []
         self._booted = False
         self._saving = False
+        self._unsaid = None  # a fault that could not be reported yet
+        self._torn = None  # bytes read were lost: drop the reader's line (True: torn)
         self._reset()
         text = store.load()
         for problem in store.problems:
@@ -120,20 +122,45 @@ class App:
     # -- the loop --------------------------------------------------------------------------
 
     def step(self, now_ms):
-        """One pass: a few serial lines, the buttons, one frame. Never blocks."""
-        if not self._booted:
-            self._boot()
+        """One pass: a few serial lines, the buttons, one frame. Never blocks, never raises:
+        a fault (a MemoryError say) is reported as `evt warn code=internal` and the loop
+        goes on. (KeyboardInterrupt, the REPL hand-over, is not a fault: it passes.)"""
         if not self.driven:
             self.now = now_ms
-        if not self.queue:
-            data = self.port.read()
-            if data:
-                self.queue = self.reader.feed(data)
+        data = b""
+        try:
+            if not self._booted:
+                self._boot()
+            if not self.queue:
+                data = self.port.read()
+                if self._torn is not None:
+                    self.reader.drop(self._torn)
+                    self._torn = None
+                if data:
+                    self.queue = self.reader.feed(data)
+        except Exception as e:  # noqa: BLE001 - nothing may stop the loop
+            # No memory may be left here: only note what happened (the lines in what was
+            # read are lost; the next line is whole only if the lost bytes ended one).
+            self._torn = not data or data[-1] not in (10, 13)
+            self._unsaid = e
+        if self._unsaid is not None:
+            fault, self._unsaid = self._unsaid, None
+            self._fault(fault)
         for _ in range(LINES_PER_STEP):
             if not self.queue:
                 break
-            self._line(self.queue.pop(0))
+            try:
+                self._line(self.queue.pop(0))
+            except Exception as e:  # noqa: BLE001 - e.g. no memory for the error reply
+                self._fault(e)
         self._work(self.now)
+
+    def _fault(self, e):
+        """Report a fault of the loop; with no memory even for that, on the next step."""
+        try:
+            self.warn("internal", repr(e))
+        except Exception:  # noqa: BLE001
+            self._unsaid = e
 
     def _work(self, now):
         try:
@@ -141,7 +168,7 @@ class App:
                 self._button(action, now)
             self.renderer.draw(self.board, self.buttons, now)
         except Exception as e:  # noqa: BLE001 - e.g. MemoryError: the next step tries again
-            self.warn("internal", repr(e))
+            self._fault(e)
 
     def warn(self, code, msg):
         """Report a problem (bad config, bad state file, flash failure, a fault of the
