@@ -16,7 +16,8 @@ poll, so tests drive the clock. The gestures (docs/board.md has the picture):
   start that game: ("setup", target, players). Holding undo long_ms, or SETUP_MS without a
   press, leaves the settings unchanged.
 - after a win (poll is given the board): a player button tap starts the next game
-  ("new",); undo still undoes the winning jump.
+  ("new",), if the press began after the win (the press that pegged the winning entry
+  never does); undo still undoes the winning jump.
 While undo is held nothing commits: the press may yet cancel the entry.
 """
 
@@ -40,6 +41,7 @@ class _Input:
         self.down = False
         self.at = 0  # when the current press (or release) began: its first edge
         self.stage = 0  # 0: a live press; > 0: already acted, the release does nothing
+        self.won = False  # the press began with the game already won
         self._raw = False
         self._since = 0
 
@@ -109,6 +111,8 @@ class Buttons:
         lanes = len(self._keys)
         players = lanes if board is None else min(board.players, lanes)
         over = board is not None and board.winner >= 0
+        if over and self.mode == PLAY:
+            self._clear()  # nothing can be pegged after a win (a press may have entered 1)
         for i in range(lanes):
             key = self._keys[i]
             ev = key.update(now_ms)
@@ -148,6 +152,7 @@ class Buttons:
             self._players = max(2, min(players, len(self._keys)))
 
     def _lane_press(self, i, key, now, players, over, acts):
+        key.won = over
         if self.mode == CONFIRM_NEW:
             key.stage = 1  # "no": back to play, and this press pegs nothing
             self._enter(PLAY, now)
@@ -183,7 +188,10 @@ class Buttons:
             self._mode_ms = now
         elif self.mode == PLAY:
             if over:
-                acts.append(("new",))
+                if key.won:
+                    # Only a press made after the win starts the next game: the press that
+                    # committed the winning entry (the turn passed) must not.
+                    acts.append(("new",))
             else:
                 self._last[i] = now
 

@@ -267,3 +267,43 @@ def test_pause_follows_the_config_set_at_run_time():
     acts, t = press(keys, btn, "lane0", 0, 50)
     assert run(btn, t, 50 + 390) == []
     assert run(btn, 50 + 400, 50 + 500) == [("peg", 0, 1)]
+
+
+def play(keys, btn, board, script, t=0, dt=10):
+    """Poll every dt ms through a script of (ms, button, down) steps, applying every peg
+    to the board as the app does; return (every action, time)."""
+    acts = []
+    for ms, name, down in script:
+        if name:
+            keys.down(name) if down else keys.up(name)
+        end = t + ms
+        while t < end:
+            for a in btn.poll(t, board):
+                acts.append(a)
+                if a[0] == "peg":
+                    board.peg(a[1], a[2])
+            t += dt
+    return acts, t
+
+
+def test_a_press_that_commits_a_winning_entry_does_not_start_a_game():
+    keys, btn = make(lanes=2)
+    b = Board(2, 121)
+    b.peg(0, 120)
+    acts, t = play(keys, btn, b, [(60, "lane0", True), (60, "lane0", False),
+                                  (60, "lane1", True), (60, "lane1", False), (500, None, 0)])
+    assert acts == [("peg", 0, 1)] and b.winner == 0  # the turn passed: lane 0 won
+    assert btn.pending(1) == 0  # nothing is entered after a win
+    acts, t = play(keys, btn, b, [(PAUSE + 100, None, 0)], t)
+    assert acts == []
+    acts, t = play(keys, btn, b, [(60, "lane1", True), (60, "lane1", False), (60, None, 0)], t)
+    assert acts == [("new",)]  # a tap made after the win starts the next game
+
+
+def test_a_hold_across_the_win_does_not_start_a_game():
+    keys, btn = make(lanes=2)
+    b = Board(2, 121)
+    b.peg(0, 120)
+    acts, t = play(keys, btn, b, [(60, "lane0", True), (60, "lane0", False),
+                                  (HOLD * 2, "lane1", True), (60, "lane1", False)])
+    assert acts == [("peg", 0, 1)] and b.winner == 0
