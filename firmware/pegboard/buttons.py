@@ -45,6 +45,10 @@ class _Input:
         self._raw = False
         self._since = 0
 
+    def releasing(self, before):
+        """True while a release that began before `before` is still being debounced."""
+        return self.down and not self._raw and elapsed(before, self._since) > 0
+
     def update(self, now):
         """1 when a press is confirmed, -1 for a release, 0 otherwise."""
         raw = bool(self.read())
@@ -170,6 +174,8 @@ class Buttons:
     def _lane_held(self, i, key, now, over):
         if elapsed(now, self._next[i]) < 0 or (self.mode == PLAY and over):
             return
+        if key.releasing(self._next[i]):
+            return  # let go before the hold time: its release, still debouncing, decides
         if self.mode == SETUP:
             self._target = TARGETS[1] if self._target == TARGETS[0] else TARGETS[0]
             self._mode_ms = now

@@ -307,3 +307,10 @@ def test_a_hold_across_the_win_does_not_start_a_game():
     acts, t = play(keys, btn, b, [(60, "lane0", True), (60, "lane0", False),
                                   (HOLD * 2, "lane1", True), (60, "lane1", False)])
     assert acts == [("peg", 0, 1)] and b.winner == 0
+
+
+def test_a_press_just_short_of_the_hold_time_is_a_tap():
+    for ms, want in ((HOLD - 18, 1), (HOLD - 30, 1), (HOLD + 20, 5)):
+        keys, btn = make()
+        acts, t = press(keys, btn, "lane0", 0, ms)
+        assert btn.pending(0) == want, (ms, btn.pending(0))
