@@ -12,9 +12,10 @@ board under them (docs/firmware.md, "Faults").
 import gc
 import time
 
-from machine import Pin
+from machine import Pin, Timer
 
 from pegboard.app import App, layout
+from pegboard.sampler import SAMPLE_MS
 from pegboard.stdio import StdioPort
 from pegboard.store import Store
 from pegboard.ws2812 import WS2812
@@ -49,6 +50,23 @@ def drivers():
     return config, problem, strip, readers, StdioPort()
 
 
+def sample(sampler):
+    """A timer that samples the buttons every SAMPLE_MS, whatever the loop is doing (a
+    flash save blocks it for 75-90 ms). Hard (an interrupt: a long C call cannot delay it)
+    where this MicroPython offers it; Sampler.tick allocates nothing, as that needs."""
+    ticks_ms = time.ticks_ms
+
+    def tick(_timer):
+        sampler.tick(ticks_ms())
+
+    try:
+        timer = Timer(period=SAMPLE_MS, callback=tick, hard=True)
+    except (TypeError, ValueError):  # no hard timer callbacks here: scheduled ones
+        timer = Timer(period=SAMPLE_MS, callback=tick)
+    sampler.timed = True
+    return timer
+
+
 def run(config, problem, strip, readers, port, faults):
     """Build the app on the drivers and step it as fast as the loop goes."""
     app = App(config, strip, readers, Store("/state"), port)
@@ -57,8 +75,12 @@ def run(config, problem, strip, readers, port, faults):
     for fault in faults:
         app.warn("internal", "restarted after " + fault)
     del faults[:]
-    while True:
-        app.step(time.ticks_ms())
+    timer = sample(app.buttons.sampler)
+    try:
+        while True:
+            app.step(time.ticks_ms())
+    finally:
+        timer.deinit()
 
 
 def main():

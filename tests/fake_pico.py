@@ -76,10 +76,21 @@ class _Pin:
         return 1
 
 
+class _Timer:
+    """machine.Timer: never fires (the app then samples its buttons itself)."""
+
+    def __init__(self, period=0, callback=None, hard=False):
+        pass
+
+    def deinit(self):
+        pass
+
+
 class _Machine:
     """The machine module as main.py uses it."""
 
     Pin = _Pin
+    Timer = _Timer
 
 
 class _Strip:

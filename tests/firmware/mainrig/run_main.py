@@ -23,8 +23,19 @@ class Pin:
         return 1  # released (pulled up)
 
 
+class Timer:
+    """Never fires: the app samples its buttons itself once the timer looks dead."""
+
+    def __init__(self, period=0, callback=None, hard=False):
+        pass
+
+    def deinit(self):
+        pass
+
+
 class machine:
     Pin = Pin
+    Timer = Timer
 
 
 class Strip:
