@@ -3,15 +3,17 @@
 Nothing stops the loop: App.step catches every fault of a step and reports it. A fault
 outside a step (the App cannot even be built, say for want of memory) restarts the app
 RESTART_MS later, reported as `evt warn code=internal` by the new one, rather than
-dropping to the REPL. Only the REPL hand-over (KeyboardInterrupt: see StdioPort) ends
-main.py. No hardware watchdog: the RP2040's cannot be stopped once started, and this USB
-serial is also the REPL that `crib deploy` and a person use; a watchdog would reset the
-board under them (docs/firmware.md, "Faults").
+dropping to the REPL. Only the REPL hand-over (KeyboardInterrupt from StdioPort, on CR,
+Ctrl-C, CR: docs/firmware.md, "The USB serial") ends main.py. No hardware watchdog: the
+RP2040's cannot be stopped once started, and this USB serial is also the REPL that
+`crib deploy` and a person use; a watchdog would reset the board under them
+(docs/firmware.md, "Faults").
 """
 
 import gc
 import time
 
+import micropython
 from machine import Pin, Timer
 
 from pegboard.app import App, layout
@@ -47,7 +49,7 @@ def drivers():
     for i, lane in enumerate(config.lanes):
         readers["lane%d" % i] = _button(lane.button)
     strip = WS2812(config.pins["leds"], config.leds)
-    return config, problem, strip, readers, StdioPort()
+    return config, problem, strip, readers, StdioPort(pico=True)
 
 
 def sample(sampler):
@@ -76,10 +78,14 @@ def run(config, problem, strip, readers, port, faults):
         app.warn("internal", "restarted after " + fault)
     del faults[:]
     timer = sample(app.buttons.sampler)
+    # Ctrl-C becomes a plain byte while the app runs: a stray one must not stop it. The
+    # port hands over to the REPL on CR, Ctrl-C, CR (mpremote's way in) instead.
+    micropython.kbd_intr(-1)
     try:
         while True:
             app.step(time.ticks_ms())
     finally:
+        micropython.kbd_intr(3)
         timer.deinit()
 
 

@@ -351,6 +351,26 @@ def test_redeploy_keeps_the_game_in_progress(pico, tmp_path):
     assert "p0=0,5" in state and "p1=0,7" in state
 
 
+def test_a_stray_ctrl_c_leaves_the_app_running_and_deploy_still_gets_in(pico, tmp_path):
+    _deploy(FIRMWARE, pico.port, tmp_path)
+    t = deploy.connect(pico.port)
+    deploy.soft_reset(t)
+    deploy.handshake(pico.port)
+    with serial.serial_for_url(pico.port, baudrate=115200, timeout=5) as s:
+        for stray in (b"\x03", b"hel\x03lo\n", b"\x03\x03\n"):
+            s.write(stray)
+            time.sleep(0.2)
+        s.write(b"peg p=0 n=4 id=9\n")
+        got = b""
+        while b"id=9" not in got:
+            line = s.readline()
+            assert line, got  # the app still answers
+            got += line
+    assert b"ok rev=1 p0=0,4" in got
+    _deploy(_changed_firmware(tmp_path), pico.port, tmp_path)  # mpremote gets the REPL
+    assert "p0=0,4" in pico.ask("state")
+
+
 def test_version_mismatch_is_refused_and_nothing_written(tmp_path, capsys):
     fake = FakePico(tmp_path / "old.img", mpy=5, version="1.18.0")
     try:

@@ -88,6 +88,7 @@ class App:
         self.strip = strip
         self.store = store
         self.port = port
+        self._drain = getattr(port, "flush", None)
         self.desk = desk
         self.driven = False  # desk: time moves only by `tick`
         self.now = 0
@@ -154,6 +155,11 @@ class App:
             except Exception as e:  # noqa: BLE001 - e.g. no memory for the error reply
                 self._fault(e)
         self._work(self.now)
+        if self._drain is not None:
+            try:
+                self._drain()  # what a slow host has not taken yet (the Pico's port)
+            except Exception as e:  # noqa: BLE001
+                self._fault(e)
 
     def _fault(self, e):
         """Report a fault of the loop; with no memory even for that, on the next step."""
