@@ -3,7 +3,7 @@
 Nothing stops the loop: App.step catches every fault of a step and reports it. A fault
 outside a step (the App cannot even be built, say for want of memory) restarts the app
 RESTART_MS later, reported as `evt warn code=internal` by the new one, rather than
-dropping to the REPL. Only the REPL hand-over (KeyboardInterrupt from StdioPort, on CR,
+dropping to the REPL. Only the REPL hand-over (KeyboardInterrupt from UsbSerial, on CR,
 Ctrl-C, CR: docs/firmware.md, "The USB serial") ends main.py. No hardware watchdog: the
 RP2040's cannot be stopped once started, and this USB serial is also the REPL that
 `crib deploy` and a person use; a watchdog would reset the board under them
@@ -18,8 +18,8 @@ from machine import Pin, Timer
 
 from pegboard.app import App, layout
 from pegboard.sampler import SAMPLE_MS
-from pegboard.stdio import StdioPort
 from pegboard.store import Store
+from pegboard.usbserial import UsbSerial
 from pegboard.ws2812 import WS2812
 
 RESTART_MS = 1000  # a fault that keeps recurring restarts at most once a second
@@ -49,7 +49,7 @@ def drivers():
     for i, lane in enumerate(config.lanes):
         readers["lane%d" % i] = _button(lane.button)
     strip = WS2812(config.pins["leds"], config.leds)
-    return config, problem, strip, readers, StdioPort(pico=True)
+    return config, problem, strip, readers, UsbSerial()
 
 
 def sample(sampler):

@@ -116,7 +116,7 @@ class _Strip:
 
 
 class _Port:
-    """pegboard.stdio.StdioPort on the pty when the deployed one cannot be used: never
+    """The USB serial port on the pty when the deployed one cannot be used: never
     blocks long, Ctrl-C interrupts (a firmware older than the REPL hand-over)."""
 
     def __init__(self, stdin=None, stdout=None, **kwargs):
@@ -147,11 +147,11 @@ class _Port:
 
 
 def _deployed_port():
-    """The deployed pegboard.stdio.StdioPort itself on the pty, so the REPL hand-over that
+    """The deployed pegboard.usbserial.UsbSerial itself on the pty, so the REPL hand-over that
     `crib deploy` relies on is the firmware's own: only waiting a few ms for input (so the
     loop does not spin) and noticing a host that has gone are added."""
     try:
-        from pegboard.stdio import StdioPort
+        from pegboard.usbserial import UsbSerial
     except ImportError:
         return _Port
 
@@ -165,16 +165,16 @@ def _deployed_port():
                 raise KeyboardInterrupt
             return c
 
-    class Port(StdioPort):
+    class Port(UsbSerial):
         def __init__(self, *args, **kwargs):
-            StdioPort.__init__(self, *args, **kwargs)
+            UsbSerial.__init__(self, *args, **kwargs)
             self._raw = Raw()
 
         def read(self):
             if not self.ready(5):
                 return b""
             try:
-                data = StdioPort.read(self)
+                data = UsbSerial.read(self)
             except OSError:
                 data = None
             if data is None or (not data and self.ready()):  # the host closed the pty
@@ -186,10 +186,12 @@ def _deployed_port():
 
 
 class _Drivers:
-    """pegboard.ws2812 and pegboard.stdio as main.py imports them."""
+    """pegboard.ws2812 and pegboard.usbserial (or, before it, pegboard.stdio) as main.py
+    imports them."""
 
     WS2812 = _Strip
     StdioPort = _Port
+    UsbSerial = _Port
     lost = False  # the host closed the pty for good
     intr = 3  # the keyboard interrupt character (micropython.kbd_intr)
 
@@ -284,7 +286,7 @@ class Device:
         """Run /main.py as a Pico does after a reset, with fake drivers; back to the REPL.
 
         Only the hardware is faked (machine.Pin and Timer, the WS2812 driver): the deployed
-        main.py, app, config.json, state file and USB serial port (pegboard.stdio, with its
+        main.py, app, config.json, state file and USB serial port (pegboard.usbserial, with its
         REPL hand-over) are the real ones.
         """
         try:
@@ -295,9 +297,10 @@ class Device:
             return "friendly"
         sys.modules["machine"] = _Machine
         sys.modules["pegboard.ws2812"] = _Drivers
-        _Drivers.StdioPort = _deployed_port()
+        _Drivers.StdioPort = _Drivers.UsbSerial = _deployed_port()
         _Drivers.intr = 3
         sys.modules["pegboard.stdio"] = _Drivers
+        sys.modules["pegboard.usbserial"] = _Drivers
         sys.modules["micropython"] = _Micropython()
         try:
             exec(code, {"__name__": "__main__"})

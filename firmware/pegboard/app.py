@@ -208,11 +208,11 @@ class App:
         return tuple(codes) or None
 
     def _boot(self):
-        self._booted = True
         self._send(event("boot", proto=PROTO, fw=VERSION, rev=self.board.rev,
                          warn=self._warn_codes()))
         for w in self.warnings:
             self._send(event("warn", code=w[0], msg=w[1]))
+        self._booted = True  # only now: a boot event lost to a fault is sent again
 
     def _send(self, line):
         self.port.write(line.encode() + b"\n")

@@ -75,8 +75,8 @@ class Port:
         sys.stdout.write(bytes(data).decode())
 
 
-class stdio:
-    StdioPort = Port
+class usbserial:
+    UsbSerial = Port
 
 
 import pegboard.store as real_store  # noqa: E402
@@ -112,7 +112,7 @@ class store:
 
 sys.modules["machine"] = machine
 sys.modules["pegboard.ws2812"] = ws2812
-sys.modules["pegboard.stdio"] = stdio
+sys.modules["pegboard.usbserial"] = usbserial
 sys.modules["pegboard.store"] = store
 
 try:

@@ -1,4 +1,4 @@
-"""pegboard.stdio.StdioPort as the Pico runs it (fakes of the USB serial's two sides):
+"""pegboard.usbserial.UsbSerial, the Pico's port (fakes of the USB serial's two sides):
 writes never wait on a host that has stopped reading, and the REPL hand-over happens on
 mpremote's raw-REPL entry (Ctrl-C then Ctrl-A) but never on a stray Ctrl-C."""
 
@@ -7,8 +7,8 @@ from apprig import Files, Strip, config
 
 from cribcore.protocol import decode
 from pegboard.app import App
-from pegboard.stdio import OUT_LIMIT, StdioPort
 from pegboard.store import Store
+from pegboard.usbserial import OUT_LIMIT, UsbSerial
 
 
 class Input:
@@ -44,13 +44,13 @@ class Output:
         self.room = room
 
 
-class Port(StdioPort):
+class Port(UsbSerial):
     """The real port over the fakes; readiness as MicroPython's poll reports it."""
 
     def __init__(self, out_room=256, data=b""):
         self.input = Input(data)
         self.output = Output(out_room)
-        StdioPort.__init__(self, self.input, self.output, pico=True)
+        UsbSerial.__init__(self, self.input, self.output)
 
     def ready(self, timeout_ms=0):
         return bool(self.input.data)
