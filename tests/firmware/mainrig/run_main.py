@@ -3,7 +3,7 @@ the WS2812 driver, the USB port (a script of input; output collected), and a fla
 first load fails with a MemoryError (a fault no step catches: App() itself fails).
 
 usage: micropython run_main.py FIRMWARE_DIR SCRIPT_FILE
-Prints every line main.py wrote, then `main.py returned`.
+Prints every line main.py wrote, its micropython.kbd_intr calls, then `main.py returned`.
 """
 
 import sys
@@ -110,7 +110,18 @@ class store:
     Store = lambda path: real_store.Store("state", MemoryFiles)  # noqa: E731
 
 
+class micropython:
+    """Records main.py's keyboard-interrupt settings."""
+
+    calls: list = []
+
+    @staticmethod
+    def kbd_intr(c):
+        micropython.calls.append(c)
+
+
 sys.modules["machine"] = machine
+sys.modules["micropython"] = micropython
 sys.modules["pegboard.ws2812"] = ws2812
 sys.modules["pegboard.usbserial"] = usbserial
 sys.modules["pegboard.store"] = store
@@ -120,4 +131,5 @@ try:
         exec(f.read(), {"__name__": "__main__"})
 except KeyboardInterrupt:
     pass
+print("kbd_intr %r" % (micropython.calls,))
 print("main.py returned")
