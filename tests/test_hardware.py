@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from support import ROOT
 
 from crib import (
-    face,
     hardware,
     hw_errors,
     hw_face_svg,
@@ -23,6 +22,7 @@ from crib import (
     hw_wiring_svg,
 )
 from crib.cli import main
+from crib.layout import face
 from pegboard import light
 from pegboard.config import default_dict, from_dict, lane_layout
 

@@ -1,7 +1,7 @@
 """Hardware documents from the layout config: power budget, parts, pins, wiring, face.
 
 Everything is computed from a pegboard Config (the same file the firmware reads), the
-firmware's own LED current model and limiter and the face geometry (crib.face), so
+firmware's own LED current model and limiter and the face geometry (crib.layout.face), so
 `crib hardware all --out hardware` regenerates hardware/ and a test keeps the checked-in
 copies equal to it. The figures live in hw_power, the parts and pins in hw_parts, the
 drawings in hw_face_svg and hw_wiring_svg; this module loads the layout and puts the
@@ -10,12 +10,13 @@ documents together.
 
 from pathlib import Path
 
-from crib import build, face
 from crib.hw_errors import HardwareError
 from crib.hw_face_svg import face_svg
 from crib.hw_parts import bom_csv, bom_markdown, pins_markdown
 from crib.hw_power_doc import power_markdown
 from crib.hw_wiring_svg import wiring_svg
+from crib.layout import face
+from crib.layout.source import shipped_layout
 from pegboard.config import default_dict, from_dict, load_config
 
 DOCS = ("power.md", "BOM.csv", "BOM.md", "pins.md", "wiring.svg", "face.svg")
@@ -23,7 +24,7 @@ DOCS = ("power.md", "BOM.csv", "BOM.md", "pins.md", "wiring.svg", "face.svg")
 def load_layout(path=None):
     """(Config, its name for the documents): path's layout, else firmware/config.json."""
     if path is None:
-        shipped = build.FIRMWARE / "config.json"
+        shipped = shipped_layout()
         if not shipped.exists():  # an installed crib without the source tree
             return from_dict(default_dict()), "the built-in layout"
         path, source = shipped, "firmware/config.json"

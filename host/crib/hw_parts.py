@@ -3,11 +3,11 @@
 import csv
 import io
 
-from crib import face
 from crib.hw_errors import HardwareError
 from crib.hw_power import FEED_M, TAP_M, power_plan
+from crib.layout import face
 
-LEDS_PER_M = 144  # the strip of the default face (crib.face.FaceSpec.led_pitch)
+LEDS_PER_M = 144  # the strip of the default face (crib.layout.face.FaceSpec.led_pitch)
 # Raspberry Pi Pico header pin of each GPIO; 23, 24, 25 and 29 stay on the board.
 PICO_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
             12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,

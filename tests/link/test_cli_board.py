@@ -11,10 +11,10 @@ import time
 import pytest
 from rig import FakePeer, UsbPort
 
+from crib.board.link import Link
+from crib.board.ports import PICO_VID
 from crib.cli import main
-from crib.link import Link
-from crib.ports import PICO_VID
-from crib.sim import VirtualBoard
+from crib.sim.virtual import VirtualBoard
 
 
 @pytest.fixture
@@ -186,7 +186,7 @@ def test_crib_sim_resumes_its_game_after_a_restart(tmp_path):
 
 def test_a_store_widened_for_four_lanes_keeps_its_layout(capsys, sim, tmp_path):
     """crib play widens the virtual board for four solo players; crib board reads that."""
-    from crib.sim import write_layout
+    from crib.sim.store import write_layout
 
     write_layout(str(tmp_path / "store"), 4)
     code, out, err = run(capsys, sim + ["new", "--players", "4"])

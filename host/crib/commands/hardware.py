@@ -26,7 +26,8 @@ def add_arguments(parser):
 
 def _json(config, what):
     """The figures behind a document, as plain data."""
-    from crib import face, hw_parts, hw_power
+    from crib import hw_parts, hw_power
+    from crib.layout import face
 
     if what == "power":
         return hw_power.power_budget(config)
@@ -46,7 +47,7 @@ def _json(config, what):
     return {k: _json(config, k) for k in WHAT[:-1]}
 
 
-def run(args):
+def run(args, env):
     """Print or write the chosen documents; return the exit code."""
     # The document makers (svg, xml) are imported here, not when the CLI imports every
     # command module to build its parser.
@@ -54,21 +55,21 @@ def run(args):
 
     config, source = hardware.load_layout(args.config)
     if args.json:
-        print(json.dumps(_json(config, args.what), indent=2, sort_keys=True))
+        env.print(json.dumps(_json(config, args.what), indent=2, sort_keys=True))
         return 0
     docs = hardware.documents(config, source)
     if args.out is None:
         if args.what == "all":
             raise CribError("`crib hardware all` writes %d files: give --out DIR"
                             % len(hardware.DOCS))
-        print(docs[SHOWN[args.what]], end="")
+        env.print(docs[SHOWN[args.what]], end="")
         return 0
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
         for name in FILES.get(args.what, hardware.DOCS):  # all: every document
             (out / name).write_text(docs[name])
-            print("wrote %s" % (out / name))
+            env.print("wrote %s" % (out / name))
     except OSError as e:
         raise CribError("cannot write into %s: %s" % (out, e)) from None
     return 0

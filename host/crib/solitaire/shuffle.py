@@ -8,6 +8,7 @@ jack starter adds 2 (heels) to the total once. Any two grid cards may be swapped
 
 import random
 
+from crib.board.ids import op_id
 from crib.errors import CribError
 from cribcore.show import score_show
 
@@ -204,7 +205,7 @@ class Shuffle:
 
 class BoardTotal:
     """on_total for the terminal game: the total pegged on lane 0 of a board (the calls of
-    crib.tableboard: new_game, peg), so the board shows the solitaire's score.
+    crib.board.memory: new_game, peg), so the board shows the solitaire's score.
 
     A peg only goes forward: a higher total pegs the difference (the back peg then marks
     the total before); a lower one starts a new game on the board and pegs it afresh. The
@@ -223,7 +224,7 @@ class BoardTotal:
 
     def _op_id(self):
         self.ops += 1
-        return "%s-%d" % (self.op_prefix, self.ops)
+        return op_id(self.op_prefix, self.ops)
 
     def __call__(self, total):
         """Move the lane to total (at most the board's target)."""

@@ -17,7 +17,7 @@ from fractions import Fraction
 from math import comb
 from operator import mul
 
-from crib.advise_tables import tables, weights
+from crib.analysis.advise_tables import tables, weights
 from crib.errors import CribError
 from cribcore.cards import InvalidCardError, card_name, card_symbol, check_card
 
