@@ -40,6 +40,12 @@ class Sampler:
         """Sample every contact once at now (ms); record the edges that have now been stable
         for DEBOUNCE_MS, each at the time it began. Allocates nothing."""
         self.at = now
+        try:
+            self._sample(now)
+        except Exception:  # noqa: BLE001 - in an interrupt an escaping error would be
+            pass  # printed on the protocol's line and stop the timer: try again next tick
+
+    def _sample(self, now):
         bit = 1
         i = 0
         for read in self.reads:
