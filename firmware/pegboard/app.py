@@ -169,6 +169,9 @@ class App:
             self._unsaid = e
 
     def _work(self, now):
+        failure = self.buttons.sampler.take_failure()
+        if failure is not None:
+            self._fault(failure)  # the buttons' timer failed: the loop samples them now
         try:
             for action in self.buttons.poll(now, self.board):
                 self._button(action, now)

@@ -7,6 +7,10 @@ Buttons.poll replays the edges in order. On the desktop, and whenever no timer r
 Buttons.poll calls tick() itself. tick() allocates nothing (a hard timer interrupt may
 run it): ints, a list of ints and a bytearray, all made here in __init__.
 
+Should sampling ever fail inside the timer, tick() hands it back to poll and keeps the
+error for the app to report (an error escaping an interrupt would be printed on the
+protocol's line and stop the timer silently).
+
 The ring has one writer (tick) and one reader (edges): each moves only its own index, so
 neither needs a lock. A full ring holds an edge back until there is room (it then keeps
 its original time); a contact's later changes wait behind it, none is lost or reordered.
@@ -29,6 +33,7 @@ class Sampler:
         self.down = 0  # debounced levels: bit i for contact i
         self.timed = False  # a timer calls tick(): poll must not
         self.at = 0  # the last tick's time
+        self.failure = None  # what stopped the timer's sampling, for the app to report
         self._raw = 0  # the levels last read
         self._since = [0] * len(self.reads)  # when each contact's raw level last changed
         self._t = [0] * RING  # edge times
@@ -40,10 +45,16 @@ class Sampler:
         """Sample every contact once at now (ms); record the edges that have now been stable
         for DEBOUNCE_MS, each at the time it began. Allocates nothing."""
         self.at = now
+        if not self.timed:
+            self._sample(now)  # called by poll: a fault is the loop's to report
+            return
         try:
             self._sample(now)
-        except Exception:  # noqa: BLE001 - in an interrupt an escaping error would be
-            pass  # printed on the protocol's line and stop the timer: try again next tick
+        except Exception as e:  # noqa: BLE001 - in an interrupt an escaping error would be
+            # printed on the protocol's line and stop the timer silently: hand the
+            # sampling back to poll instead, and the fault to the app to report.
+            self.timed = False
+            self.failure = e
 
     def _sample(self, now):
         bit = 1
@@ -63,6 +74,11 @@ class Sampler:
                     self.down ^= bit
             bit <<= 1
             i += 1
+
+    def take_failure(self):
+        """What stopped the timer's sampling (once), or None."""
+        failure, self.failure = self.failure, None
+        return failure
 
     def stale(self, now):
         """True when a timer should be sampling but has been silent for STALE_MS."""

@@ -76,3 +76,30 @@ def test_four_quick_taps_while_saves_block_the_loop_count_as_four():
         rig.now += 10
     got = [decode(x) for x in rig.port.take()]
     assert [(m.verb, m.args["p"], m.args["n"]) for m in got] == [("peg", 1, 4)]
+
+
+def test_a_timer_whose_sampling_fails_is_reported_and_the_loop_samples_instead():
+    rig = Rig(config(lanes=2))
+    sampler = rig.app.buttons.sampler
+    sampler.timed = True
+    broken = [True]
+    reads = sampler.reads
+
+    def fail():
+        if broken[0]:
+            raise MemoryError("in the interrupt")
+        return False
+
+    sampler.reads = (fail,) + reads[1:]
+    sampler.tick(rig.now)  # the timer's call: nothing may escape it
+    broken[0] = False
+    sampler.reads = reads
+    rig.step()
+    warns = [decode(x) for x in rig.port.take()]
+    assert [(m.verb, m.args["code"]) for m in warns] == [("warn", "internal")]
+    assert "MemoryError" in warns[0].args["msg"]
+    rig.app.config.pause_ms = 200
+    got = rig.press("lane0", 60)  # no timer runs now: the loop reads the buttons
+    rig.step(300)
+    got += rig.port.take()
+    assert [(m.verb, m.args["p"]) for m in map(decode, got)] == [("peg", 0)]
