@@ -82,12 +82,24 @@ class UsbSerial(StdioPort):
     def flush(self):
         """Send what the host takes now, a byte at a time while there is room; never waits."""
         box = self._box
+        if not box:
+            return
         one = self._one
-        while box and self.writable():
+        write = self._out.write
+        ipoll = self._wipoll
+        while box:
+            # Room for one more byte? (inline: this runs once a byte)
+            if ipoll is not None:
+                for _ in ipoll(0):
+                    break
+                else:
+                    return
+            elif not self.writable():
+                return
             piece = box[0]
             one[0] = piece[self._at]
-            if not self._out.write(one):
-                break
+            if not write(one):
+                return
             self.queued -= 1
             self._at += 1
             if self._at == len(piece):
