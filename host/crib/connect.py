@@ -39,7 +39,7 @@ def add_board_arguments(parser, nested=False):
                         "started for this command)")
     g.add_argument("--store", metavar="DIR", default=default,
                    help="the virtual board's state folder (default: $CRIB_SIM_STORE or "
-                        "~/.local/share/crib/sim)")
+                        "sim in crib's data folder)")
     g.add_argument("--config", metavar="FILE", default=default,
                    help="the board layout (default: the shipped firmware/config.json)")
     g.add_argument("--timeout", type=float, default=argparse.SUPPRESS if nested else TIMEOUT,
