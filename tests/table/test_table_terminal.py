@@ -36,63 +36,51 @@ NO_READLINE = ("import sys; sys.modules['readline'] = None; from crib.cli import
                "sys.exit(main(sys.argv[1:]))")
 
 
-def start_play(db, editor=True):
-    """`crib play` on a pseudo terminal: (its process, the terminal's master fd)."""
+def play_names(db, typed, editor=True):
+    """Start `crib play` on a pseudo terminal, type `typed` at the players' prompt (then,
+    if it was refused, "Bob Al"), 61, cut Bob, quit; what it showed after the first line.
+    The stored names are the test's to check."""
     master, slave = pty.openpty()
     start = ["-m", "crib"] if editor else ["-c", NO_READLINE]
     proc = subprocess.Popen([sys.executable, *start, "play", "--db", db, "--board", "none",
                              "--no-colour"], stdin=slave, stdout=slave, stderr=slave,
                             close_fds=True, env=dict(os.environ, TERM="xterm"))
     os.close(slave)
-    return proc, master
+    try:
+        assert b"Players, in seating order" in read_until(master, b"seating order: ")
+        os.write(master, typed)
+        seen = read_until(master, b": ")
+        if b"Target" not in seen:
+            os.write(master, b"Bob Al\r")
+            seen += read_until(master, b"[121]: ")
+        os.write(master, b"61\r")
+        read_until(master, b"[cut]: ")
+        os.write(master, b"Bob\r")
+        seen += read_until(master, b"Starter: ")
+        os.write(master, b"quit\r")
+        read_until(master, b"--resume")
+        proc.wait(20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    assert proc.returncode == 0
+    return seen
 
 
 def test_arrow_keys_edit_the_answer_at_a_terminal(db):
-    proc, master = start_play(db)
-    try:
-        assert b"Players, in seating order" in read_until(master, b"seating order: ")
-        # "Bb", Left, "o", End (Ctrl-E), " Al", Enter: the names are Bob and Al.
-        os.write(master, b"Bb\x1b[Do\x05 Al\r")
-        assert b"Target" in read_until(master, b"[121]: ")
-        os.write(master, b"61\r")
-        read_until(master, b"[cut]: ")
-        os.write(master, b"Bob\r")
-        assert b"[Bob 0  Al 0 | hand 1, Bob deals]" in read_until(master, b"Starter: ")
-        os.write(master, b"quit\r")
-        read_until(master, b"--resume")
-        proc.wait(20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
-    assert proc.returncode == 0
-    names = rows(db, "SELECT names FROM matches")
-    assert names == [{"names": '["Bob", "Al"]'}]
+    # "Bb", Left, "o", End (Ctrl-E), " Al", Enter: the names are Bob and Al.
+    seen = play_names(db, b"Bb\x1b[Do\x05 Al\r")
+    assert b"holds key codes" not in seen and b"Target" in seen
+    assert b"[Bob 0  Al 0 | hand 1, Bob deals]" in seen
+    assert rows(db, "SELECT names FROM matches") == [{"names": '["Bob", "Al"]'}]
 
 
 def test_without_readline_arrow_keys_are_refused_never_stored(db):
-    proc, master = start_play(db, editor=False)
-    try:
-        assert b"Players, in seating order" in read_until(master, b"seating order: ")
-        os.write(master, b"Bb\x1b[Do\x05 Al\r")  # the codes arrive in the line as they are
-        seen = read_until(master, b"seating order: ")
-        assert b"holds key codes" in seen and b"Target" not in seen
-        os.write(master, b"Bob Al\r")
-        assert b"Target" in read_until(master, b"[121]: ")
-        os.write(master, b"61\r")
-        read_until(master, b"[cut]: ")
-        os.write(master, b"Bob\r")
-        read_until(master, b"Starter: ")
-        os.write(master, b"quit\r")
-        read_until(master, b"--resume")
-        proc.wait(20)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        os.close(master)
-    assert proc.returncode == 0
+    # The same keys where nothing edits the line: the codes arrive in it as they are.
+    seen = play_names(db, b"Bb\x1b[Do\x05 Al\r", editor=False)
+    assert seen.index(b"holds key codes") < seen.index(b"Target")
     assert rows(db, "SELECT names FROM matches") == [{"names": '["Bob", "Al"]'}]
     assert rows(db, "SELECT count(*) AS n FROM entries WHERE info LIKE '%\\u001b%'") == [
         {"n": 0}]
