@@ -3,14 +3,12 @@
 import os
 import pty
 import re
-import select
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-from support import ROOT
+from support import ROOT, read_until
 
 README = (ROOT / "README.md").read_text()
 
@@ -110,12 +108,12 @@ def test_the_try_it_examples_run_as_written(player_dir):
                             stdout=slave, stderr=slave, close_fds=True)
     os.close(slave)
     try:
-        assert b"keys: 1-3" in _read_until(master, b"q quit")
+        assert b"keys: 1-3" in read_until(master, b"q quit")
         out = _sh(peg, player_dir)
         assert "12" in out
-        assert re.search(rb"Red +12 ", _read_until(master, b"Red       12 "))
+        assert re.search(rb"Red +12 ", read_until(master, b"Red       12 "))
         os.write(master, b"1")  # a tap: +1, pegged after the pause
-        assert re.search(rb"Red +13 ", _read_until(master, b"Red       13 "))
+        assert re.search(rb"Red +13 ", read_until(master, b"Red       13 "))
         os.write(master, b"q")
         proc.wait(20)
     finally:
@@ -124,19 +122,3 @@ def test_the_try_it_examples_run_as_written(player_dir):
             proc.wait()
         os.close(master)
     assert proc.returncode == 0
-
-
-def _read_until(fd, want, seconds=30):
-    seen = b""
-    deadline = time.monotonic() + seconds
-    while want not in seen and time.monotonic() < deadline:
-        r, _, _ = select.select([fd], [], [], 0.2)
-        if r:
-            try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-    return seen

@@ -2,32 +2,14 @@
 so arrow keys move in the line instead of being stored, and the score line is shown."""
 
 import os
-import select
 import subprocess
 import sys
-import time
 
 import pytest
+from support import read_until
 from tablescript import rows
 
 pty = pytest.importorskip("pty")  # a POSIX terminal: the line editing under test is there
-
-
-def read_until(fd, want, seconds=20):
-    """Output of the terminal until want appears (or the time is up)."""
-    seen = b""
-    deadline = time.monotonic() + seconds
-    while want not in seen and time.monotonic() < deadline:
-        r, _, _ = select.select([fd], [], [], 0.2)
-        if r:
-            try:
-                chunk = os.read(fd, 4096)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-    return seen
 
 
 # `crib play`, where Python has no readline module (as on Windows or a Python built without
