@@ -34,9 +34,10 @@ def add_board_arguments(parser, nested=False):
                    help="the board's serial port: auto (default: a Pico found by its USB "
                         "id), list (show the ports), a device such as /dev/ttyACM0, or a "
                         "pyserial URL such as socket://HOST:PORT")
-    g.add_argument("--board", choices=("pico", "sim"), default=default,
-                   help="sim: the virtual board (the one running on --store, else one "
-                        "started for this command)")
+    # The table's words (add_table_board_arguments) less "none": these commands need a board.
+    g.add_argument("--board", choices=("auto", "sim"), default=default,
+                   help="auto (default): the board at --port; sim: the virtual board (the "
+                        "one running on --store, else one started for this command)")
     g.add_argument("--store", metavar="DIR", default=default,
                    help="the virtual board's state folder (default: $CRIB_SIM_STORE or "
                         "sim in crib's data folder)")

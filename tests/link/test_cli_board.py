@@ -103,6 +103,17 @@ def test_port_choices(capsys, monkeypatch, tmp_path):
     assert code == 1 and err.startswith("crib: error: ")
 
 
+def test_board_words_are_the_tables(capsys, monkeypatch):
+    """`crib board --board` takes the words `crib play --board` takes (less none)."""
+    monkeypatch.setattr("serial.tools.list_ports.comports", lambda: [])
+    code, _, err = run(capsys, ["board", "--board", "auto", "status"])  # no Pico attached
+    assert code == 1 and "no Pico found" in err
+    for word in ("pico", "none"):
+        with pytest.raises(SystemExit):
+            main(["board", "--board", word, "status"])
+        assert "invalid choice" in capsys.readouterr().err
+
+
 def _pico(device):
     return UsbPort(device, PICO_VID, 5, "E660", "Board in FS mode")
 

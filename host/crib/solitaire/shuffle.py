@@ -10,6 +10,7 @@ import random
 
 from crib.board.ids import op_id
 from crib.errors import CribError
+from cribcore.cards import JACK
 from cribcore.show import score_show
 
 SIDE = 4
@@ -23,7 +24,6 @@ SWAPS = tuple((a, b) for a in range(CELLS) for b in range(a + 1, CELLS))  # all 
 ROW_NAMES = "ABCD"
 TARGET = 61
 HEELS = 2
-_JACK = 10
 
 
 class ShuffleError(CribError):
@@ -88,7 +88,7 @@ def check_deal(grid, starter):
 
 def heels(starter):
     """2 when the starter is a jack (his heels, counted once per deal), else 0."""
-    return HEELS if starter >> 2 == _JACK else 0
+    return HEELS if starter >> 2 == JACK else 0
 
 
 def line_scores(grid, starter, score=score_show):
