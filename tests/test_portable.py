@@ -15,7 +15,7 @@ from crib.board.link import Link
 from crib.cli import VERBS, main
 from crib.env import Env, data_dir, legacy_data_dir
 from crib.sim import virtual
-from crib.sim.store import running_sim
+from crib.sim.store import SimError, running_sim
 from crib.sim.virtual import VirtualBoard
 
 POSIX_ONLY = ("termios", "tty", "pty", "fcntl")
@@ -193,3 +193,27 @@ def test_the_data_folder_is_platformdirs_else_the_old_one(tmp_path, monkeypatch)
 def test_on_linux_the_folder_is_where_crib_always_kept_it(monkeypatch):
     monkeypatch.delenv("XDG_DATA_HOME", raising=False)
     assert data_dir({}) == Path(os.path.expanduser("~")) / ".local" / "share" / "crib"
+
+
+def test_where_the_virtual_board_cannot_run_it_says_so(tmp_path, monkeypatch):
+    # Windows: no selectable pipes. A clear error, not a traceback, and nothing left behind.
+    monkeypatch.setattr(virtual, "RUNS_HERE", False)
+    store = tmp_path / "sim"
+    with pytest.raises(SimError, match="does not run on Windows yet"):
+        VirtualBoard(str(store)).start()
+    env = Env(io.StringIO(), io.StringIO(), io.StringIO(), {"XDG_DATA_HOME": str(tmp_path)})
+    assert main(["board", "--board", "sim", "--store", str(store), "status"], env) == 1
+    assert env.stderr.getvalue().startswith("crib: error: the virtual board does not run")
+    assert not store.exists()
+
+
+def test_where_the_virtual_board_cannot_run_play_goes_on_without_a_board(tmp_path,
+                                                                         monkeypatch):
+    monkeypatch.setattr(virtual, "RUNS_HERE", False)
+    monkeypatch.setattr("crib.connect.list_ports", lambda *a, **kw: [])  # no Pico attached
+    env = Env(io.StringIO("Alice Bob\n61\nAlice\nquit\n"), io.StringIO(), io.StringIO(),
+              {"XDG_DATA_HOME": str(tmp_path)})
+    assert main(["play"], env) == 0
+    out = env.stdout.getvalue()
+    assert "the virtual board does not run here: playing without a board" in out
+    assert "Game 1: Alice v Bob to 61" in out and not (tmp_path / "crib" / "sim").exists()

@@ -39,6 +39,12 @@ _RESTART = "restart"  # in the hub's queue of asks: end the runner so it starts 
 # Pseudo terminals are POSIX: where there are none (Windows), a board that asked for one
 # listens on a local TCP socket instead (socket://127.0.0.1:PORT works for every command).
 HAS_PTY = hasattr(os, "openpty")
+# The runner waits on its stdin with select.poll and the hub selects on the runner's pipes:
+# neither works on Windows yet (pipes are not selectable there), so there the virtual board
+# refuses to start with a clear error instead of a traceback.
+UNSUPPORTED = ("the virtual board does not run on Windows yet (its runner and hub wait on "
+               "pipes with select); play with --board none, or on Linux or macOS")
+RUNS_HERE = sys.platform != "win32"
 
 
 class _Client:
@@ -122,6 +128,8 @@ class VirtualBoard:
 
     def start(self):
         """Take the store, open the pty and/or socket, start the runner and the hub."""
+        if not RUNS_HERE:
+            raise SimError(UNSUPPORTED)
         try:
             self._open()
         except BaseException:
