@@ -106,14 +106,24 @@ def test_the_virtual_board_runs_from_the_wheel(wheel_venv):
     assert status["state"]["pegs"] == [[0, 0]] * 3
 
 
+def _from_source(argv, tmp_path):
+    """What the same command prints from this source checkout (the editable install)."""
+    env = Env(io.StringIO(), io.StringIO(), io.StringIO(), {"XDG_DATA_HOME": str(tmp_path)})
+    assert main(argv, env) == 0
+    return env.stdout.getvalue()
+
+
 def test_deploy_dry_run_plans_the_same_files_as_the_source_tree(wheel_venv, tmp_path):
     got = crib(wheel_venv, "deploy", "--dry-run").stdout
-    out = Env(io.StringIO(), io.StringIO(), io.StringIO(), {"XDG_DATA_HOME": str(tmp_path)})
-    assert main(["deploy", "--dry-run"], out) == 0
-    want = out.stdout.getvalue()
+    want = _from_source(["deploy", "--dry-run"], tmp_path)
     writes = [ln for ln in got.splitlines() if ln.startswith("write ")]
     assert len(writes) > 20 and any(ln.startswith("write main.py ") for ln in writes)
     assert got == want  # every file, size and hash as a source checkout compiles them
+
+
+def test_the_hardware_documents_read_the_shipped_layout(wheel_venv, tmp_path):
+    got = crib(wheel_venv, "hardware", "pins").stdout
+    assert "| GP0 |" in got and got == _from_source(["hardware", "pins"], tmp_path)
 
 
 def test_play_a_scripted_hand_on_the_virtual_board(wheel_venv):
