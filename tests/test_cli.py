@@ -168,3 +168,10 @@ def test_zsh_completion_is_a_compdef_for_crib_with_every_verb(capsys):
 def test_an_unknown_shell_is_a_usage_error(capsys):
     assert _exit_code(["completion", "fish"]) == 2
     assert "invalid choice: 'fish'" in capsys.readouterr().err
+
+
+def test_completion_help_keeps_its_install_lines(capsys):
+    assert _exit_code(["completion", "--help"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert ("  bash:  crib completion bash > ~/.local/share/bash-completion/completions/crib"
+            in lines)

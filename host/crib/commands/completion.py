@@ -1,10 +1,14 @@
 """Print a shell completion script for crib (bash, zsh or tcsh), made by shtab from crib's
-own options, so it always matches this version.
+own options, so it always matches this version. To install it:
 
-bash:  crib completion bash > ~/.local/share/bash-completion/completions/crib
-zsh:   crib completion zsh > ~/.zfunc/_crib   (with `fpath+=~/.zfunc` before compinit)
-Or for the current shell only: eval "$(crib completion bash)".
+  bash:  crib completion bash > ~/.local/share/bash-completion/completions/crib
+  zsh:   crib completion zsh > ~/.zfunc/_crib   (with fpath+=~/.zfunc before compinit)
+  tcsh:  crib completion tcsh > ~/.crib.tcsh   (and source it from ~/.tcshrc)
+
+or for the shell you are in only: eval "$(crib completion bash)".
 """
+
+import argparse
 
 HELP = "print a shell completion script (bash, zsh, tcsh)"
 SHELLS = ("bash", "zsh", "tcsh")
@@ -12,6 +16,7 @@ SHELLS = ("bash", "zsh", "tcsh")
 
 def add_arguments(parser):
     """SHELL."""
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter  # keep the lines above
     parser.add_argument("shell", choices=SHELLS, help="the shell to complete in")
 
 
