@@ -52,7 +52,7 @@ def run(args, env):
                   % url, flush=True)
             return 0
         with RemoteBoard(url) as remote:
-            _interactive(remote, config, "virtual board: %s   store: %s" % (url, store), env)
+            _interactive(remote, config, "virtual board: %s\nstore: %s" % (url, store), env)
         return 0
     # SIGTERM ends the sim like Ctrl-C, so the store's lock and links are tidied up.
     signal.signal(signal.SIGTERM, _interrupt)
@@ -69,7 +69,7 @@ def run(args, env):
         interactive = not args.headless and env.interactive() and _keys_one_by_one()
         try:
             if interactive:
-                _interactive(board, config, "virtual board: %s   store: %s"
+                _interactive(board, config, "virtual board: %s\nstore: %s"
                              % ("  ".join(filter(None, (board.port, board.socket_url))),
                                 store), env)
             else:

@@ -32,8 +32,11 @@ def visible(line):
 
 
 def wrap(text, width=WIDTH):
-    """A line of text as lines of at most width columns (continuations indented)."""
-    return textwrap.wrap(text, width, subsequent_indent="  ", break_on_hyphens=False) or [""]
+    """Text (one line or several) as lines of at most width columns, continuations
+    indented."""
+    return [part for line in text.split("\n")
+            for part in textwrap.wrap(line, width, subsequent_indent="  ",
+                                      break_on_hyphens=False) or [""]]
 
 
 def _ranks(values, near, wide):
