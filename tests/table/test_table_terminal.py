@@ -18,10 +18,10 @@ NO_READLINE = ("import sys; sys.modules['readline'] = None; from crib.cli import
                "sys.exit(main(sys.argv[1:]))")
 
 
-def play_names(db, typed, editor=True):
+def play_names(db, typed, editor=True, dealer=b"Bob\r"):
     """Start `crib play` on a pseudo terminal, type `typed` at the players' prompt (then,
-    if it was refused, "Bob Al"), 61, cut Bob, quit; what it showed after the first line.
-    The stored names are the test's to check."""
+    if it was refused, "Bob Al"), 61, `dealer` at the first dealer's, quit; what it showed
+    after the first line. The stored names are the test's to check."""
     master, slave = pty.openpty()
     start = ["-m", "crib"] if editor else ["-c", NO_READLINE]
     proc = subprocess.Popen([sys.executable, *start, "play", "--db", db, "--board", "none",
@@ -37,7 +37,7 @@ def play_names(db, typed, editor=True):
             seen += read_until(master, b"[121]: ")
         os.write(master, b"61\r")
         read_until(master, b"[cut]: ")
-        os.write(master, b"Bob\r")
+        os.write(master, dealer)
         seen += read_until(master, b"Starter: ")
         os.write(master, b"quit\r")
         read_until(master, b"--resume")
@@ -66,3 +66,11 @@ def test_without_readline_arrow_keys_are_refused_never_stored(db):
     assert rows(db, "SELECT names FROM matches") == [{"names": '["Bob", "Al"]'}]
     assert rows(db, "SELECT count(*) AS n FROM entries WHERE info LIKE '%\\u001b%'") == [
         {"n": 0}]
+
+
+def test_up_recalls_an_earlier_answer_at_a_terminal(db):
+    # At the first dealer's prompt: Up, Up ("Bob Al", the players' answer), Ctrl-W (the
+    # last word rubbed out), Enter: Bob deals.
+    seen = play_names(db, b"Bob Al\r", dealer=b"\x1b[A\x1b[A\x17\r")
+    assert b"[Bob 0  Al 0 | hand 1, Bob deals]" in seen
+    assert rows(db, "SELECT first_dealer FROM games") == [{"first_dealer": 0}]
