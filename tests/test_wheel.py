@@ -83,6 +83,12 @@ def test_the_wheel_carries_the_firmware_tree(wheel_venv):
     assert {"main.py", "desk.py", "config.json"} <= firmware
     assert {"crib/firmware/" + f for f in firmware} <= names
     assert "cribcore/show.py" in names and "pegboard/app.py" in names
+    # Every file of the companion too, package data (the web page's templates) included.
+    host = {"crib/" + p.relative_to(ROOT / "host" / "crib").as_posix()
+            for p in (ROOT / "host" / "crib").rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts}
+    assert any(not p.endswith(".py") for p in host)
+    assert sorted(host - names) == []
 
 
 def test_version_names_the_installed_firmware_folder(wheel_venv):
