@@ -19,7 +19,7 @@ VERBS = sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(commands._
 # What a command needs only when it runs: tables built at import, the serial deploy tool,
 # the table flow, the virtual board, drawing, the hardware documents, rich.
 HEAVY = ("crib.fastshow", "crib.advise", "crib.advise_tables", "crib.shuffle_solve",
-         "mpremote", "crib.deploy", "crib.build", "crib.hardware", "crib.hw_svg",
+         "mpremote", "crib.deploy", "crib.build", "crib.hardware", "crib.hardware.svg",
          "crib.table.engine", "crib.table.session", "crib.table.turns", "crib.sim",
          "crib.screen",
          "crib.picture", "crib.snapshot", "crib.face", "rich", "xml.sax")

@@ -11,18 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import ROOT
 
-from crib import (
-    face,
-    hardware,
-    hw_errors,
-    hw_face_svg,
-    hw_parts,
-    hw_power,
-    hw_power_doc,
-    hw_svg,
-    hw_wiring_svg,
-)
+from crib import face, hardware
 from crib.cli import main
+from crib.hardware import errors as hw_errors
+from crib.hardware import face_svg as hw_face_svg
+from crib.hardware import parts as hw_parts
+from crib.hardware import power as hw_power
+from crib.hardware import power_doc as hw_power_doc
+from crib.hardware import svg as hw_svg
+from crib.hardware import wiring_svg as hw_wiring_svg
 from pegboard import light
 from pegboard.config import default_dict, from_dict, lane_layout
 

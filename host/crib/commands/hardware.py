@@ -26,7 +26,9 @@ def add_arguments(parser):
 
 def _json(config, what):
     """The figures behind a document, as plain data."""
-    from crib import face, hw_parts, hw_power
+    from crib import face
+    from crib.hardware import parts as hw_parts
+    from crib.hardware import power as hw_power
 
     if what == "power":
         return hw_power.power_budget(config)

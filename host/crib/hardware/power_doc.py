@@ -1,6 +1,6 @@
 """power.md: the power budget of a layout in words and tables."""
 
-from crib.hw_power import (
+from crib.hardware.power import (
     DROP_MV,
     FEED_M,
     HEADROOM,

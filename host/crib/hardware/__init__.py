@@ -11,11 +11,8 @@ documents together.
 from pathlib import Path
 
 from crib import build, face
-from crib.hw_errors import HardwareError
-from crib.hw_face_svg import face_svg
-from crib.hw_parts import bom_csv, bom_markdown, pins_markdown
-from crib.hw_power_doc import power_markdown
-from crib.hw_wiring_svg import wiring_svg
+from crib.hardware import face_svg, parts, power_doc, wiring_svg
+from crib.hardware.errors import HardwareError
 from pegboard.config import default_dict, from_dict, load_config
 
 DOCS = ("power.md", "BOM.csv", "BOM.md", "pins.md", "wiring.svg", "face.svg")
@@ -39,10 +36,10 @@ def load_layout(path=None):
 def documents(config, source, spec=face.DEFAULT_SPEC):
     """{file name: text} of every hardware document."""
     return {
-        "power.md": power_markdown(config, source),
-        "BOM.csv": bom_csv(config, spec),
-        "BOM.md": bom_markdown(config, source, spec),
-        "pins.md": pins_markdown(config, source),
-        "wiring.svg": wiring_svg(config, spec),
-        "face.svg": face_svg(config, spec),
+        "power.md": power_doc.power_markdown(config, source),
+        "BOM.csv": parts.bom_csv(config, spec),
+        "BOM.md": parts.bom_markdown(config, source, spec),
+        "pins.md": parts.pins_markdown(config, source),
+        "wiring.svg": wiring_svg.wiring_svg(config, spec),
+        "face.svg": face_svg.face_svg(config, spec),
     }

@@ -4,8 +4,8 @@ import csv
 import io
 
 from crib import face
-from crib.hw_errors import HardwareError
-from crib.hw_power import FEED_M, TAP_M, power_plan
+from crib.hardware.errors import HardwareError
+from crib.hardware.power import FEED_M, TAP_M, power_plan
 
 LEDS_PER_M = 144  # the strip of the default face (crib.face.FaceSpec.led_pitch)
 # Raspberry Pi Pico header pin of each GPIO; 23, 24, 25 and 29 stay on the board.

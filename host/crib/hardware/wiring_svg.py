@@ -1,9 +1,9 @@
 """wiring.svg: the wiring diagram of a layout (a schematic, not to scale)."""
 
 from crib import face
-from crib.hw_parts import buttons, pin_rows
-from crib.hw_power import power_plan
-from crib.hw_svg import Svg
+from crib.hardware.parts import buttons, pin_rows
+from crib.hardware.power import power_plan
+from crib.hardware.svg import Svg
 
 
 def _piece_label(config, first, last):

@@ -1,7 +1,7 @@
 """face.svg: the board face to scale, drawn from the layout and the face geometry."""
 
 from crib import face
-from crib.hw_svg import Svg, hex_colour, number
+from crib.hardware.svg import Svg, hex_colour, number
 
 
 def face_svg(config, spec=face.DEFAULT_SPEC):

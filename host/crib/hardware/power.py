@@ -5,7 +5,7 @@ pegboard.render); the assumptions are the constants below.
 """
 
 from crib import face
-from crib.hw_errors import HardwareError
+from crib.hardware.errors import HardwareError
 from cribcore.pegs import Board
 from pegboard import light
 from pegboard.render import Renderer
