@@ -60,14 +60,25 @@ def classes(svg_text, name):
 
 def test_checked_in_hardware_files_are_what_the_command_makes_now(tmp_path):
     assert main(["hardware", "all", "--out", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(hardware.DOCS)
     for name in hardware.DOCS:
-        assert (ROOT / "hardware" / name).read_text() == (tmp_path / name).read_text(), (
+        assert (ROOT / "hardware" / name).read_bytes() == (tmp_path / name).read_bytes(), (
             "hardware/%s is stale: run `crib hardware all --out hardware`" % name)
 
 
-def test_the_readme_shows_both_drawings():
-    text = (ROOT / "hardware" / "README.md").read_text()
-    assert "face.svg" in text and "wiring.svg" in text and "crib deploy" in text
+def test_the_documents_are_the_same_every_time():
+    c, source = hardware.load_layout()
+    assert hardware.documents(c, source) == hardware.documents(c, source)
+
+
+def test_the_guide_and_the_readme_show_the_drawings():
+    guide = (ROOT / "hardware" / "README.md").read_text()
+    for name in hardware.DOCS:
+        if name != "README.md":
+            assert "(%s)" % name in guide, name
+    assert "crib deploy" in guide
+    readme = (ROOT / "README.md").read_text()
+    assert 'src="hardware/schematic.svg"' in readme and 'src="hardware/face.svg"' in readme
 
 
 # -- power ---------------------------------------------------------------------------------
@@ -171,9 +182,9 @@ def test_bom_counts_follow_the_layout(lanes):
 def test_a_bigger_budget_buys_a_bigger_supply_and_thicker_wire():
     small = hw_parts.bom_rows(config(budget=500))
     big = hw_parts.bom_rows(config(budget=9000))
-    assert [r for r in small if r[0] == "PS1"][0][2].startswith("5 V 1 A")
-    assert [r for r in big if r[0] == "PS1"][0][2].startswith("5 V 12 A")
-    assert [r for r in big if r[0] == "W1"][0][2] != [r for r in small if r[0] == "W1"][0][2]
+    assert [r for r in small if r[0] == "PS1"][0][3].startswith("5 V 1 A")
+    assert [r for r in big if r[0] == "PS1"][0][3].startswith("5 V 12 A")
+    assert [r for r in big if r[0] == "W1"][0][3] != [r for r in small if r[0] == "W1"][0][3]
 
 
 @pytest.mark.parametrize("lanes, holes", [(2, 121), (3, 121), (4, 121), (2, 61)])
@@ -201,20 +212,20 @@ def test_wiring_svg_has_every_piece_feed_and_button(lanes):
         face.strip_pieces(c))
     assert [int(e.get("data-led")) for e in classes(svg, "feed")] == (
         hw_power.power_plan(c)["feeds"])
-    assert [int(e.get("data-gpio")) for e in classes(svg, "button")] == [2 + i for i in
+    assert [int(e.get("data-gpio")) for e in classes(svg, "switch")] == [2 + i for i in
                                                                          range(lanes)] + [7, 8]
-    assert len(classes(svg, "jumper")) == len(pieces) - 1
+    assert len(classes(svg, "chain")) == len(pieces) - 1
 
 
 def test_pins_follow_the_layout():
     c = config(lanes=4)
     rows = hw_parts.pin_rows(c)
-    by_gpio = {r[0]: r[1] for r in rows}
-    assert by_gpio == {"GP0": 1, "GP2": 4, "GP3": 5, "GP4": 6, "GP5": 7, "GP7": 10,
-                       "GP8": 11, "-": by_gpio["-"]}
-    assert [r[1] for r in rows] == sorted(r[1] for r in rows)
+    by_name = {r[1]: r[0] for r in rows}
+    assert by_name == {"GP0": 1, "GP2": 4, "GP3": 5, "GP4": 6, "GP5": 7, "GP7": 10,
+                       "GP8": 11, "GND": 38, "VSYS": 39, "VBUS": 40}
+    assert [r[0] for r in rows] == sorted(r[0] for r in rows)
     text = hw_parts.pins_markdown(c, "x.json")
-    assert "White button" in text and "| GP8 | 11 |" in text
+    assert "White button" in text and "| 11 | GP8 |" in text
 
 
 def test_a_pin_off_the_header_is_refused(tmp_path, capsys):
