@@ -157,7 +157,7 @@ def _footer(pdf, paper, n, pages, piece, pieces, r, c, x0, y0, h):
     pdf.set_font_size(8)
     pdf.set_text_color(0, 0, 0)
     pdf.text(MARGIN, y, "%s page %d of %d: piece %d of %d, row %d, column %d. Tile origin "
-             "x=%.1f y=%.1f mm. Print at 100 %%."
+             "x=%.2f y=%.2f mm. Print at 100 %%."
              % (paper.upper() if paper == "a4" else "Letter", n + 1, pages, piece + 1,
                 pieces, r + 1, c + 1, x0, y0))
     pdf.set_draw_color(0, 0, 0)
