@@ -15,6 +15,7 @@ from crib import face, hardware
 from crib.cli import main
 from crib.hardware import errors as hw_errors
 from crib.hardware import face_svg as hw_face_svg
+from crib.hardware import panel
 from crib.hardware import parts as hw_parts
 from crib.hardware import power as hw_power
 from crib.hardware import power_doc as hw_power_doc
@@ -199,8 +200,14 @@ def test_face_svg_has_a_hole_per_hole_with_its_led(lanes, holes):
     assert len(classes(svg, "start")) == lanes and len(classes(svg, "game")) == lanes
     assert len(classes(svg, "skunk")) == len(face.skunk_gaps(c))
     root = ET.fromstring(svg)
-    w, h = face.board_size(c)
-    assert root.get("viewBox") == "0 0 %s %s" % (hw_svg.number(w), hw_svg.number(h))
+    p = panel.panel(c)
+    assert p.width == face.board_size(c)[0] and p.height > face.board_size(c)[1]
+    assert root.get("viewBox") == "0 0 %s %s" % (hw_svg.number(p.width),
+                                                 hw_svg.number(p.height))
+    controls = classes(svg, "control")
+    assert sorted(e.get("data-label") for e in controls if "button" in e.get("class")) == (
+        sorted([ln.name for ln in c.lanes] + ["Undo", "Confirm"]))
+    assert len([e for e in controls if "mount" in e.get("class")]) == 4
 
 
 @pytest.mark.parametrize("lanes", [2, 4])

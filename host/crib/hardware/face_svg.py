@@ -1,24 +1,32 @@
-"""face.svg: the board face to scale, drawn from the layout and the face geometry."""
+"""face.svg: the whole face to scale, drawn from the layout, the face geometry and the panel."""
 
 from crib import face
+from crib.hardware.panel import DEFAULT_PANEL, panel
 from crib.hardware.svg import Svg, hex_colour, number
 
+FONT = {"font_family": "sans-serif"}
+TEXT_FILL = {"hole-number": "#000", "game-label": "#000", "skunk-label": "#7a00cc",
+             "button-name": "#000", "jack-name": "#000"}
 
-def face_svg(config, spec=face.DEFAULT_SPEC):
-    """face.svg: the board face to scale in mm, a drilling guide and the README picture.
+
+def face_svg(config, spec=face.DEFAULT_SPEC, ps=DEFAULT_PANEL):
+    """face.svg: the face to scale in mm: where each strip piece goes, and the README picture.
 
     Holes (class "hole") in lane colours with their LED index beside them; holes without
     an LED (the start holes) are open rings. The strip's LEDs are the faint squares under
-    the holes; the skunk lines are dashed across the lanes.
+    the holes; the skunk lines are dashed across the lanes. Under the tracks, the buttons
+    and the power jack (class "control") with their names; mounting holes in the corners.
+    The numbers, names and lines are the panel's engraving, as on face-cut.svg.
     """
-    width, height = face.board_size(config, spec)
+    p = panel(config, spec, ps)
     holes = face.hole_positions(config, spec)
     leds = face.led_positions(config, spec)
     r = spec.hole_d / 2
+    width, height = p.width, p.height
     svg = Svg(width, height, "mm")
     svg.add("title", "Cribbage board face: %d lanes x %d holes, %s x %s mm"
             % (len(config.lanes), config.holes, number(width), number(height)))
-    svg.add("rect", class_="outline", x=0.0, y=0.0, width=width, height=height, rx=6,
+    svg.add("rect", class_="outline", x=0.0, y=0.0, width=width, height=height, rx=3,
             fill="#f3e6cf", stroke="#000", stroke_width=0.3)
     for _, (x, y) in sorted(leds.items()):
         svg.add("rect", class_="led", x=x - 2.5, y=y - 2.5, width=5, height=5,
@@ -31,34 +39,26 @@ def face_svg(config, spec=face.DEFAULT_SPEC):
             svg.add("circle", class_="hole " + kind, cx=x, cy=y, r=r,
                     fill=colour if led >= 0 else "none", stroke="#000", stroke_width=0.2,
                     data_lane=lane, data_hole=hole, data_led=led)
-            # LED numbers face the middle of the board, hole numbers the edge.
+            # LED numbers face the middle of the board, hole numbers (below) the edge.
             inward = 1 if x < width / 2 else -1
             if led >= 0:
                 svg.add("text", led, class_="led-label", x=x + inward * (r + 0.4), y=y + 0.6,
-                        font_size=1.6, font_family="sans-serif", fill="#555",
-                        text_anchor="start" if inward > 0 else "end")
-            if hole and hole % 5 == 0 and lane == 0 and kind in ("up", "down"):
-                svg.add("text", hole, class_="hole-number", x=x - inward * (r + 1.0),
-                        y=y + 0.9, font_size=2.4, font_family="sans-serif", fill="#000",
-                        text_anchor="end" if inward > 0 else "start")
-        x0, y0 = holes[lane][0]
-        svg.add("text", ln.name, class_="lane-name", x=x0, y=y0 + r + 4.5, font_size=3,
-                font_family="sans-serif", fill=colour, stroke="#000", stroke_width=0.08,
-                text_anchor="middle")
-    half = spec.track_gap / 2
-    gx, gy = holes[0][config.holes]
-    svg.add("text", "game hole %d" % config.holes, class_="game-label", x=width / 2,
-            y=gy - r - 1.5, font_size=2.4, font_family="sans-serif", fill="#000",
-            text_anchor="middle")
-    for name, line, before, after in face.skunk_gaps(config):
-        bx, by = holes[0][before]
-        ax, ay = holes[0][after]
-        same_track = face.track_of(config.holes, before) == face.track_of(config.holes,
-                                                                        after)
-        y = (ay + by) / 2 if same_track else ay - spec.game_gap / 4
-        xs = [holes[lane][after][0] for lane in range(len(config.lanes))]
-        svg.add("line", class_="skunk", x1=min(xs) - half, y1=y, x2=max(xs) + half, y2=y,
+                        font_size=1.6, fill="#555",
+                        text_anchor="start" if inward > 0 else "end", **FONT)
+    for h in p.holes:
+        if h.kind != "led":
+            svg.add("circle", class_="control " + h.kind, cx=h.x, cy=h.y, r=h.d / 2,
+                    fill="#fff" if h.kind == "mount" else "#ddd", stroke="#000",
+                    stroke_width=0.3, data_label=h.label)
+    for ln in p.lines:
+        svg.add("line", class_=ln.kind, x1=ln.x1, y1=ln.y1, x2=ln.x2, y2=ln.y2,
                 stroke="#7a00cc", stroke_width=0.4, stroke_dasharray="1.5,1")
-        svg.add("text", "%s %d" % (name, line), class_="skunk-label", x=min(xs) - half,
-                y=y - 0.8, font_size=2.2, font_family="sans-serif", fill="#7a00cc")
+    names = {ln.name: hex_colour(ln.colour) for ln in config.lanes}
+    for t in p.texts:
+        if t.kind == "lane-name":
+            extra = {"fill": names[t.text], "stroke": "#000", "stroke_width": 0.08}
+        else:
+            extra = {"fill": TEXT_FILL[t.kind]}
+        svg.add("text", t.text, class_=t.kind, x=t.x, y=t.y, font_size=t.size,
+                text_anchor=t.anchor, **extra, **FONT)
     return svg.text()
