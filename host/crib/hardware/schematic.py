@@ -61,6 +61,7 @@ def schematic(config, spec=face.DEFAULT_SPEC):
     ends["D1.K"], ends["D1.A"] = d1_k, d1_a
     d.add(elm.Line().at(d1_a).left().length(1.0))
     n5 = d.here
+    d.add(elm.Dot().at(n5))
     rail(n5, "5V", 90)
     f1 = two(elm.Fuse().at(n5).left().label("F1 fuse"), "F1", "2", "1")
     d.add(elm.Line().at(f1.absanchors["end"]).left().length(0.5))
@@ -81,9 +82,9 @@ def schematic(config, spec=face.DEFAULT_SPEC):
         here = d.here
         if last is not None:
             d.add(elm.Line().at(last).to(here))
+            d.add(elm.Dot().at(here))
         d.add(elm.Line().at(here).to(sw.absanchors["end"]))
         last = here
-    d.add(elm.Dot().at(last))
     rail(last, "GND", -90)
     # Data: GPIO -> U2 1A; 1Y -> R1 -> the strip's DIN. U2's spare pins tied to the rails.
     u2_pins = [_pin(elm, "U2.2", "1A", "left"), _pin(elm, "U2.3", "1Y", "right")]
@@ -101,6 +102,7 @@ def schematic(config, spec=face.DEFAULT_SPEC):
     # VCC up to the rail; C2 from the VCC lead to ground, beside U2.
     d.add(elm.Line().at(ends["U2.14"]).up().length(1.5))
     vcc = d.here
+    d.add(elm.Dot().at(vcc))
     rail(vcc, "5V", 90)
     d.add(elm.Line().at(vcc).left().length(1.5))
     c2 = two(elm.Capacitor().down().length(1.5).label("C2\n100 nF", loc="top"), "C2", "1", "2")
@@ -120,10 +122,12 @@ def schematic(config, spec=face.DEFAULT_SPEC):
     v, g = ends["LED1.5V@0"], ends["LED1.GND@0"]
     d.add(elm.Line().at(v).right().length(1.2))
     vx = d.here
+    d.add(elm.Dot().at(vx))
     rail(vx, "5V", 90)
     c1 = two(elm.Capacitor(polar=True).at(vx).down().toy(g[1]).label("C1 1000 µF", loc="bot"),
              "C1", "+", "-")
     d.add(elm.Line().at(c1.absanchors["end"]).to(g))
+    d.add(elm.Dot().at(c1.absanchors["end"]))
     rail(c1.absanchors["end"], "GND", -90)
     bottom = min(pt[1] for pt in ends.values()) - 3
     d.add(elm.Label().at((ends["J1.+"][0], bottom)).label(

@@ -67,18 +67,17 @@ def _diode(svg, x, ya, yk, ref, label):
     svg.end()
 
 
-def _box(svg, kind, ref, x1, y, x2, label, above=True, fill="#fff"):
+def _box(svg, kind, ref, x1, y, x2, label):
     """A two-lead part drawn left to right (resistor, fuse): a box on the line."""
     svg.begin(class_="part " + kind, data_ref=ref, data_1="%d,%d" % (x1, y),
               data_2="%d,%d" % (x2, y))
     svg.add("path", class_="lead", d="M%d %d H %d M%d %d H %d" % (x1, y, x1 + 6, x2 - 6, y, x2),
             stroke=BLACK, fill="none")
-    svg.add("rect", class_="body", x=x1 + 6, y=y - 5, width=x2 - x1 - 12, height=10, fill=fill,
-            stroke=BLACK)
+    svg.add("rect", class_="body", x=x1 + 6, y=y - 5, width=x2 - x1 - 12, height=10,
+            fill="#fff", stroke=BLACK)
     if kind == "fuse":
         svg.add("line", x1=x1 + 6, y1=y, x2=x2 - 6, y2=y, stroke=BLACK)
-    svg.add("text", label, x=(x1 + x2) // 2, y=y - 9 if above else y + 18, text_anchor="middle",
-            **SMALL)
+    svg.add("text", label, x=(x1 + x2) // 2, y=y - 9, text_anchor="middle", **SMALL)
     svg.end()
 
 
@@ -178,8 +177,8 @@ def wiring_svg(config, spec=face.DEFAULT_SPEC):
     data_y = TOP - 8
     gp = header_pin(config.pins["leds"])
     sheet.wire("U1.%d" % gp, "U2.2", "M190 %d H 280 V 165 H 300" % pin_y[gp], width=2)
-    sheet.wire("U2.3", "R1.1", "M460 165 H 470 V %d H 474" % data_y, width=2)
-    _box(svg, "resistor", "R1", 474, data_y, 512, "R1 330 Ohm", above=False)
+    sheet.wire("U2.3", "R1.1", "M460 165 H 466 V %d H 474" % data_y, width=2)
+    _box(svg, "resistor", "R1", 474, data_y, 512, "R1 330 Ω")
     sheet.wire("R1.2", "LED1.DIN@0", "M512 %d H 630 V %d" % (data_y, TOP + 4), width=2)
     svg.add("text", "DIN", x=634, y=TOP, fill=BLUE, **SMALL)
     # Strip pieces in chain order, jumpers, feed points, C1 at the first feed.
