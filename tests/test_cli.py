@@ -22,7 +22,8 @@ HEAVY = ("crib.fastshow", "crib.advise", "crib.advise_tables", "crib.shuffle_sol
          "mpremote", "crib.deploy", "crib.build", "crib.hardware", "crib.hardware.svg",
          "crib.table.engine", "crib.table.session", "crib.table.turns", "crib.sim",
          "crib.screen",
-         "crib.picture", "crib.snapshot", "crib.face", "rich", "xml.sax")
+         "crib.picture", "crib.snapshot", "crib.face", "rich", "xml.sax", "schemdraw",
+         "ezdxf", "fpdf", "numpy")
 
 
 def _exit_code(argv):
