@@ -12,17 +12,18 @@ live in power. This module loads the layout and puts the documents together.
 from pathlib import Path
 
 from crib import build, face
+from crib.face import FaceSpec
 from crib.hardware import face_svg, parts, power_doc, wiring_svg
 from crib.hardware.errors import HardwareError
-from crib.hardware.panel import DEFAULT_PANEL
-from pegboard.config import default_dict, from_dict, load_config
+from crib.hardware.panel import DEFAULT_PANEL, PanelSpec
+from pegboard.config import Config, default_dict, from_dict, load_config
 
 DOCS = ("README.md", "power.md", "BOM.csv", "BOM.md", "pins.md", "schematic.svg",
         "wiring.svg", "face.svg", "face-cut.svg", "face.dxf", "face-template-a4.pdf",
         "face-template-letter.pdf")
 
 
-def load_layout(path=None):
+def load_layout(path: str | Path | None = None) -> tuple[Config, str]:
     """(Config, its name for the documents): path's layout, else firmware/config.json."""
     if path is None:
         shipped = build.FIRMWARE / "config.json"
@@ -38,7 +39,8 @@ def load_layout(path=None):
     return load_config(text), source
 
 
-def document(name, config, source, spec=face.DEFAULT_SPEC, ps=DEFAULT_PANEL):
+def document(name: str, config: Config, source: str, spec: FaceSpec = face.DEFAULT_SPEC,
+             ps: PanelSpec = DEFAULT_PANEL) -> str | bytes:
     """One document of DOCS: its text, or bytes for the PDFs."""
     # The makers that need schemdraw, ezdxf or fpdf2 are imported when asked for.
     if name == "README.md":
@@ -67,6 +69,7 @@ def document(name, config, source, spec=face.DEFAULT_SPEC, ps=DEFAULT_PANEL):
     return makers[name]()
 
 
-def documents(config, source, spec=face.DEFAULT_SPEC, ps=DEFAULT_PANEL):
+def documents(config: Config, source: str, spec: FaceSpec = face.DEFAULT_SPEC,
+              ps: PanelSpec = DEFAULT_PANEL) -> dict[str, str | bytes]:
     """{file name: text (bytes for the PDFs)} of every hardware document."""
     return {name: document(name, config, source, spec, ps) for name in DOCS}

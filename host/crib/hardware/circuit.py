@@ -15,8 +15,10 @@ the Pico's USB 5 V, so a USB cable and the supply can be plugged in together.
 from dataclasses import dataclass
 
 from crib import face
+from crib.face import FaceSpec
 from crib.hardware.errors import HardwareError
 from crib.hardware.power import power_plan
+from pegboard.config import Config
 
 # Raspberry Pi Pico header pin of each GPIO; 23, 24, 25 and 29 stay on the board.
 PICO_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
@@ -48,7 +50,7 @@ class Wire:
     colour: str
 
 
-def header_pin(gpio):
+def header_pin(gpio: int) -> int:
     """The Pico header pin of a GPIO; HardwareError for those not on the header."""
     if gpio not in PICO_PIN:
         raise HardwareError("GP%d is not on the Pico's header (GP23, 24, 25 and 29 drive "
@@ -57,7 +59,7 @@ def header_pin(gpio):
     return PICO_PIN[gpio]
 
 
-def buttons(config):
+def buttons(config: Config) -> list[tuple[str, int]]:
     """[(name, gpio)] of every button: one per lane, undo, then confirm if the layout has it."""
     out = [(lane.name, lane.button) for lane in config.lanes]
     out.append(("Undo", config.pins["undo"]))
@@ -66,7 +68,7 @@ def buttons(config):
     return out
 
 
-def pico_pin_name(config, pin):
+def pico_pin_name(config: Config, pin: int) -> str:
     """"GP0", "VSYS"... of a Pico header pin."""
     if pin in PICO_POWER:
         return PICO_POWER[pin]
@@ -76,7 +78,7 @@ def pico_pin_name(config, pin):
     raise HardwareError("no Pico pin %d" % pin)
 
 
-def describe(config, end):
+def describe(config: Config, end: str) -> str:
     """A builder's words for a wire end: "U1.39" -> "Pico pin 39 (VSYS)"."""
     ref, pin = end.split(".", 1)
     if ref == "U1":
@@ -91,7 +93,7 @@ def describe(config, end):
     return "%s %s" % (ref, PIN_NAMES[ref][pin])
 
 
-def wires(config, spec=face.DEFAULT_SPEC):
+def wires(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> list[Wire]:
     """Every wire of the build, in the order a builder would solder them."""
     p = power_plan(config)
     feed, tap, thin = p["feed_wire"], p["tap_wire"], "26 AWG"
@@ -130,17 +132,17 @@ def wires(config, spec=face.DEFAULT_SPEC):
     return out
 
 
-def far_ends(config, end, spec=face.DEFAULT_SPEC):
+def far_ends(config: Config, end: str, spec: FaceSpec = face.DEFAULT_SPEC) -> list[str]:
     """The other ends of every wire at `end` ("U1.39" -> ["D1.K"])."""
     return [w.b if w.a == end else w.a for w in wires(config, spec) if end in (w.a, w.b)]
 
 
-def pico_pins(config):
+def pico_pins(config: Config) -> list[int]:
     """The Pico header pins the build uses, in header order (VBUS listed, unconnected)."""
     pins = {header_pin(config.pins["leds"])} | {header_pin(g) for _, g in buttons(config)}
     return sorted(pins | set(PICO_POWER))
 
 
-def diode_ends(config, spec=face.DEFAULT_SPEC):
+def diode_ends(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> tuple[str, str]:
     """(what D1's anode wires to, what its cathode wires to)."""
     return far_ends(config, "D1.A", spec)[0], far_ends(config, "D1.K", spec)[0]

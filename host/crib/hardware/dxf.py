@@ -8,11 +8,14 @@ upwards as DXF has it.
 import io
 
 from crib import face
+from crib.face import FaceSpec
 from crib.hardware.laser_svg import sheet
-from crib.hardware.panel import DEFAULT_PANEL, piece_of
+from crib.hardware.panel import DEFAULT_PANEL, PanelSpec, piece_of
+from pegboard.config import Config
 
 
-def dxf_text(config, spec=face.DEFAULT_SPEC, ps=DEFAULT_PANEL):
+def dxf_text(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
+             ps: PanelSpec = DEFAULT_PANEL) -> str:
     """face.dxf text (DXF R2010, units mm)."""
     import ezdxf
 

@@ -1,15 +1,18 @@
 """face.svg: the whole face to scale, drawn from the layout, the face geometry and the panel."""
 
 from crib import face
-from crib.hardware.panel import DEFAULT_PANEL, panel
+from crib.face import FaceSpec
+from crib.hardware.panel import DEFAULT_PANEL, PanelSpec, panel
 from crib.hardware.svg import Svg, hex_colour, number
+from pegboard.config import Config
 
 FONT = {"font_family": "sans-serif"}
 TEXT_FILL = {"hole-number": "#000", "game-label": "#000", "skunk-label": "#7a00cc",
              "button-name": "#000", "jack-name": "#000"}
 
 
-def face_svg(config, spec=face.DEFAULT_SPEC, ps=DEFAULT_PANEL):
+def face_svg(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
+             ps: PanelSpec = DEFAULT_PANEL) -> str:
     """face.svg: the face to scale in mm: where each strip piece goes, and the README picture.
 
     Holes (class "hole") in lane colours with their LED index beside them; holes without

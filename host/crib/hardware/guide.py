@@ -9,9 +9,11 @@ import re
 from pathlib import Path
 
 from crib import face
+from crib.face import FaceSpec
 from crib.hardware import circuit
-from crib.hardware.panel import DEFAULT_PANEL, panel, split
+from crib.hardware.panel import DEFAULT_PANEL, PanelSpec, panel, split
 from crib.hardware.power import PICO_MA, USB_MA, VOLTS, power_budget
+from pegboard.config import Config
 
 TEMPLATE = Path(__file__).with_name("guide.md")
 BANK_WH = 37  # a 10,000 mAh power bank: 10 Ah at the cells' 3.7 V
@@ -25,14 +27,14 @@ STAGES = (("The supply", ("VIN", "5V", "GND"), ("J1", "F1")),
           ("The buttons", ("button", "GND"), ("SW",)))
 
 
-def wire_line(config, w):
+def wire_line(config: Config, w: circuit.Wire) -> str:
     """One wire as a guide step: "`J1.+` J1 centre pin to `F1.1` F1 end 1 (22 AWG red)"."""
     how = "through a JST-SM pair" if w.colour == "three-core" else w.colour
     return "- `%s` %s to `%s` %s (%s, %s)" % (
         w.a, circuit.describe(config, w.a), w.b, circuit.describe(config, w.b), w.gauge, how)
 
 
-def wire_steps(config, spec=face.DEFAULT_SPEC):
+def wire_steps(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> str:
     """The wiring list, grouped as a builder would solder it: each wire exactly once."""
     todo = list(circuit.wires(config, spec))
     out = []
@@ -76,7 +78,8 @@ def _power_bank(config):
             % (need, "1" if need <= 1000 else "2.1", BANK_WH, hours, typical, p["idle_ma"]))
 
 
-def guide_markdown(config, source, spec=face.DEFAULT_SPEC, ps=DEFAULT_PANEL):
+def guide_markdown(config: Config, source: str, spec: FaceSpec = face.DEFAULT_SPEC,
+                   ps: PanelSpec = DEFAULT_PANEL) -> str:
     """hardware/README.md text."""
     p = power_budget(config)
     pnl = panel(config, spec, ps)

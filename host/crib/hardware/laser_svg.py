@@ -7,22 +7,26 @@ side by side, each piece with its own outline.
 """
 
 from crib import face
-from crib.hardware.panel import DEFAULT_PANEL, panel, piece_of, split
+from crib.face import FaceSpec
+from crib.hardware.panel import DEFAULT_PANEL, Panel, PanelSpec, panel, piece_of, split
 from crib.hardware.svg import Svg, number
+from pegboard.config import Config
 
 CUT, ENGRAVE = "#ff0000", "#0000ff"
 HAIRLINE = 0.01  # mm: laser software takes a line this thin as a cut, not a fill
 GAP = 10.0  # mm between pieces laid side by side
 
 
-def sheet(config, spec=face.DEFAULT_SPEC, ps=DEFAULT_PANEL):
+def sheet(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
+          ps: PanelSpec = DEFAULT_PANEL) -> tuple[Panel, list, list]:
     """(panel, pieces, [(dx, dy) per piece]): where each piece lies on the cutting sheet."""
     p = panel(config, spec, ps)
     pieces = split(p, ps)
     return p, pieces, [(i * (p.width + GAP), -y0) for i, (y0, _) in enumerate(pieces)]
 
 
-def laser_svg(config, spec=face.DEFAULT_SPEC, ps=DEFAULT_PANEL):
+def laser_svg(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
+              ps: PanelSpec = DEFAULT_PANEL) -> str:
     """face-cut.svg text."""
     p, pieces, offsets = sheet(config, spec, ps)
     width = len(pieces) * p.width + (len(pieces) - 1) * GAP

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from crib import face
 from crib.hardware.circuit import buttons
 from crib.hardware.errors import HardwareError
+from pegboard.config import Config
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,8 @@ def _controls(config, width, top, ps):
     return holes, texts, top + rows * ps.control_row
 
 
-def panel(config, spec=face.DEFAULT_SPEC, ps=DEFAULT_PANEL):
+def panel(config: Config, spec: face.FaceSpec = face.DEFAULT_SPEC,
+          ps: PanelSpec = DEFAULT_PANEL) -> Panel:
     """The Panel of a layout: its holes, rings, engraving and size."""
     width, face_h = face.board_size(config, spec)
     pos = face.hole_positions(config, spec)
@@ -160,7 +162,7 @@ def _blocked(p, clear):
     return merged
 
 
-def split(p, ps=DEFAULT_PANEL):
+def split(p: Panel, ps: PanelSpec = DEFAULT_PANEL) -> list[tuple[float, float]]:
     """[(y0, y1)] of the pieces: one if the panel fits the bed, else cuts between holes.
 
     Each cut lies in a gap clear of every hole, ring, text and line, as near as it can to
@@ -188,7 +190,7 @@ def split(p, ps=DEFAULT_PANEL):
     return list(zip(cuts, cuts[1:] + [p.height]))
 
 
-def piece_of(pieces, y):
+def piece_of(pieces: list[tuple[float, float]], y: float) -> int:
     """The index of the piece holding y."""
     for i, (y0, y1) in enumerate(pieces):
         if y0 <= y < y1 or (i == len(pieces) - 1 and y <= y1):

@@ -6,8 +6,10 @@ strip's further feed points and the jumpers between strip pieces are on wiring.s
 """
 
 from crib import face
-from crib.hardware.circuit import AHCT125, PICO_PIN, buttons, header_pin, wires
+from crib.face import FaceSpec
+from crib.hardware.circuit import AHCT125, PICO_PIN, Wire, buttons, header_pin, wires
 from crib.hardware.power import power_plan
+from pegboard.config import Config
 
 RAILS = {"PCB1.5V": "5V", "PCB1.GND": "GND"}
 
@@ -16,7 +18,7 @@ def _pin(elm, end, name, side, pin=None):
     return elm.IcPin(name=name, pin=pin or end.split(".")[1], side=side, anchorname=end)
 
 
-def schematic(config, spec=face.DEFAULT_SPEC):
+def schematic(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> tuple:
     """(schemdraw Drawing, {wire end: (x, y)}, [(point, rail)]): the schematic and where
     each end of circuit.wires (those it shows) and each rail symbol sits on it."""
     import schemdraw
@@ -93,8 +95,8 @@ def schematic(config, spec=face.DEFAULT_SPEC):
     d.add(elm.Line().at(ends[gp]).right().length(1.5))
     u2 = elm.Ic(pins=u2_pins, size=(6, 2.5))
     d.add(u2.anchor("U2.2").label("U2 74AHCT125"))
-    for pin in AHCT125:
-        ends["U2." + pin] = u2.absanchors["U2." + pin]
+    for u2pin in AHCT125:
+        ends["U2." + u2pin] = u2.absanchors["U2." + u2pin]
     for n in ("4", "10", "13"):
         rail(ends["U2." + n], "5V", 90)
     for n in ("7", "1", "5", "9", "12"):
@@ -141,13 +143,13 @@ def _gpio(pin):
     return [g for g, p in PICO_PIN.items() if p == pin][0]
 
 
-def schematic_svg(config, spec=face.DEFAULT_SPEC):
+def schematic_svg(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> str:
     """schematic.svg text."""
     d, _, _ = schematic(config, spec)
     return d.get_imagedata("svg").decode()
 
 
-def shown_wires(config, spec=face.DEFAULT_SPEC):
+def shown_wires(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> list[Wire]:
     """The circuit's wires the schematic shows (both ends on it or on a rail)."""
     _, ends, _ = schematic(config, spec)
     return [w for w in wires(config, spec)

@@ -10,7 +10,9 @@ page carries a 100 mm bar to check that it printed at 100 % (no "fit to page").
 import datetime
 
 from crib import face
-from crib.hardware.panel import DEFAULT_PANEL, panel, split
+from crib.face import FaceSpec
+from crib.hardware.panel import DEFAULT_PANEL, Panel, PanelSpec, panel, split
+from pegboard.config import Config
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 MARGIN = 8.0  # mm of paper a printer may not reach
@@ -20,12 +22,12 @@ PT = 72 / 25.4  # points per mm
 FIXED = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)  # reproducible files
 
 
-def overlap(p):
+def overlap(p: Panel) -> float:
     """Overlap of neighbouring tiles: room for the widest hole whole on one page."""
     return max(15.0, max(h.d for h in p.holes) + 4.0)
 
 
-def tiles(p, pieces, paper):
+def tiles(p: Panel, pieces: list[tuple[float, float]], paper: str) -> list[tuple]:
     """[(piece index, row, col, x0, y0, w, h)]: each page's window on the panel (mm)."""
     pw, ph = PAPERS[paper]
     cw, ch = pw - 2 * MARGIN, ph - 2 * MARGIN - FOOTER
@@ -78,7 +80,8 @@ def _marks(p, pieces, paper):
     return sorted((round(x, 3), round(y, 3)) for x, y in out)
 
 
-def template_pdf(config, paper, spec=face.DEFAULT_SPEC, ps=DEFAULT_PANEL):
+def template_pdf(config: Config, paper: str, spec: FaceSpec = face.DEFAULT_SPEC,
+                 ps: PanelSpec = DEFAULT_PANEL) -> bytes:
     """The drilling template for one paper size ("a4" or "letter"), as PDF bytes."""
     from fpdf import FPDF
 

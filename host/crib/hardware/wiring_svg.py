@@ -8,9 +8,11 @@ leads, a switch per button.
 """
 
 from crib import face
+from crib.face import FaceSpec
 from crib.hardware.circuit import buttons, describe, header_pin, pico_pin_name, pico_pins, wires
 from crib.hardware.power import power_plan
 from crib.hardware.svg import Svg
+from pegboard.config import Config
 
 RED, BLACK, BLUE, YELLOW, GREY = "#d00000", "#000", "#0050c0", "#b08000", "#888"
 COLOURS = {"red": RED, "black": BLACK, "blue": BLUE, "yellow": YELLOW, "three-core": BLUE}
@@ -96,7 +98,7 @@ def _cap(svg, ref, x, y1, y2, polar, label_x, label_anchor="start"):
     svg.end()
 
 
-def wiring_svg(config, spec=face.DEFAULT_SPEC):
+def wiring_svg(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> str:
     """wiring.svg: supply, fuse, Pico, diode, level shifter, strip pieces, buttons."""
     p = power_plan(config)
     pieces = face.strip_pieces(config, spec)
@@ -156,14 +158,14 @@ def wiring_svg(config, spec=face.DEFAULT_SPEC):
     svg.add("text", "1A (2)", x=304, y=174, **SMALL)
     svg.add("text", "1Y (3)", x=456, y=174, text_anchor="end", **SMALL)
     stubs = ("7", "14", "1", "5", "9", "12", "4", "10", "13")
-    stub_x = {pin: 308 + 18 * k for k, pin in enumerate(stubs)}
-    for pin, x in stub_x.items():
-        to = "PCB1.5V" if pin in ("14", "4", "10", "13") else "PCB1.GND"
-        svg.add("text", pin, x=x, y=124, text_anchor="middle", font_family="sans-serif",
+    stub_x = {stub: 308 + 18 * k for k, stub in enumerate(stubs)}
+    for stub, x in stub_x.items():
+        to = "PCB1.5V" if stub in ("14", "4", "10", "13") else "PCB1.GND"
+        svg.add("text", stub, x=x, y=124, text_anchor="middle", font_family="sans-serif",
                 font_size=8)
         rail = 35 if to == "PCB1.5V" else 55
         sheet.dot(x, rail)
-        sheet.wire("U2." + pin, to, "M%d 110 V %d" % (x, rail), width=1)
+        sheet.wire("U2." + stub, to, "M%d 110 V %d" % (x, rail), width=1)
     # C2 right beside U2: its top lead meets pin 14's wire above the GND rail, so the two
     # leads cross nothing.
     sheet.dot(stub_x["14"], 45)
