@@ -184,6 +184,7 @@ def from_dict(d):
     if pins.get("confirm") is not None:
         out["pins"]["confirm"] = _int(pins["confirm"], "pins.confirm", 0, MAX_PIN)
     taken = [v for v in out["pins"].values() if v is not None]
+    chosen = PALETTES[palette]
     lanes = []
     for i, ln in enumerate(_list(d["lanes"], "lanes", 2, 4)):
         where = "lanes[%d]" % i
@@ -192,8 +193,8 @@ def from_dict(d):
         if type(name) is not str or not 1 <= len(name) <= 16:
             _fail(where + ".name", name, "must be a name of 1..16 characters")
         colour = _colour(ln["colour"], where + ".colour")
-        if PALETTES[palette]:
-            name, colour = PALETTES[palette][i]
+        if chosen is not None:
+            name, colour = chosen[i]
         button = _int(ln["button"], where + ".button", 0, MAX_PIN)
         hole_leds = _segments(ln["segments"], where + ".segments", leds, holes, used)
         lanes.append({"name": name, "colour": colour, "button": button, "leds": hole_leds,

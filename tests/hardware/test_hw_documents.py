@@ -102,13 +102,13 @@ def test_the_shipped_layout_is_safe_on_a_usb_2_port():
     p = hw_power.power_budget(c)
     assert p["plan"]["need_ma"] == c.budget_ma + hw_power.PICO_MA <= hw_power.USB_MA
     assert p["usb_ok"]
-    assert "VBUS (pin 40)" in hw_power_doc.power_markdown(c, "x")
+    assert "USB-A to 5.5/2.1 mm barrel cable" in hw_power_doc.power_markdown(c, "x")
 
 
 def test_a_budget_over_usb_asks_for_the_supply():
     c = config(budget=hw_power.USB_MA)
     assert not hw_power.power_budget(c)["usb_ok"]
-    assert "VBUS (pin 40)" not in hw_power_doc.power_markdown(c, "x")
+    assert "USB-A to 5.5/2.1 mm barrel cable" not in hw_power_doc.power_markdown(c, "x")
 
 
 def test_the_limiter_keeps_an_all_white_frame_within_budget():
