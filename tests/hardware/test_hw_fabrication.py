@@ -287,3 +287,18 @@ def test_the_cli_splits_for_the_bed_it_is_given(tmp_path, capsys):
     assert len([e for e in one.iter(NS + "rect")]) == 1
     assert main(["hardware", "cut", "--bed", "10"]) == 1
     assert "--bed" in capsys.readouterr().err
+
+
+@given(st.integers(2, 4), st.sampled_from([61, 121]), st.booleans())
+@settings(max_examples=20, deadline=None)
+def test_holes_keep_apart_and_inside_the_outline(lanes, holes, confirm):
+    c = config(lanes=lanes, holes=holes, budget=5000)
+    if not confirm:
+        c.pins["confirm"] = None
+    p = panel.panel(c)
+    cut = p.holes + p.rings
+    for i, a in enumerate(cut):
+        assert a.d / 2 + 2 <= a.x <= p.width - a.d / 2 - 2, a  # wood left at the edge
+        assert a.d / 2 + 2 <= a.y <= p.height - a.d / 2 - 2, a
+        for b in cut[i + 1:]:
+            assert math.hypot(a.x - b.x, a.y - b.y) >= (a.d + b.d) / 2 + 1.5, (a, b)
