@@ -19,6 +19,7 @@ MARGIN = 8.0  # mm of paper a printer may not reach
 FOOTER = 10.0  # mm under the tile: page name, tile origin, the 100 mm bar
 MARK = 4.0  # arm of an alignment cross
 PT = 72 / 25.4  # points per mm
+DRILLED = {"led": "LEDs", "button": "buttons", "jack": "jack", "mount": "M3 corners"}
 FIXED = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)  # reproducible files
 
 
@@ -95,6 +96,10 @@ def template_pdf(config: Config, paper: str, spec: FaceSpec = face.DEFAULT_SPEC,
     pdf.set_font("helvetica", size=8)
     pages = tiles(p, pieces, paper)
     marks = _marks(p, pieces, paper)
+    sizes: dict = {}
+    for hole in p.holes:
+        sizes.setdefault(hole.d, hole.kind)
+    drills = "Drill: " + ", ".join("%g mm %s" % (d, DRILLED[k]) for d, k in sorted(sizes.items()))
     for n, (piece, r, c, x0, y0, w, h) in enumerate(pages):
         pdf.add_page()
         ox, oy = MARGIN - x0, MARGIN - y0  # panel mm -> page mm
@@ -113,7 +118,7 @@ def template_pdf(config: Config, paper: str, spec: FaceSpec = face.DEFAULT_SPEC,
         pdf.set_draw_color(160, 160, 160)
         pdf.set_line_width(0.1)
         pdf.rect(MARGIN, MARGIN, w, h)
-        _footer(pdf, paper, n, len(pages), piece, len(pieces), r, c, x0, y0, h)
+        _footer(pdf, paper, n, len(pages), piece, len(pieces), r, c, x0, y0, h, drills)
     return bytes(pdf.output())
 
 
@@ -154,19 +159,20 @@ def _shapes(pdf, p, ox, oy, x0, y0, w, h, py0, py1):
             pdf.text(ox + t.x + dx, oy + t.y, t.text)
 
 
-def _footer(pdf, paper, n, pages, piece, pieces, r, c, x0, y0, h):
-    """Page name, the tile's origin on the panel, and the 100 mm check bar."""
-    y = MARGIN + h + 5
-    pdf.set_font_size(8)
+def _footer(pdf, paper, n, pages, piece, pieces, r, c, x0, y0, h, drills):
+    """Page name, the tile's origin on the panel, the drill sizes, the 100 mm check bar."""
+    y = MARGIN + h + 4
+    pdf.set_font_size(7)
     pdf.set_text_color(0, 0, 0)
     pdf.text(MARGIN, y, "%s page %d of %d: piece %d of %d, row %d, column %d. Tile origin "
-             "x=%.2f y=%.2f mm. Print at 100 %%."
+             "x=%.2f y=%.2f mm. %s."
              % (paper.upper() if paper == "a4" else "Letter", n + 1, pages, piece + 1,
-                pieces, r + 1, c + 1, x0, y0))
+                pieces, r + 1, c + 1, x0, y0, drills))
     pdf.set_draw_color(0, 0, 0)
     pdf.set_line_width(0.3)
-    bar_y = y + 4
+    bar_y = y + 4.5
     pdf.line(MARGIN, bar_y, MARGIN + 100, bar_y)
     for k in range(0, 101, 10):
         pdf.line(MARGIN + k, bar_y - (1.5 if k % 50 else 2.5), MARGIN + k, bar_y)
-    pdf.text(MARGIN + 102, bar_y + 1, "100 mm: measure it. Tape pages green cross on cross.")
+    pdf.text(MARGIN + 102, bar_y + 1, "100 mm at 100 %%: measure it.%s"
+             % (" Tape pages green cross on cross." if pages > pieces else ""))
