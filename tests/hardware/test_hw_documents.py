@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import math
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -335,3 +336,34 @@ def test_a_spec_whose_holes_miss_their_leds_is_refused():
         face.hole_positions(config(), face.FaceSpec(hole_pitch=8.0))
     with pytest.raises(face.FaceError):
         face.board_size(config(), face.FaceSpec(track_gap=3.0))
+
+
+def test_the_guide_covers_power_banks_unplugging_and_serial_permissions():
+    text = hardware.document("README.md", *hardware.load_layout())
+    for heading in ("### From a USB power bank", "### Unplugging a strip piece safely",
+                    "## Linux: permission to use the serial port",
+                    "## Colours for colour-blind players"):
+        assert heading in text
+    assert "usermod -aG dialout" in text and 'ATTRS{idVendor}=="2e8a"' in text
+    p = hw_power.power_budget(hardware.load_layout()[0])
+    hours = int(37 * 0.85 / (5 * (p["typical_ma"] + hw_power.PICO_MA) / 1000))
+    assert "lasts about %d hours" % hours in text
+    big = hardware.document("README.md", config(budget=9000), "x")
+    assert "use the mains supply" in big
+
+
+@given(st.integers(400, 60000))
+@settings(max_examples=40, deadline=None)
+def test_the_fuse_carries_the_need_and_stays_within_the_supply(budget):
+    c = config(budget=budget)
+    plan = hw_power.power_plan(c)
+    rows = {r[0]: r for r in hw_parts.bom_rows(c)}
+    part, mpn = rows["F1"][3], rows["F1"][4]
+    amps = float(re.search(r"hold (\d+) mA", part).group(1)) / 1000 if "PTC" in part else (
+        float(re.search(r"fuse ([\d.]+) A", part).group(1)))
+    assert amps * 1000 >= plan["need_ma"] * 1.2  # no nuisance blows at the budget
+    # ...and it blows before the supply wire (W1, sized in power.md) overheats.
+    awg = int(re.match(r"(?:(\d+) x )?(\d+) AWG", rows["W1"][3]).group(2))
+    runs = int(re.match(r"(?:(\d+) x )?", rows["W1"][3]).group(1) or 1)
+    assert amps * 1000 <= runs * [m for g, _, m in hw_power.AWG if g == awg][0]
+    assert mpn.startswith("Littelfuse")

@@ -6,7 +6,8 @@ import io
 from crib import face
 from crib.face import FaceSpec
 from crib.hardware import circuit, panel
-from crib.hardware.power import FEED_M, TAP_M, power_plan
+from crib.hardware.errors import HardwareError
+from crib.hardware.power import FEED_M, TAP_M, power_plan, wire_ma
 from pegboard.config import Config
 
 LEDS_PER_M = 144  # the strip of the default face (crib.face.FaceSpec.led_pitch)
@@ -83,18 +84,20 @@ BLADE_A = (5, 7.5, 10, 15, 20, 25, 30, 35, 40)  # ATO fuses (Littelfuse 0287 ser
 BOM_COLUMNS = ("ref", "qty", "part", "mpn", "unit_usd", "total_usd", "notes")
 
 
-def fuse(need_ma: int, supply_a: int) -> tuple[str, str, float]:
-    """(part, mpn, unit USD) of F1: holds the board's need with 20 % to spare, blows (or
-    trips) before the supply's rating is far exceeded."""
-    want = need_ma * 6 // 5
+def fuse(need_ma: int, wire_ma: int) -> tuple[str, str, float]:
+    """(part, mpn, unit USD) of F1: it carries the board's need with 20 % to spare and is
+    rated no higher than the supply wire it protects can carry (wire_ma)."""
+    want = -(-need_ma * 6 // 5)
     for hold, mpn in POLYFUSES:
-        if want <= hold <= supply_a * 1000:
+        if want <= hold <= wire_ma:
             return ("resettable fuse (PTC), hold %d mA, radial" % hold,
                     "Littelfuse %s" % mpn, 0.40)
-    amps = min([a for a in BLADE_A if a * 1000 >= want] or [BLADE_A[-1]])
-    return ("ATO blade fuse %g A with an inline holder" % amps,
-            "Littelfuse 0287 series %g A, inline holder" % amps,
-            2.00)
+    for amps in BLADE_A:
+        if want <= amps * 1000 <= wire_ma:
+            return ("ATO blade fuse %g A with an inline holder" % amps,
+                    "Littelfuse 0287 series %g A, inline holder" % amps, 2.00)
+    raise HardwareError("no fuse between %d mA and the %d mA the supply wire carries: "
+                        "lower budget_ma" % (want, wire_ma))
 
 
 def _qty(n, unit=""):
@@ -117,7 +120,7 @@ def bom_rows(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
     count = {k: len([h for h in pnl.holes if h.kind == k]) for k in ("led", "mount")}
     strip_m = -(-config.leds // LEDS_PER_M)
     feed_m = _round_up((pnl.width + pnl.height) / 1000 + FEED_M)
-    f_part, f_mpn, f_usd = fuse(pw["need_ma"], pw["supply_a"])
+    f_part, f_mpn, f_usd = fuse(pw["need_ma"], wire_ma(pw["feed_runs"], pw["feed_awg"]))
     return [
         ("U1", 1, "", "Raspberry Pi Pico (RP2040), MicroPython 1.22 or newer",
          "Raspberry Pi SC0915", 4.00, "the Pico H (headers fitted) works too"),

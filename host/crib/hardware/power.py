@@ -101,6 +101,11 @@ def wire_awg(ma, metres, power=True):
                         "feeds" % (ma, metres, AWG[-1][0]))
 
 
+def wire_ma(runs: int, awg: int) -> int:
+    """The current parallel runs of a gauge carry (the AWG table's conservative rating)."""
+    return runs * [m for g, _, m in AWG if g == awg][0]
+
+
 def wire_runs(ma, metres):
     """(runs, gauge): parallel runs of one gauge carrying ma, one run whenever one will do."""
     runs = 1
