@@ -187,6 +187,38 @@ def _pdf_pages(data):
         yield page, texts, curves, lines
 
 
+def _chars(item):
+    from pdfminer.layout import LTChar
+
+    if isinstance(item, LTChar):
+        yield item
+    elif hasattr(item, "__iter__"):
+        for child in item:
+            yield from _chars(child)
+
+
+def test_no_label_on_the_template_overlaps_a_hole():
+    pt = 72 / 25.4
+    data = template_pdf.template_pdf(hardware.load_layout()[0], "letter")
+    pw, ph = template_pdf.PAPERS["letter"]
+    # The tile window in PDF points (y up); what lies outside it is clipped away.
+    x0, x1 = template_pdf.MARGIN * pt, (pw - template_pdf.MARGIN) * pt
+    y0, y1 = (template_pdf.MARGIN + template_pdf.FOOTER) * pt, (ph - template_pdf.MARGIN) * pt
+    checked = 0
+    for page, _, curves, _ in _pdf_pages(data):
+        circles = [((c.x0 + c.x1) / 2, (c.y0 + c.y1) / 2, (c.x1 - c.x0) / 2) for c in curves
+                   if c.x1 > x0 and c.x0 < x1 and c.y1 > y0 and c.y0 < y1]
+        for ch in _chars(page):
+            if not ch.get_text().strip() or not (x0 <= ch.x0 and ch.x1 <= x1
+                                                  and y0 <= ch.y0 and ch.y1 <= y1):
+                continue
+            for cx, cy, r in circles:
+                assert not _overlaps((ch.x0, ch.y0, ch.x1, ch.y1), cx, cy, r), (
+                    ch.get_text(), ch.x0, ch.y0, cx, cy)
+            checked += 1
+    assert checked > 100
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_template_shows_every_hole_1_to_1_on_tiled_pages(layout, paper):
     pt = 72 / 25.4
