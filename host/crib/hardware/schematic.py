@@ -7,7 +7,7 @@ strip's further feed points and the jumpers between strip pieces are on wiring.s
 
 from crib import face
 from crib.face import FaceSpec
-from crib.hardware.circuit import AHCT125, PICO_PIN, Wire, buttons, header_pin, wires
+from crib.hardware.circuit import AHCT125, Wire, buttons, header_pin, pico_pin_name, wires
 from crib.hardware.power import power_plan
 from pegboard.config import Config
 
@@ -46,7 +46,8 @@ def schematic(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> tuple:
     btns = [(i, name, header_pin(gpio)) for i, (name, gpio) in enumerate(buttons(config))]
     gp = "U1.%d" % header_pin(config.pins["leds"])
     left = ([_pin(elm, "U1.40", "VBUS", "left"), _pin(elm, "U1.39", "VSYS", "left")]
-            + [_pin(elm, "U1.%d" % pin, "GP%d" % _gpio(pin), "left") for _, _, pin in btns]
+            + [_pin(elm, "U1.%d" % pin, pico_pin_name(config, pin), "left")
+               for _, _, pin in btns]
             + [_pin(elm, "U1.38", "GND", "left")])
     u1 = elm.Ic(pins=left[::-1] + [_pin(elm, gp, "GP%d" % config.pins["leds"], "right")],
                 size=(3.2, 1.5 * len(left)), pinspacing=1.5)
@@ -137,10 +138,6 @@ def schematic(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> tuple:
         % (", ".join(str(f) for f in p["feeds"]), p["tap_wire"]), halign="left",
         fontsize=10))
     return d, ends, rails
-
-
-def _gpio(pin):
-    return [g for g, p in PICO_PIN.items() if p == pin][0]
 
 
 def schematic_svg(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> str:
