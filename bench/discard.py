@@ -2,7 +2,7 @@
 
     python bench/discard.py [--hands 20] [--plain-hands 1] [--seed 7]
 
-The advisor (crib.advise.rank_discards) is timed on a fixed set of seeded deals, one call
+The advisor (crib.analysis.advise.rank_discards) is timed on a fixed set of seeded deals, one call
 each after the tables are built (their build time is reported on its own). The plain
 enumeration scores every starter and every (opponent pair, starter) with
 cribcore.show.score_show for all 15 discards; it takes seconds, so it runs on fewer deals,
@@ -49,14 +49,16 @@ def main():
     deals = [rnd.sample(range(52), 6) for _ in range(max(args.hands, args.plain_hands))]
 
     start = time.perf_counter()
-    from crib.advise import rank_discards  # imports crib.fastshow, which tabulates at import
-    from crib.advise_tables import tables
+    from crib.analysis.advise import (
+        rank_discards,  # imports crib.analysis.fastshow, which tabulates at import
+    )
+    from crib.analysis.advise_tables import tables
 
     imported = time.perf_counter() - start
     t = tables()
     print(f"discard advisor bench, {platform.python_implementation()} "
           f"{platform.python_version()}")
-    print(f"import crib.advise (with fastshow's rank table): {imported * 1e3:.1f} ms; "
+    print(f"import crib.analysis.advise (with fastshow's rank table): {imported * 1e3:.1f} ms; "
           f"advisor tables built at first use: {t.build_seconds * 1e3:.1f} ms")
 
     fast = []

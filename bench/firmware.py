@@ -112,7 +112,7 @@ def main():
     sys.path[:0] = [str(root / "tests"), str(root / "host")]
     from support import micropython_path
 
-    from crib import build
+    from crib.deploy import build
 
     with tempfile.TemporaryDirectory() as out:
         build.build(out)

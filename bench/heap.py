@@ -18,7 +18,7 @@ sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "firmware")]
 from deskgame import script  # noqa: E402
 from support import FIRMWARE, micropython_path  # noqa: E402
 
-from crib import build  # noqa: E402
+from crib.deploy import build  # noqa: E402
 
 
 def reference(stdin):

@@ -15,8 +15,9 @@ import sys
 import tempfile
 import time
 
-from crib.link import Link
-from crib.sim import VirtualBoard, desk_path
+from crib.board.link import Link
+from crib.sim.store import desk_path
+from crib.sim.virtual import VirtualBoard
 
 
 def _figures(name, times):

@@ -1,4 +1,4 @@
-"""Show scoring throughput (deals/s): cribcore.show, crib.fastshow and the PyPI peer.
+"""Show scoring throughput (deals/s): cribcore.show, crib.analysis.fastshow and the PyPI peer.
 
 usage: python bench/show.py [--deals N] [--seconds S] [--no-micropython]
 All scorers run in this one process on the same random deals (seeded); the peer,
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from cribbage_scorer.cribbage_scorer import show_calc_score
 
-from crib.fastshow import score_show_fast
+from crib.analysis.fastshow import score_show_fast
 from cribcore.show import score_show
 
 FIRMWARE = Path(__file__).resolve().parents[1] / "firmware"
@@ -111,7 +111,7 @@ def main(argv=None):
     fast, totals_fast = measure(score_show_fast, deals, args.seconds)
     peer, totals_peer = measure(peer_score, peer_deals, args.seconds)
     rates["cribcore.show.score_show (plain)"] = plain
-    rates["crib.fastshow.score_show_fast"] = fast
+    rates["crib.analysis.fastshow.score_show_fast"] = fast
     rates["cribbage-scorer 0.2.5 (peer)"] = peer
     print(f"show scoring, {len(deals)} random deals (hand and crib), "
           f"CPython {sys.version.split()[0]}")

@@ -2,7 +2,7 @@
 
 usage: python bench/shuffle.py [--deals N] [--time-limit S] [--check-deals N]
                                [--check-seconds S]
-Deals are seeds 0..N-1 (crib.shuffle.deal). For each, solve() gets the time limit; then,
+Deals are seeds 0..N-1 (crib.solitaire.shuffle.deal). For each, solve() gets the time limit; then,
 as an independent check, random_search() (hill climbs from random shuffles, no bounds)
 runs for --check-seconds on the first --check-deals deals and must never beat the solver.
 """
@@ -12,8 +12,8 @@ import random
 import statistics
 import time
 
-from crib import shuffle
-from crib.shuffle_solve import climb, random_search, solve, upper_bound
+from crib.solitaire import shuffle
+from crib.solitaire.solve import climb, random_search, solve, upper_bound
 
 
 def _share(n, total):

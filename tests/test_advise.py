@@ -1,4 +1,4 @@
-"""crib.advise and `crib discard`: exact against brute force, properties, the CLI."""
+"""crib.analysis.advise and `crib discard`: exact against brute force, properties, the CLI."""
 
 import json
 import sys
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crib.advise import AdviceError, best_discard, rank_discards, review, review_line
+from crib.analysis.advise import AdviceError, best_discard, rank_discards, review, review_line
 from crib.cli import main
 from cribcore.cards import InvalidCardError, card_name, card_symbol, parse_cards
 from cribcore.show import score_show

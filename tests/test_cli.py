@@ -10,20 +10,21 @@ import sys
 import pytest
 
 from crib import commands
-from crib.cli import main
+from crib.cli import VERBS, main
 from crib.errors import CribError
 from cribcore.cards import InvalidCardError
 
-VERBS = sorted(m.name.replace("_", "-") for m in pkgutil.iter_modules(commands.__path__)
-               if not m.name.startswith("_"))
+VERBS = sorted(VERBS)
 # What a command needs only when it runs: tables built at import, the serial deploy tool,
 # the table flow, the virtual board, drawing, the hardware documents, rich.
-HEAVY = ("crib.fastshow", "crib.advise", "crib.advise_tables", "crib.shuffle_solve",
-         "mpremote", "crib.deploy", "crib.build", "crib.hardware", "crib.hardware.svg",
-         "crib.table.engine", "crib.table.session", "crib.table.turns", "crib.sim",
-         "crib.screen",
-         "crib.picture", "crib.snapshot", "crib.face", "rich", "xml.sax", "schemdraw",
-         "ezdxf", "fpdf", "numpy")
+HEAVY = ("crib.analysis.fastshow", "crib.analysis.advise", "crib.analysis.advise_tables",
+         "crib.solitaire.solve",
+         "mpremote", "crib.deploy.device", "crib.deploy.plan", "crib.deploy.build",
+         "crib.hardware", "crib.hardware.svg",
+         "crib.table.engine", "crib.table.session", "crib.table.turns", "crib.sim.virtual",
+         "crib.sim.screen",
+         "crib.picture.model", "crib.picture.snapshot", "crib.layout.face", "rich", "xml.sax",
+         "schemdraw", "ezdxf", "fpdf", "numpy")
 
 
 def _exit_code(argv):
@@ -36,6 +37,15 @@ def _exit_code(argv):
 
 def test_the_verbs_are_found():
     assert {"score", "peg", "discard", "play", "practice", "shuffle", "board"} <= set(VERBS)
+
+
+def test_the_verb_table_names_every_command_module():
+    modules = {"crib.commands." + m.name for m in pkgutil.iter_modules(commands.__path__)
+               if not m.name.startswith("_")}
+    from crib.cli import VERBS as table
+
+    assert set(table.values()) == modules
+    assert all(path.endswith("." + verb.replace("-", "_")) for verb, path in table.items())
 
 
 @pytest.mark.parametrize("verb", VERBS)
@@ -69,7 +79,7 @@ class _Refused(CribError):
 
 @pytest.mark.parametrize("error", [_Refused("no board"), InvalidCardError("'5x'")])
 def test_a_user_error_in_a_command_is_one_line_and_exit_1(error, monkeypatch, capsys):
-    def run(args):
+    def run(args, env):
         raise error
     monkeypatch.setattr("crib.commands.score.run", run)
     assert main(["score", "5h", "5c", "5d", "jh", "5s"]) == 1
@@ -79,13 +89,13 @@ def test_a_user_error_in_a_command_is_one_line_and_exit_1(error, monkeypatch, ca
 
 
 def test_an_interrupt_is_exit_130_and_a_bug_is_a_traceback(monkeypatch, capsys):
-    def interrupted(args):
+    def interrupted(args, env):
         raise KeyboardInterrupt
     monkeypatch.setattr("crib.commands.score.run", interrupted)
     assert main(["score", "5h", "5c", "5d", "jh", "5s"]) == 130
     assert capsys.readouterr().err.startswith("crib: ")
 
-    def bug(args):
+    def bug(args, env):
         raise ZeroDivisionError
     monkeypatch.setattr("crib.commands.score.run", bug)
     with pytest.raises(ZeroDivisionError):

@@ -21,9 +21,11 @@ import pytest
 import serial
 from support import FIRMWARE, TESTS, micropython_path
 
-from crib import build, deploy
+from crib.board.link import VersionMismatch
 from crib.cli import main
-from crib.link import VersionMismatch
+from crib.deploy import build
+from crib.deploy import device as deploy
+from crib.deploy import plan as planning
 from cribcore import VERSION
 from cribcore.protocol import PROTO
 from pegboard.config import default_dict
@@ -118,7 +120,7 @@ def _changed_firmware(tmp_path):
 
 def _deploy(root, port, tmp_path):
     out = []
-    plan = deploy.plan_firmware(tmp_path / ("work%d" % len(list(tmp_path.iterdir()))), root)
+    plan = planning.plan_firmware(tmp_path / ("work%d" % len(list(tmp_path.iterdir()))), root)
     deploy.run(plan, port, out.append)
     return out
 
@@ -130,13 +132,13 @@ def test_dry_run_lists_every_step_and_touches_nothing(capsys, built):
     text = capsys.readouterr().out
     for path in built:
         assert path in text
-    for name in deploy.STATE_FILES:
+    for name in planning.STATE_FILES:
         assert name in text
     assert "mpy-cross" in text and "hello" in text
 
 
 def test_plan_compiles_every_firmware_file_main_last(tmp_path):
-    plan = deploy.plan_firmware(tmp_path)
+    plan = planning.plan_firmware(tmp_path)
     sources = build.firmware_sources(FIRMWARE)
     assert len(plan.files) == len(sources)
     assert plan.files[-1].path == "main.py"
@@ -155,7 +157,7 @@ def test_a_bad_layout_is_refused_before_any_device(tmp_path, capsys):
 
 def test_a_build_file_named_like_the_state_file_is_refused():
     with pytest.raises(deploy.DeployError):
-        deploy._check_paths([deploy.Item("main.py", b""), deploy.Item("state", b"x")])
+        planning._check_paths([planning.Item("main.py", b""), planning.Item("state", b"x")])
 
 
 @pytest.mark.parametrize("mpy, version", [
@@ -196,7 +198,7 @@ def test_port_auto_finds_the_one_pico(monkeypatch, ports, want):
         assert deploy.find_port("auto") == want
 
 
-# -- the hello after the reset (crib.link's handshake) -----------------------------------------
+# -- the hello after the reset (crib.board.link's handshake) -------------------------------
 
 class PtyPeer:
     """A device on a pseudo terminal: each line it gets is answered with reply(line)."""
@@ -319,10 +321,10 @@ def test_redeploy_keeps_the_game_in_progress(pico, tmp_path):
     _deploy(FIRMWARE, pico.port, tmp_path)
     assert pico.ask("peg p=0 n=5 id=1").startswith("ok")
     assert pico.ask("peg p=1 n=7 id=2").startswith("ok")
-    before = pico.files(list(deploy.STATE_FILES))
+    before = pico.files(list(planning.STATE_FILES))
     assert before["state"]
     _deploy(_changed_firmware(tmp_path), pico.port, tmp_path)
-    assert pico.files(list(deploy.STATE_FILES)) == before
+    assert pico.files(list(planning.STATE_FILES)) == before
     state = pico.ask("state")
     assert "p0=0,5" in state and "p1=0,7" in state
 

@@ -9,7 +9,7 @@ Each module runs in its own interpreter, as a fresh Pico would.
 import pytest
 from support import CORE_TESTS, FIRMWARE, MP_RUN, TESTS, run_micropython
 
-from crib import build
+from crib.deploy import build
 
 SUITES = {"core": CORE_TESTS, "board": TESTS / "board"}
 MODULES = [(suite, p.stem) for suite, folder in sorted(SUITES.items())

@@ -6,7 +6,7 @@ firmware on the hardware. They leave the board's game as they found it (a peg, t
 
 import pytest
 
-from crib.link import Link
+from crib.board.link import Link
 from cribcore.protocol import PROTO
 
 pytestmark = pytest.mark.hardware
@@ -35,7 +35,7 @@ def test_a_peg_is_applied_once_and_undone(pico_port):
 
 
 def test_the_desk_verbs_are_refused_on_the_pico(pico_port):
-    from crib.link import BoardRefused
+    from crib.board.link import BoardRefused
 
     with Link.open(pico_port) as link, pytest.raises(BoardRefused):
         link.request("tick", ms=10)

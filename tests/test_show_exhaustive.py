@@ -13,7 +13,7 @@ from math import comb
 
 import pytest
 
-from crib import fastshow
+from crib.analysis import fastshow
 from cribcore import show
 from cribcore.cards import card
 

@@ -7,7 +7,7 @@ from cribbage_scorer.cribbage_scorer import show_calc_score
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crib.fastshow import RANK_POINTS, rank_points, score_show_fast
+from crib.analysis.fastshow import RANK_POINTS, rank_points, score_show_fast
 from cribcore.cards import InvalidCardError
 from cribcore.show import KINDS, score_show, show_breakdown
 

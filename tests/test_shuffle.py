@@ -10,13 +10,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crib import shuffle
+from crib.analysis.fastshow import score_show_fast
+from crib.board.memory import MemoryBoard
 from crib.cli import main
 from crib.commands import shuffle as command
-from crib.fastshow import score_show_fast
-from crib.shuffle import CellError, Shuffle, ShuffleError
-from crib.shuffle_solve import climb, equivalents, random_search, solve, swaps_between, upper_bound
-from crib.tableboard import MemoryBoard
+from crib.solitaire import shuffle
+from crib.solitaire.shuffle import CellError, Shuffle, ShuffleError
+from crib.solitaire.solve import (
+    climb,
+    equivalents,
+    random_search,
+    solve,
+    swaps_between,
+    upper_bound,
+)
 from cribcore.cards import card_symbol, parse_card, parse_cards
 
 # Known grids, scored by hand: (16 cards row by row, starter, rows A..D, columns 1..4, total).
@@ -483,7 +490,7 @@ def board_for(monkeypatch):
     def fake_open(*args):
         asked.append(args)
         return board
-    monkeypatch.setattr("crib.commands.shuffle.open_board", fake_open)
+    monkeypatch.setattr("crib.commands.shuffle.open_table_board", fake_open)
     return board, asked
 
 
@@ -527,8 +534,8 @@ def test_board_options_do_not_go_with_solve(capsys, board_for, argv):
 
 
 def test_the_total_on_the_virtual_board(monkeypatch, capsys, tmp_path):
-    from crib.link import Link
-    from crib.sim import VirtualBoard
+    from crib.board.link import Link
+    from crib.sim.virtual import VirtualBoard
 
     dealt, starter = shuffle.deal(5)
     a, b, gain = shuffle.best_swap(dealt, starter)

@@ -8,6 +8,7 @@ SYMBOLS = "\u2663\u2666\u2665\u2660"  # clubs diamonds hearts spades, in SUITS o
 # Forgiving input: the white (outline) suit symbols name the same suits.
 _WHITE_SYMBOLS = "\u2667\u2662\u2661\u2664"
 DECK = tuple(range(52))
+JACK = 10  # the rank of a jack: nobs and his heels
 
 
 class InvalidCardError(CoreError):

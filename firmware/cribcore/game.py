@@ -35,7 +35,7 @@ IllegalPlayError) and changes nothing.
 
 from collections import namedtuple
 
-from cribcore.cards import check_card
+from cribcore.cards import JACK, check_card
 from cribcore.counting import CRIB, ShowStage  # noqa: F401 - CRIB is part of this API
 from cribcore.deal import (
     CUT,
@@ -58,7 +58,6 @@ from cribcore.play import Play, announce
 from cribcore.rules import check_target
 
 HEELS = "his heels"
-_JACK = 10
 
 Peg = namedtuple("Peg", ("side", "player", "points", "reason"))
 Step = namedtuple("Step", ("points", "over", "pegs"))
@@ -208,7 +207,7 @@ class Game(ShowStage):
         self.play = Play(self.players, self.dealer, self.hands, card)
         self.phase = PLAY
         pegs = []
-        if card >> 2 == _JACK:
+        if card >> 2 == JACK:
             pegs.append(self._peg(self.side_of(self.dealer), self.dealer, 2, HEELS))
         return self._step(pegs)
 

@@ -2,7 +2,7 @@
 
 from collections import namedtuple
 
-from cribcore.cards import InvalidCardError, card_name, check_card
+from cribcore.cards import JACK, InvalidCardError, card_name, check_card
 
 FIFTEEN = "fifteen"
 PAIR = "pair"
@@ -14,7 +14,6 @@ KINDS = (FIFTEEN, PAIR, RUN, FLUSH, NOBS)
 
 Item = namedtuple("Item", ("kind", "cards", "points"))
 
-_JACK = 10
 
 
 def _check(hand, starter):
@@ -75,7 +74,7 @@ def _flush(cards, crib):
 
 def points_by_suit(cards, crib=False):
     """Flush + nobs for cards = hand + [starter] (unchecked): the points suits decide."""
-    nobs = (_JACK << 2) | (cards[4] & 3)  # the jack of the starter's suit
+    nobs = (JACK << 2) | (cards[4] & 3)  # the jack of the starter's suit
     return _flush(cards, crib) + (1 if nobs in cards[:4] else 0)
 
 
@@ -113,7 +112,7 @@ def show_breakdown(hand, starter, crib=False):
     flush = _flush(cards, crib)
     if flush:
         items.append(Item(FLUSH, tuple(sorted(cards[:flush])), flush))
-    nobs = (_JACK << 2) | (cards[4] & 3)
+    nobs = (JACK << 2) | (cards[4] & 3)
     if nobs in cards[:4]:
         items.append(Item(NOBS, (nobs,), 1))
     return items

@@ -1,23 +1,35 @@
-"""`crib <verb>`: one module per verb in crib.commands, one place that reports errors."""
+"""`crib <verb>`: an explicit table of verbs, one module each in crib.commands, and the one
+place that reports errors."""
 
 import argparse
 import importlib
-import pkgutil
 import sys
 
-from crib import commands
-from crib.errors import CribError
-from cribcore.errors import CoreError
+from crib.env import Env
+from crib.errors import HANDLED
+
+# verb -> its module: add_arguments(parser), run(args, env) (env: crib.env.Env), HELP (one
+# line) and a docstring.
+# Command modules import what is heavy inside run(), so building the parser stays quick.
+VERBS = {
+    "board": "crib.commands.board",
+    "deploy": "crib.commands.deploy",
+    "discard": "crib.commands.discard",
+    "hardware": "crib.commands.hardware",
+    "history": "crib.commands.history",
+    "peg": "crib.commands.peg",
+    "play": "crib.commands.play",
+    "practice": "crib.commands.practice",
+    "score": "crib.commands.score",
+    "shuffle": "crib.commands.shuffle",
+    "sim": "crib.commands.sim",
+    "stats": "crib.commands.stats",
+}
 
 
 def _verbs():
-    """(verb, module) for every command module, sorted by verb."""
-    out = []
-    for info in pkgutil.iter_modules(commands.__path__):
-        if not info.name.startswith("_"):
-            mod = importlib.import_module("crib.commands." + info.name)
-            out.append((info.name.replace("_", "-"), mod))
-    return sorted(out, key=lambda vm: vm[0])
+    """(verb, module) for every verb of the table, in its order."""
+    return [(verb, importlib.import_module(path)) for verb, path in VERBS.items()]
 
 
 def build_parser():
@@ -32,24 +44,26 @@ def build_parser():
     return parser
 
 
-def main(argv=None):
-    """Run crib with argv (default sys.argv[1:]); return the exit code."""
+def main(argv=None, env=None):
+    """Run crib with argv (default sys.argv[1:]) in env (default: this process's streams
+    and environment); return the exit code."""
+    env = Env() if env is None else env
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
-        parser.print_help()
+        parser.print_help(env.stdout)
         return 2
     try:
-        return args.handler(args) or 0
-    except (CribError, CoreError) as e:
-        print("crib: error: %s" % e, file=sys.stderr)
+        return args.handler(args, env) or 0
+    except HANDLED as e:
+        env.error("crib: error: %s" % e)
         return 1
     except KeyboardInterrupt:
-        print("crib: interrupted", file=sys.stderr)
+        env.error("crib: interrupted")
         return 130
     except BrokenPipeError:
         # Output piped into `head` and closed: not an error worth a traceback.
-        sys.stderr.close()
+        env.stderr.close()
         return 0
 
 

@@ -10,7 +10,7 @@ import pytest
 from deskgame import script
 from support import FIRMWARE, micropython_path, run_micropython
 
-from crib import build
+from crib.deploy import build
 from cribcore.protocol import decode
 
 DESK = str(FIRMWARE / "desk.py")

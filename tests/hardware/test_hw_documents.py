@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import ROOT
 
-from crib import face, hardware
+from crib import hardware
 from crib.cli import main
 from crib.hardware import errors as hw_errors
 from crib.hardware import face_svg as hw_face_svg
@@ -22,6 +22,7 @@ from crib.hardware import power as hw_power
 from crib.hardware import power_doc as hw_power_doc
 from crib.hardware import svg as hw_svg
 from crib.hardware import wiring_svg as hw_wiring_svg
+from crib.layout import face
 from pegboard import light
 from pegboard.config import default_dict, from_dict, lane_layout
 

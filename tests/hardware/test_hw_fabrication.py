@@ -17,8 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_hw_documents import config
 
-from crib import face, hardware
+from crib import hardware
 from crib.hardware import dxf, laser_svg, panel, template_pdf
+from crib.layout import face
 
 NS = "{http://www.w3.org/2000/svg}"
 PS = panel.DEFAULT_PANEL

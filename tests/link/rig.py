@@ -6,7 +6,7 @@ import os
 import socket
 import threading
 
-from crib.link import RETRIES, TIMEOUT
+from crib.board.link import RETRIES, TIMEOUT
 
 # CI runs the tests two at a time on two cores beside other work, so a reply may wait
 # seconds for a CPU (the runner's start, a burst of garbage to chew through). A test's

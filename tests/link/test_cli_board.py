@@ -11,10 +11,10 @@ import time
 import pytest
 from rig import FakePeer, UsbPort
 
+from crib.board.link import Link
+from crib.board.ports import PICO_VID
 from crib.cli import main
-from crib.link import Link
-from crib.ports import PICO_VID
-from crib.sim import VirtualBoard
+from crib.sim.virtual import VirtualBoard
 
 
 @pytest.fixture
@@ -103,6 +103,17 @@ def test_port_choices(capsys, monkeypatch, tmp_path):
     assert code == 1 and err.startswith("crib: error: ")
 
 
+def test_board_words_are_the_tables(capsys, monkeypatch):
+    """`crib board --board` takes the words `crib play --board` takes (less none)."""
+    monkeypatch.setattr("serial.tools.list_ports.comports", lambda: [])
+    code, _, err = run(capsys, ["board", "--board", "auto", "status"])  # no Pico attached
+    assert code == 1 and "no Pico found" in err
+    for word in ("pico", "none"):
+        with pytest.raises(SystemExit):
+            main(["board", "--board", word, "status"])
+        assert "invalid choice" in capsys.readouterr().err
+
+
 def _pico(device):
     return UsbPort(device, PICO_VID, 5, "E660", "Board in FS mode")
 
@@ -186,7 +197,7 @@ def test_crib_sim_resumes_its_game_after_a_restart(tmp_path):
 
 def test_a_store_widened_for_four_lanes_keeps_its_layout(capsys, sim, tmp_path):
     """crib play widens the virtual board for four solo players; crib board reads that."""
-    from crib.sim import write_layout
+    from crib.sim.store import write_layout
 
     write_layout(str(tmp_path / "store"), 4)
     code, out, err = run(capsys, sim + ["new", "--players", "4"])

@@ -5,17 +5,18 @@ import time
 import pytest
 from rig import FakePeer, UsbPort, free_port
 
-from crib.boardstate import Difference
-from crib.errors import CribError
-from crib.link import (
+from crib.board.link import (
     BoardRefused,
     BoardTimeout,
     Link,
     NotABoard,
     VersionMismatch,
 )
-from crib.ports import PICO_VID
-from crib.sim import VirtualBoard
+from crib.board.ports import PICO_VID
+from crib.board.state import Difference
+from crib.connect import open_link
+from crib.errors import CribError
+from crib.sim.virtual import VirtualBoard
 from cribcore.protocol import PROTO
 
 
@@ -367,7 +368,7 @@ def test_auto_follows_its_pico_to_a_new_device_name(tmp_path, monkeypatch):
         with Link.open(other.url) as o:
             o.peg(0, 20)
         ports[:] = [UsbPort("/dev/ttyS0"), UsbPort(first.port, PICO_VID, 5, "E66A")]
-        link = Link.open("auto", timeout=0.3)
+        link = open_link("auto", timeout=0.3)
         assert link.name == first.port
         link.peg(1, 3)
         first.close(kill=True)

@@ -8,8 +8,8 @@ import time
 import pytest
 from rig import PATIENCE, Proxy, free_port, patient
 
-from crib.link import Link
-from crib.sim import VirtualBoard
+from crib.board.link import Link
+from crib.sim.virtual import VirtualBoard
 
 PEGS = 1000
 

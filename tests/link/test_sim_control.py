@@ -7,8 +7,9 @@ import time
 
 import pytest
 
-from crib.link import Link
-from crib.sim import MAX_LANES, SimError, VirtualBoard, layout_for, store_layout
+from crib.board.link import Link
+from crib.sim.store import MAX_LANES, SimError, layout_for, store_layout
+from crib.sim.virtual import VirtualBoard
 from pegboard.config import default_dict, from_dict, load_config
 
 

@@ -4,10 +4,11 @@ import io
 
 import pytest
 
-from crib.boardstate import BoardState
-from crib.picture import board_picture, load_layout
-from crib.screen import BLIND, DARK, LIT, SimScreen, draw, grid
-from crib.sim import VirtualBoard
+from crib.board.state import BoardState
+from crib.layout.source import load_layout
+from crib.picture.model import board_picture
+from crib.sim.screen import BLIND, DARK, LIT, SimScreen, draw, grid
+from crib.sim.virtual import VirtualBoard
 from cribcore.protocol import decode
 from pegboard.config import from_dict, lane_layout
 

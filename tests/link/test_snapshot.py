@@ -8,17 +8,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crib import snapshot
-from crib.link import Link
-from crib.picture import (
+from crib.board.link import Link
+from crib.layout.source import load_layout
+from crib.picture import snapshot
+from crib.picture.model import (
     LayoutMismatch,
     board_picture,
     check_layout,
-    load_layout,
     perceived,
     turn,
 )
-from crib.sim import VirtualBoard
+from crib.sim.virtual import VirtualBoard
 from pegboard.light import gamma_table
 
 

@@ -13,11 +13,11 @@ import time
 import pytest
 from practicekit import Scribe
 
+from crib.board.memory import MemoryBoard
 from crib.cli import main
-from crib.history import History
+from crib.history.db import History
 from crib.practice.game import Practice, rngs
 from crib.practice.levels import make
-from crib.tableboard import MemoryBoard
 from cribcore.cards import card_name
 
 
@@ -33,7 +33,7 @@ def practice(db, monkeypatch, capsys):
     """Run `crib practice` with answers on stdin; returns (exit code, out, err, board)."""
     def run(text, *argv):
         board = MemoryBoard(4)
-        monkeypatch.setattr("crib.commands.practice.open_board", lambda *a, **k: board)
+        monkeypatch.setattr("crib.commands.practice.open_table_board", lambda *a, **k: board)
         monkeypatch.setattr(sys, "stdin", Lines(text))
         rc = main(["practice", "--db", db, "--no-colour", *argv])
         out = capsys.readouterr()

@@ -1,5 +1,5 @@
 """Practice games written to the history and pegged on a board (the in-memory board of
-crib.tableboard) through crib.table, as `crib practice` does: board, history and game agree,
+crib.board.memory) through crib.table, as `crib practice` does: board, history and game agree,
 and the history alone replays the game."""
 
 import io
@@ -9,11 +9,11 @@ import random
 import pytest
 from practicekit import Referee
 
-from crib.history import History
+from crib.board.memory import MemoryBoard
+from crib.history.db import History
 from crib.practice.game import Practice, open_table_record, rngs
 from crib.practice.levels import make
 from crib.table.record import Table
-from crib.tableboard import MemoryBoard
 from crib.ui.view import View
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crib.advise import best_discard
+from crib.analysis.advise import best_discard
 from crib.errors import CribError
 from crib.practice.game import Seen
 from crib.practice.levels import (

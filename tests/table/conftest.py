@@ -12,8 +12,8 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 from tablescript import FAST_DIR  # noqa: E402
 
+from crib.board.memory import MemoryBoard  # noqa: E402
 from crib.cli import main  # noqa: E402
-from crib.tableboard import MemoryBoard  # noqa: E402
 
 
 @pytest.fixture
@@ -26,7 +26,7 @@ def db():
 @pytest.fixture
 def history(db):
     """An open history on a fresh file."""
-    from crib.history import History
+    from crib.history.db import History
 
     h = History.open(db)
     yield h
@@ -61,7 +61,7 @@ class Runner:
         self.mp = monkeypatch
         self.capsys = capsys
         self.board = MemoryBoard(4)
-        monkeypatch.setattr("crib.commands.play.open_board", lambda *a, **k: self.board)
+        monkeypatch.setattr("crib.commands.play.open_table_board", lambda *a, **k: self.board)
 
     def play(self, text, *argv, hooks=None):
         """Run crib play with text as stdin; returns (exit code, stdout, stderr)."""

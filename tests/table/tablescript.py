@@ -6,6 +6,7 @@ import random
 import sqlite3
 
 from crib.table.cards import rank_text
+from crib.table.turns import SURPRISING
 from cribcore.cards import card_name
 from cribcore.counting import CRIB
 from cribcore.deal import DISCARDS
@@ -85,6 +86,8 @@ class Script:
             for k in range(1, len(self.names) + 1):
                 p = (g.dealer + k) % len(self.names)
                 self.answers.append(str(ref.points[p]))
+                if ref.points[p] > SURPRISING:  # a real but surprising total: confirmed
+                    self.answers.append("y")
                 self._log(g.peg(g.side_of(p), ref.points[p], "play"))
                 if g.over:
                     return

@@ -6,10 +6,11 @@ import random
 
 import pytest
 
+from crib.board.memory import MemoryBoard
+from crib.board.state import BoardEvent
 from crib.table.answers import AnswerError
 from crib.table.engine import StaleQuestion, TableEngine
 from crib.table.session import Setup
-from crib.tableboard import BoardEvent, MemoryBoard
 from cribcore.cards import card_name
 from cribcore.counting import CRIB
 from cribcore.deal import DISCARDS

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from tablescript import rows
 
-from crib.history import SCHEMA_VERSION, History, HistoryError
+from crib.board.memory import MemoryBoard
+from crib.history.db import SCHEMA_VERSION, History, HistoryError
 from crib.table.record import Table
-from crib.tableboard import MemoryBoard
 
 V1 = Path(__file__).with_name("data") / "history-v1.sqlite3"
 

@@ -11,9 +11,9 @@ import pytest
 from tablescript import Script, rows
 from test_engine import new_engine
 
+from crib.board.memory import MemoryBoard
 from crib.errors import CribError
 from crib.table.answers import AnswerError
-from crib.tableboard import MemoryBoard
 from cribcore.cards import parse_cards
 from cribcore.show import score_show
 
@@ -137,7 +137,7 @@ def test_a_press_reaches_the_game_while_a_question_waits(db, monkeypatch):
     from crib.cli import main
 
     board = MemoryBoard(4)
-    monkeypatch.setattr("crib.commands.play.open_board", lambda *a, **k: board)
+    monkeypatch.setattr("crib.commands.play.open_table_board", lambda *a, **k: board)
     r, w = os.pipe()
     stdin = os.fdopen(r, "r")
     monkeypatch.setattr("sys.stdin", stdin)
@@ -227,7 +227,7 @@ def test_practice_asks_before_taking_over_a_board_with_a_table_game(crib, tmp_pa
     crib.play("5h\n7c\n8d\nquit\n", *ARGS)  # Alice 2 on the board, the game unfinished
     held = MemoryBoard(4, path).state()
     board = MemoryBoard(4, path)
-    monkeypatch.setattr("crib.commands.practice.open_board", lambda *a, **k: board)
+    monkeypatch.setattr("crib.commands.practice.open_table_board", lambda *a, **k: board)
     crib.stdin = None
     import io
 
@@ -293,7 +293,7 @@ def test_the_solitaire_asks_before_taking_over_a_board_with_a_table_game(
     crib.board = MemoryBoard(4, path)
     crib.play("5h\n7c\n8d\nquit\n", *ARGS)
     held = MemoryBoard(4, path).state()
-    monkeypatch.setattr("crib.commands.shuffle.open_board",
+    monkeypatch.setattr("crib.commands.shuffle.open_table_board",
                         lambda *a, **k: MemoryBoard(4, path))
     monkeypatch.setattr("sys.stdin", io.StringIO(answer + "\nquit\n"))
     assert main(["shuffle", "--seed", "1", "--board", "sim", "--db", crib.db]) == 0
@@ -306,9 +306,10 @@ def test_crib_sim_shows_a_virtual_board_another_command_started(tmp_path):
     import io
 
     from crib.commands.sim import RemoteBoard
-    from crib.picture import load_layout
-    from crib.screen import SimScreen
-    from crib.sim import VirtualBoard, running_sim
+    from crib.layout.source import load_layout
+    from crib.sim.screen import SimScreen
+    from crib.sim.store import running_sim
+    from crib.sim.virtual import VirtualBoard
 
     store = str(tmp_path / "sim")
     with VirtualBoard(store, None, pty=False, address=("127.0.0.1", 0)) as board:

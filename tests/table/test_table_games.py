@@ -6,7 +6,7 @@ import json
 import pytest
 from tablescript import Script, rows
 
-from crib.tableboard import MemoryBoard
+from crib.board.memory import MemoryBoard
 from cribcore.cards import parse_card
 
 

@@ -7,8 +7,8 @@ import sqlite3
 import pytest
 from tablescript import Script
 
-from crib.commands.stats import RANDOM_CRIB, RANDOM_HAND
-from crib.history import SCHEMA_VERSION, History, HistoryError, default_path
+from crib.history.db import SCHEMA_VERSION, History, HistoryError, default_path
+from crib.history.reports import RANDOM_CRIB, RANDOM_HAND
 
 ARGS = ("--names", "Alice,Bob", "--target", "61", "--dealer", "Alice")
 

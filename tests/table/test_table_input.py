@@ -155,7 +155,7 @@ def test_quit_stops_and_resume_goes_on(crib):
 
 
 def test_bad_input_at_the_other_prompts(crib, tmp_path):
-    from crib.tableboard import MemoryBoard
+    from crib.board.memory import MemoryBoard
 
     # Who claims (three players), then a stop.
     three = ["5h", "points", "0", "0", "0", "4c 4d 6s 6h", "20", "cat"]

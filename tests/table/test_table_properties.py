@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tablescript import FAST_DIR, Script
 
+from crib.board.memory import MemoryBoard
 from crib.cli import main
-from crib.tableboard import MemoryBoard
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
 FAST = settings(max_examples=12, deadline=None,
@@ -21,7 +21,7 @@ FAST = settings(max_examples=12, deadline=None,
 def _run(monkeypatch, text, argv):
     """crib play on a fresh history (on tmpfs where there is one: fast syncs) and board."""
     board = MemoryBoard(4)
-    monkeypatch.setattr("crib.commands.play.open_board", lambda *a, **k: board)
+    monkeypatch.setattr("crib.commands.play.open_table_board", lambda *a, **k: board)
     monkeypatch.setattr(sys, "stdin", io.StringIO(text))
     monkeypatch.setattr(sys, "stdout", io.StringIO())
     with tempfile.TemporaryDirectory(dir=FAST_DIR) as d:

@@ -7,8 +7,8 @@ import json
 import pytest
 from tablescript import Script, rows
 
-from crib.history import History
-from crib.tableboard import MemoryBoard
+from crib.board.memory import MemoryBoard
+from crib.history.db import History
 
 ARGS = ("--names", "Alice,Bob", "--target", "61", "--dealer", "Alice")
 

@@ -9,9 +9,10 @@ import time
 import pytest
 from tablescript import Script
 
+from crib.board.link import Link
 from crib.cli import main
-from crib.link import Link
-from crib.sim import VirtualBoard, store_layout
+from crib.sim.store import store_layout
+from crib.sim.virtual import VirtualBoard
 
 ARGS = ["--names", "Alice,Bob", "--target", "61", "--dealer", "Alice", "--no-colour"]
 
@@ -158,7 +159,7 @@ def test_plain_crib_play_uses_the_virtual_board_and_the_user_data_dir(tmp_path, 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     monkeypatch.delenv("CRIB_SIM_STORE", raising=False)
     monkeypatch.delenv("CRIB_PORT", raising=False)
-    monkeypatch.setattr("crib.ports.pico_ports", lambda *a, **k: [])
+    monkeypatch.setattr("crib.board.ports.pico_ports", lambda *a, **k: [])
     s = Script(["Alice", "Bob"], 61, seed=53)
     s.play_out(play="ranks", show="total")
     monkeypatch.setattr(sys, "stdin", _Script("Alice Bob\n61\nAlice\n" + s.text()))

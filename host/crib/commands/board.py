@@ -8,11 +8,10 @@ board with --board sim. Human output by default, --json for scripts.
 
 import argparse
 import json
-import sys
 
-from crib.boards import add_board_arguments, list_ports_text, open_board, wants_port_list
+from crib.board.ports import list_ports
+from crib.connect import add_board_arguments, list_ports_text, open_board, wants_port_list
 from crib.errors import CribError
-from crib.ports import list_ports
 
 HELP = "the board: status, peg, undo, new, set, watch, snapshot"
 SET_HELP = "dealer=LANE|none, brightness=1..100, budget_ma, pause_ms, idle_ms"
@@ -53,25 +52,26 @@ def add_arguments(parser):
     p.add_argument("file", metavar="FILE.svg|FILE.png")
 
 
-def run(args):
+def run(args, env):
     """Do the action; 0 on success (errors raise CribError)."""
     if wants_port_list(args):
-        print(json.dumps(list_ports()) if args.json else list_ports_text())
+        env.print(json.dumps(list_ports()) if args.json else list_ports_text())
         return 0
     action = args.action or "status"
     # The layout, drawing and picture modules are imported when the board is used, not
     # when the CLI imports every command module to build its parser.
-    from crib.picture import check_layout, load_layout
-    from crib.sim import default_store, store_layout
+    from crib.layout.source import load_layout
+    from crib.picture.model import check_layout
+    from crib.sim.store import default_store, store_layout
 
     layout = args.config
     if layout is None and args.board == "sim":
-        # A store crib widened for four lanes keeps its own layout (crib.sim.write_layout).
-        layout = store_layout(args.store or default_store())
+        # A store crib widened for four lanes keeps its own layout (crib.sim.store.write_layout).
+        layout = store_layout(args.store or default_store(env.environ))
     config = load_layout(layout)
-    with open_board(args) as link:
+    with open_board(args, environ=env.environ) as link:
         check_layout(config, link.info.get("lanes"), link.info.get("holes"))
-        return _ACTIONS[action](link, config, args)
+        return _ACTIONS[action](link, config, args, env)
 
 
 def parse_lane(text, config, players=4):
@@ -109,68 +109,68 @@ def _lane_text(config, state, lane):
     return "%s %d (back %d)" % (config.lanes[lane].name, front, back)
 
 
-def _print_state(link, config, args, headline=None):
+def _print_state(link, config, args, env, headline=None):
     state = link.state()
     if args.json:
-        print(json.dumps({"port": link.name, "board": link.info, "state": state.to_dict()}))
+        env.print(json.dumps({"port": link.name, "board": link.info, "state": state.to_dict()}))
         return 0
     if headline:
-        print(headline)
+        env.print(headline)
         if state.winner >= 0:
-            print("%s wins" % config.lanes[state.winner].name)
+            env.print("%s wins" % config.lanes[state.winner].name)
         return 0
-    from crib.picture import board_picture
-    from crib.screen import draw
+    from crib.picture.model import board_picture
+    from crib.sim.screen import draw
 
     pic = board_picture(config, link.leds(), state.settings.get("brightness"))
-    tty = sys.stdout.isatty()
-    print("%s  fw %s  protocol %s  rev %d" % (link.name, link.info.get("fw"),
+    tty = env.colour()
+    env.print("%s  fw %s  protocol %s  rev %d" % (link.name, link.info.get("fw"),
                                              link.info.get("proto"), state.rev))
     for line in draw(pic, state, colour=tty, footer=False):
-        print(line)
-    print("settings: " + "  ".join("%s=%s" % kv for kv in sorted(state.settings.items())))
+        env.print(line)
+    env.print("settings: " + "  ".join("%s=%s" % kv for kv in sorted(state.settings.items())))
     return 0
 
 
-def _status(link, config, args):
-    return _print_state(link, config, args)
+def _status(link, config, args, env):
+    return _print_state(link, config, args, env)
 
 
-def _peg(link, config, args):
+def _peg(link, config, args, env):
     lane = parse_lane(args.lane, config, link.known.players)
     state = link.peg(lane, args.points)
-    return _print_state(link, config, args, "%s +%d: %s" % (
+    return _print_state(link, config, args, env, "%s +%d: %s" % (
         config.lanes[lane].name, args.points, _lane_text(config, state, lane)))
 
 
-def _undo(link, config, args):
+def _undo(link, config, args, env):
     before = link.known
     state = link.undo()
     moved = [i for i in range(state.players) if state.pegs[i] != before.pegs[i]]
     text = ", ".join(_lane_text(config, state, i) for i in moved) or "nothing moved"
-    return _print_state(link, config, args, "undone: " + text)
+    return _print_state(link, config, args, env, "undone: " + text)
 
 
-def _new(link, config, args):
+def _new(link, config, args, env):
     state = link.new(args.target, args.players, args.match)
-    return _print_state(link, config, args, "new game to %d, %d players" % (state.target,
+    return _print_state(link, config, args, env, "new game to %d, %d players" % (state.target,
                                                                           state.players))
 
 
-def _set(link, config, args):
+def _set(link, config, args, env):
     settings = parse_settings(args.pairs, config, link.known.players)
     link.set(**settings)
-    return _print_state(link, config, args, "set " + " ".join(args.pairs))
+    return _print_state(link, config, args, env, "set " + " ".join(args.pairs))
 
 
-def _watch(link, config, args):
+def _watch(link, config, args, env):
     seen = 0
-    tty = sys.stdout.isatty()
+    tty = env.colour()
     if not args.json:
-        print("watching %s (Ctrl-C stops)" % link.name, flush=True)
+        env.print("watching %s (Ctrl-C stops)" % link.name, flush=True)
     try:
         for ev in link.events(timeout=args.seconds):
-            print(event_json(ev) if args.json else event_text(ev, config, tty), flush=True)
+            env.print(event_json(ev) if args.json else event_text(ev, config, tty), flush=True)
             seen += 1
             if args.count is not None and seen >= args.count:
                 break
@@ -220,17 +220,17 @@ def event_text(ev, config, colour=False):
     return "%-5s %s" % (ev.name, " ".join("%s=%s" % kv for kv in a.items()))
 
 
-def _snapshot(link, config, args):
-    from crib.snapshot import save, take
+def _snapshot(link, config, args, env):
+    from crib.picture.snapshot import save, take
 
     pic = take(link, config)
     state = link.known
     caption = " \u00b7 ".join(_lane_text(config, state, i) for i in range(state.players))
     size = save(pic, args.file, caption)
     if args.json:
-        print(json.dumps({"file": args.file, "bytes": size}))
+        env.print(json.dumps({"file": args.file, "bytes": size}))
     else:
-        print("wrote %s (%d bytes)" % (args.file, size))
+        env.print("wrote %s (%d bytes)" % (args.file, size))
     return 0
 
 

@@ -15,8 +15,8 @@ def add_arguments(parser):
                         help="push this layout (checked first) instead of the firmware")
 
 
-def run(args):
+def run(args, env):
     """Deploy as the arguments say; return the exit code."""
-    from crib import deploy  # mpremote and the build: only when deploying
+    from crib.deploy import device as deploy  # mpremote and the build: only when deploying
 
-    return deploy.deploy(args.port, args.config, args.dry_run)
+    return deploy.deploy(args.port, args.config, args.dry_run, out=env.print)

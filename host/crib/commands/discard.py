@@ -3,7 +3,6 @@ expected points: the hand over every starter, the crib over every unseen card it
 and the net (hand + crib for the dealer, hand - crib for the pone). See docs/advisor.md."""
 
 import json
-import sys
 
 from cribcore.cards import card_name, card_symbol, parse_cards
 
@@ -32,20 +31,20 @@ def _title(cards, dealer, name):
     return " ".join(name(c) for c in cards) + f"  ({side})"
 
 
-def _print_plain(cards, dealer, ranked):
+def _print_plain(env, cards, dealer, ranked):
     """An aligned text table with canonical card names (pipes, logs, tests)."""
-    print(_title(cards, dealer, card_name))
-    print(f"  {'discard':7}  {'keep':11}  {'hand':>6}  {'crib':>6}  {'net':>6}  min  max")
+    env.print(_title(cards, dealer, card_name))
+    env.print(f"  {'discard':7}  {'keep':11}  {'hand':>6}  {'crib':>6}  {'net':>6}  min  max")
     for e, best in zip(ranked, _best(ranked)):
         mark = "*" if best else " "
         dis = " ".join(card_name(c) for c in e.discard)
         keep = " ".join(card_name(c) for c in e.keep)
-        print(f"{mark} {dis:7}  {keep:11}  {float(e.hand):6.2f}  {float(e.crib):6.2f}"
+        env.print(f"{mark} {dis:7}  {keep:11}  {float(e.hand):6.2f}  {float(e.crib):6.2f}"
               f"  {float(e.net):6.2f}  {e.hand_min:3d}  {e.hand_max:3d}")
-    print("* best discard (highest expected net)")
+    env.print("* best discard (highest expected net)")
 
 
-def _print_rich(cards, dealer, ranked):
+def _print_rich(env, cards, dealer, ranked):
     """A rich table with suit symbols, the best row highlighted (terminals)."""
     from rich.console import Console
     from rich.table import Table
@@ -62,14 +61,14 @@ def _print_rich(cards, dealer, ranked):
             " ".join(card_symbol(c) for c in e.keep), f"{float(e.hand):.2f}",
             f"{float(e.crib):.2f}", f"{float(e.net):.2f}", str(e.hand_min), str(e.hand_max),
             style="bold green" if best else None)
-    Console().print(table)
+    Console(file=env.stdout).print(table)
 
 
-def run(args):
+def run(args, env):
     """Print the ranked discards as a table or JSON."""
     # The advisor tabulates every hand at import: only when a discard is ranked, not when
     # the CLI imports every command module to build its parser.
-    from crib.advise import rank_discards
+    from crib.analysis.advise import rank_discards
 
     cards = parse_cards(" ".join(args.cards))
     ranked = rank_discards(cards, args.dealer)
@@ -80,9 +79,9 @@ def run(args):
             row["best"] = best
             rows.append(row)
         doc = {"cards": [card_name(c) for c in cards], "dealer": args.dealer, "discards": rows}
-        print(json.dumps(doc, indent=2))
-    elif sys.stdout.isatty():
-        _print_rich(cards, args.dealer, ranked)
+        env.print(json.dumps(doc, indent=2))
+    elif env.colour():
+        _print_rich(env, cards, args.dealer, ranked)
     else:
-        _print_plain(cards, args.dealer, ranked)
+        _print_plain(env, cards, args.dealer, ranked)
     return 0

@@ -34,10 +34,10 @@ def add_arguments(parser):
 
 def _json(config, what, ps):
     """The figures behind a document, as plain data."""
-    from crib import face
     from crib.hardware import circuit, panel
     from crib.hardware import parts as hw_parts
     from crib.hardware import power as hw_power
+    from crib.layout import face
 
     if what == "power":
         return hw_power.power_budget(config)
@@ -63,14 +63,15 @@ def _json(config, what, ps):
     return {k: _json(config, k, ps) for k in WHAT[:-1]}
 
 
-def run(args):
+def run(args, env):
     """Print or write the chosen documents; return the exit code."""
     # The document makers (svg, xml, schemdraw, ezdxf, fpdf2) are imported here, not when
     # the CLI imports every command module to build its parser.
     from dataclasses import replace
 
-    from crib import face, hardware
+    from crib import hardware
     from crib.hardware.panel import DEFAULT_PANEL
+    from crib.layout import face
 
     ps = DEFAULT_PANEL
     if args.bed is not None:
@@ -79,15 +80,15 @@ def run(args):
         ps = replace(ps, bed_mm=args.bed)
     config, source = hardware.load_layout(args.config)
     if args.json:
-        print(json.dumps(_json(config, args.what, ps), indent=2, sort_keys=True))
+        env.print(json.dumps(_json(config, args.what, ps), indent=2, sort_keys=True))
         return 0
     names = FILES.get(args.what, hardware.DOCS)  # all: every document
     if args.out is None:
         if args.what == "all":
             raise CribError("`crib hardware all` writes %d files: give --out DIR"
                             % len(hardware.DOCS))
-        print(hardware.document(SHOWN[args.what], config, source, face.DEFAULT_SPEC, ps),
-              end="")
+        body = hardware.document(SHOWN[args.what], config, source, face.DEFAULT_SPEC, ps)
+        env.print(body, end="")
         return 0
     docs = {name: hardware.document(name, config, source, face.DEFAULT_SPEC, ps)
             for name in names}  # all made before any is written: an error changes nothing
@@ -99,7 +100,7 @@ def run(args):
                 (out / name).write_bytes(body)
             else:
                 (out / name).write_text(body)
-            print("wrote %s" % (out / name))
+            env.print("wrote %s" % (out / name))
     except OSError as e:
         raise CribError("cannot write into %s: %s" % (out, e)) from None
     return 0

@@ -4,17 +4,11 @@ entry (each card, go, show and peg with its reason and who made it)."""
 import argparse
 import json
 
-from crib.errors import CribError
-from crib.history import History, default_path
+from crib.history.db import History, default_path
+from crib.history.reports import game_entries, games
 from cribcore.cards import card_symbol, parse_card
 
 HELP = "list the games played (or one game, entry by entry) from the history"
-SKUNKS = ("", "skunk", "double skunk")
-
-
-class NoSuchGameError(CribError):
-    """A game id that is not in the history."""
-
 
 def add_arguments(parser):
     """[--game ID [--all]] [--limit N] [--db PATH] [--json]."""
@@ -35,59 +29,6 @@ def _limit(text):
     if n < 0:
         raise argparse.ArgumentTypeError(f"a number of games (0: all), not {text!r}")
     return n
-
-
-def side_names(names, partnerships):
-    """The name of each side (lane): a player, or 'A & C' for a partnership."""
-    if partnerships and len(names) == 4:
-        return [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]
-    return list(names)
-
-
-def games(h, limit):
-    """The latest games as dicts: id, match, names, sides, target, status, scores, winner."""
-    rows = h.query("SELECT g.*, m.names, m.partnerships, m.target FROM games g JOIN matches m"
-                   " ON m.id = g.match_id ORDER BY g.id DESC LIMIT ?", (limit,))
-    out = []
-    for r in rows:
-        names = json.loads(r["names"])
-        sides = side_names(names, r["partnerships"])
-        if r["finished"]:
-            status, scores = "finished", json.loads(r["scores"])
-        else:
-            status = "abandoned" if r["abandoned"] else "in progress"
-            scores = _scores(h, r["id"], len(sides))
-        out.append({
-            "id": r["id"], "match": r["match_id"], "number": r["number"],
-            "started": r["started"], "finished": r["finished"], "names": names,
-            "sides": sides, "target": r["target"], "status": status, "scores": scores,
-            "winner": None if r["winner"] is None else sides[r["winner"]],
-            "skunk": SKUNKS[r["level"]] if r["level"] else None,
-            "game_points": r["game_points"], "board": r["board"]})
-    return out
-
-
-def _scores(h, game_id, sides):
-    scores = [0] * sides
-    for r in h.query("SELECT side, SUM(points) AS n FROM entries WHERE game_id = ? AND"
-                     " undone IS NULL AND side IS NOT NULL GROUP BY side", (game_id,)):
-        scores[r["side"]] = r["n"]
-    return scores
-
-
-def game_entries(h, game_id, undone=False):
-    """One game's entries as dicts, in order."""
-    if not h.query("SELECT id FROM games WHERE id = ?", (game_id,)):
-        raise NoSuchGameError(f"no game {game_id!r} in {str(h.path)!r}")
-    where = "" if undone else " AND undone IS NULL"
-    rows = h.query("SELECT * FROM entries WHERE game_id = ?" + where + " ORDER BY seq",
-                   (game_id,))
-    out = []
-    for r in rows:
-        r["args"] = json.loads(r["args"])
-        r["info"] = json.loads(r["info"])
-        out.append(r)
-    return out
 
 
 def _line(g):
@@ -130,28 +71,28 @@ def _symbols(names):
     return " ".join(card_symbol(parse_card(c)) for c in names)
 
 
-def run(args):
+def run(args, env):
     """Print the games (or one game) and return 0."""
-    h = History.open(args.db or default_path())
+    h = History.open(args.db or default_path(env.environ))
     try:
         if args.game is not None:
             entries = game_entries(h, args.game, args.all)
             g = [x for x in games(h, 1 << 30) if x["id"] == args.game][0]
             if args.json:
-                print(json.dumps({"game": g, "entries": entries}))
+                env.print(json.dumps({"game": g, "entries": entries}))
                 return 0
-            print(_line(g))
+            env.print(_line(g))
             for e in entries:
-                print(_entry_text(e, g["names"], g["sides"]))
+                env.print(_entry_text(e, g["names"], g["sides"]))
             return 0
         rows = games(h, args.limit or -1)  # SQLite: LIMIT -1 is no limit
         if args.json:
-            print(json.dumps({"games": rows}))
+            env.print(json.dumps({"games": rows}))
             return 0
         if not rows:
-            print(f"no games yet in {h.path}")
+            env.print(f"no games yet in {h.path}")
         for g in rows:
-            print(_line(g))
+            env.print(_line(g))
         return 0
     finally:
         h.close()

@@ -7,7 +7,6 @@ its final card takes the last-card point when nobody played after it.
 """
 
 import json
-import sys
 
 from crib.errors import CribError
 from crib.table.cards import GO, lend_suit, parse_play_card, play_text, rank_text
@@ -104,16 +103,16 @@ def _json_row(r):
             "items": [{"kind": it.kind, "points": it.points} for it in r["items"]]}
 
 
-def run(args):
+def run(args, env):
     """Print the sequence scored card by card (or JSON) and return 0."""
     rows, play = score_sequence(args.tokens, args.players, args.last)
     if args.json:
-        print(json.dumps({
+        env.print(json.dumps({
             "players": args.players, "rows": [_json_row(r) for r in rows],
             "points": play.points, "count": play.count, "over": play.over or bool(args.last),
             "next": None if play.over or args.last else play.turn + 1}))
         return 0
-    out = sys.stdout
+    out = env.stdout
     out.write(f"{'':3}{'player':<8}{'card':<6}{'count':>5}  {'pts':>3}  for\n")
     for i, r in enumerate(rows):
         if r["kind"] == "card":

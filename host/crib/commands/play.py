@@ -10,50 +10,16 @@ crash exactly where it stopped. Answers can come from a script on stdin. See doc
 """
 
 import argparse
-import os
-import sys
 
-from crib.history import History, default_path
+from crib.commands._options import add_history_and_colour
+from crib.connect import add_table_board_arguments, open_table_board, ports_listed, table_port
+from crib.env import isatty
+from crib.history.db import History, default_path
 from crib.table.answers import AnswerError
-from crib.tableboard import open_board
-from crib.ui.prompt import InputEnded, QuitRequest, Terminal, is_terminal
+from crib.ui.prompt import InputEnded, QuitRequest, Terminal
 from crib.ui.view import View
 
 HELP = "play a game at the table: score the play and the show, peg the board, keep history"
-
-
-def add_board_choice(parser, default="auto"):
-    """--board auto|sim|none, --port and --store: the board a game pegs (crib.tableboard's
-    open_board takes them); `crib play`, `crib practice` and `crib shuffle` share them."""
-    parser.add_argument("--board", choices=("auto", "sim", "none"), default=default,
-                        help="auto: a Pico if one is found, else the virtual board;"
-                             " none: no board (default %(default)s)")
-    parser.add_argument("--port", metavar="PORT",
-                        help="the board's serial port or pyserial URL (socket://HOST:PORT);"
-                             " list: show the ports (default with --board auto: $CRIB_PORT,"
-                             " else a Pico found by its USB id)")
-    parser.add_argument("--store", metavar="DIR",
-                        help="the virtual board's state folder (default: crib sim's)")
-
-
-def add_history_and_colour(parser):
-    """--db and --colour/--no-colour, shared by the commands that keep games in the history."""
-    parser.add_argument("--db", metavar="PATH",
-                        help=f"the history file (default {default_path()})")
-    parser.add_argument("--colour", "--color", dest="colour", action="store_true",
-                        default=None, help="colour even when not on a terminal")
-    parser.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
-                        help="no colour")
-
-
-def ports_listed(args, out):
-    """For `--port list`: print the serial ports to out and return True."""
-    if args.port != "list":
-        return False
-    from crib.boards import list_ports_text
-
-    out.write(list_ports_text() + "\n")
-    return True
 
 
 def _target(text):
@@ -65,11 +31,6 @@ def _target(text):
         return parse_target(text)
     except AnswerError as e:
         raise argparse.ArgumentTypeError(str(e)) from None
-
-
-def board_port(args):
-    """The port to open: --port, else $CRIB_PORT with --board auto, else None."""
-    return args.port or (os.environ.get("CRIB_PORT") if args.board == "auto" else None)
 
 
 def add_arguments(parser):
@@ -99,7 +60,7 @@ def add_arguments(parser):
     parser.add_argument("--totals", action="store_true",
                         help="totals only, no cards: each player's play points, then each"
                              " show's total (six answers a hand for two players)")
-    add_board_choice(parser)
+    add_table_board_arguments(parser)
     add_history_and_colour(parser)
 
 
@@ -123,25 +84,24 @@ def options(args):
             "totals": bool(args.totals)}
 
 
-def run(args, inp=None, out=None, board=None):
-    """Run the session; inp/out default to stdin/stdout, board to the one chosen."""
-    inp = sys.stdin if inp is None else inp
-    out = sys.stdout if out is None else out
+def run(args, env, board=None):
+    """Run the session on env's streams; board: the one chosen by default."""
+    inp, out = env.stdin, env.stdout
     if ports_listed(args, out):
         return 0
     from crib.table.engine import TableEngine
 
-    port = board_port(args)
+    port = table_port(args, env)
     setup = _setup(args)
-    view = View(out, args.colour)
-    history = History.open(args.db or default_path())
+    view = View(out, env.colour() if args.colour is None else args.colour)
+    history = History.open(args.db or default_path(env.environ))
     engine = None
     try:
         if board is None:
-            board = open_board(args.board, port, args.store, view.note)
+            board = open_table_board(args.board, port, args.store, view.note)
         engine = TableEngine(history, board, options(args), setup, args.resume,
                              port or board.kind)
-        Terminal(engine, inp, view, echo=not is_terminal(inp)).run()
+        Terminal(engine, inp, view, echo=not isatty(inp)).run()
         return 0
     except QuitRequest:
         if _in_game(engine):

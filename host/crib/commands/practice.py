@@ -10,20 +10,15 @@ See docs/practice.md.
 """
 
 import random
-import sys
 
-from crib.commands.play import (
-    add_board_choice,
-    add_history_and_colour,
-    board_port,
-    ports_listed,
-)
+from crib.commands._options import add_history_and_colour
+from crib.connect import add_table_board_arguments, open_table_board, ports_listed, table_port
+from crib.env import isatty
 from crib.errors import CribError
-from crib.history import PRACTICE, History, default_path
+from crib.history.db import PRACTICE, History, default_path
 from crib.practice.game import rngs
 from crib.practice.levels import LEVELS, make
-from crib.tableboard import open_board
-from crib.ui.prompt import InputEnded, QuitRequest, Terminal, is_terminal
+from crib.ui.prompt import InputEnded, QuitRequest, Terminal
 from crib.ui.view import View
 from cribcore.cards import card_name
 
@@ -42,7 +37,7 @@ def add_arguments(parser):
                         help="deal the same cards again (every game shows its seed)")
     parser.add_argument("--name", default="You", metavar="NAME",
                         help="your name in the history (default You)")
-    add_board_choice(parser)
+    add_table_board_arguments(parser)
     add_history_and_colour(parser)
 
 
@@ -64,36 +59,35 @@ def check_name(name, computer):
     return name
 
 
-def run(args, inp=None, out=None, board=None):
-    """Play one practice game; inp/out default to stdin/stdout, board to the one chosen."""
+def run(args, env, board=None):
+    """Play one practice game on env's streams; board: the one chosen by default."""
     from crib.practice.turns import PracticeTurns
     from crib.table.engine import TableEngine
     from crib.table.session import Setup
 
-    inp = sys.stdin if inp is None else inp
-    out = sys.stdout if out is None else out
+    inp, out = env.stdin, env.stdout
     if ports_listed(args, out):
         return 0
     computer = f"Computer ({args.level})"
     names = [check_name(args.name, computer), computer]
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10 ** 6)
-    view = View(out, args.colour)
-    history = History.open(args.db or default_path())
+    view = View(out, env.colour() if args.colour is None else args.colour)
+    history = History.open(args.db or default_path(env.environ))
     engine = None
     try:
         if history.abandon_practice():  # a game whose companion was killed: never resumed
             view.note("a practice game left unfinished is kept in the history, marked"
                       " abandoned")
-        port = board_port(args)
+        port = table_port(args, env)
         if board is None:
-            board = open_board(args.board, port, args.store, view.note)
+            board = open_table_board(args.board, port, args.store, view.note)
         options = {PRACTICE: args.level, "seed": seed, "human": HUMAN}
         view.heading(f"Practice: {names[0]} v {computer} to {args.target} (seed {seed})")
         level = make(args.level, rngs(seed)[1])
         engine = TableEngine(history, board, options, Setup(names, False, args.target, "cut"),
                              board_name=port or board.kind, turns=PracticeTurns, games=1,
                              offer_resume=False)
-        terminal = Terminal(engine, inp, view, echo=not is_terminal(inp),
+        terminal = Terminal(engine, inp, view, echo=not isatty(inp),
                             auto=lambda q: computer_answer(engine, level, q))
         try:
             terminal.run()

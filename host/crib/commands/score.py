@@ -4,10 +4,11 @@ The last card is the starter unless --starter names it. Cards are forgiving: 5h,
 """
 
 import json
-import sys
 
 from crib.errors import CribError
-from cribcore.cards import InvalidCardError, card_name, card_symbol, parse_card, parse_cards
+from crib.ui.cards import show_lines
+from crib.ui.lines import write_lines
+from cribcore.cards import InvalidCardError, card_name, parse_card, parse_cards
 from cribcore.show import show_breakdown
 
 HELP = "score a hand or crib with its starter, itemised"
@@ -42,13 +43,13 @@ def parse_deal(texts, starter=None):
     return cards[:4], cards[4]
 
 
-def run(args):
+def run(args, env):
     """Print the itemised show (or JSON) and return 0."""
     hand, starter = parse_deal(args.cards, args.starter)
     items = show_breakdown(hand, starter, args.crib)
     total = sum(it.points for it in items)
     if args.json:
-        print(json.dumps({
+        env.print(json.dumps({
             "hand": [card_name(c) for c in hand],
             "starter": card_name(starter),
             "crib": bool(args.crib),
@@ -57,52 +58,8 @@ def run(args):
             "total": total,
         }))
         return 0
-    write_lines(show_lines(hand, starter, args.crib, items, total), sys.stdout)
+    write_lines(show_lines(hand, starter, args.crib, items, total), env.stdout,
+                env.colour())
     return 0
 
 
-# A line is a list of (text, style) segments; style names are rich's.
-_RED = "bold red"
-
-
-def _cards(cards):
-    """Segments for cards with suit symbols, hearts and diamonds in red."""
-    out = []
-    for i, c in enumerate(cards):
-        if i:
-            out.append((" ", ""))
-        out.append((card_symbol(c), _RED if c & 3 in (1, 2) else "bold"))
-    return out
-
-
-def _width(cards):
-    return len(" ".join(card_symbol(c) for c in cards))
-
-
-def show_lines(hand, starter, crib, items, total):
-    """The show as lines of (text, style) segments: cards, items with running total, total."""
-    lines = [[("crib     " if crib else "hand     ", "cyan")] + _cards(hand)
-             + [("   starter ", "cyan")] + _cards([starter])]
-    width = max([_width(it.cards) for it in items] + [0])
-    running = 0
-    for it in items:
-        running += it.points
-        pad = " " * (width - _width(it.cards))
-        lines.append([(f"{it.kind:<8} ", "")] + _cards(it.cards)
-                     + [(f"{pad}  {it.points:2d}  {running:3d}", "")])
-    lines.append([("total    ", "bold"), (str(total), "bold green")])
-    return lines
-
-
-def write_lines(lines, out):
-    """Write lines of (text, style) segments: plain text, or colour through rich on a tty."""
-    if not out.isatty():
-        for line in lines:
-            out.write("".join(text for text, _ in line) + "\n")
-        return
-    from rich.console import Console
-    from rich.text import Text
-
-    console = Console(file=out, force_terminal=True, highlight=False)
-    for line in lines:
-        console.print(Text.assemble(*line))

@@ -10,10 +10,11 @@ import json
 import random
 import sys
 
-from crib import shuffle
-from crib.commands.play import add_board_choice, board_port, ports_listed
-from crib.shuffle import TARGET, Shuffle, cell_name, parse_cell
-from crib.tableboard import open_board
+from crib.connect import add_table_board_arguments, open_table_board, ports_listed, table_port
+from crib.solitaire import shuffle
+from crib.solitaire.shuffle import TARGET, Shuffle, cell_name, parse_cell
+from crib.ui.cards import card_segment
+from crib.ui.lines import Writer
 from cribcore.cards import card_name, card_symbol
 
 HELP = "play the Cribbage Shuffle solitaire, or --solve a deal"
@@ -28,7 +29,6 @@ COMMANDS = (
     ("help", "this list"),
     ("quit", "stop (end of input stops too)"),
 )
-_RED = "bold red"
 
 
 class _ArgumentError(shuffle.ShuffleError):
@@ -43,40 +43,41 @@ def add_arguments(parser):
     parser.add_argument("--json", action="store_true", help="with --solve: print JSON")
     parser.add_argument("--time-limit", type=float, default=1.0, metavar="S",
                         help="seconds the solver may take per deal (default 1)")
-    add_board_choice(parser, default="none")
+    add_table_board_arguments(parser, default="none")
     parser.add_argument("--db", metavar="PATH",
                         help="the history (default crib play's): a board that holds an"
                              " unfinished table game there is not taken over without asking")
 
 
-def run(args):
+def run(args, env):
     """Solve a deal (--solve) or play from stdin, the total pegged on the board chosen (none
     by default: the solitaire stays instant)."""
     if args.json and not args.solve:
         raise _ArgumentError("--json goes with --solve")
     if not args.time_limit >= 0:
         raise _ArgumentError("the time limit is seconds >= 0, got %r" % (args.time_limit,))
-    if ports_listed(args, sys.stdout):
+    if ports_listed(args, env.stdout):
         return 0
     if args.solve and (args.board != "none" or args.port):
         raise _ArgumentError("--board and --port go with playing, not with --solve")
     seed = args.seed if args.seed is not None else random.randrange(1000000)
     game = Shuffle(seed)
     if args.solve:
-        return _print_solution(game, args.time_limit, args.json, sys.stdout)
-    printer = _Printer(sys.stdout)
-    port = board_port(args)
+        return _print_solution(game, args.time_limit, args.json, env.stdout, env.colour())
+    printer = _Printer(env.stdout, env.colour(), env.stderr)
+    port = table_port(args, env)
     if args.board == "none" and port is None:
-        play(game, sys.stdin, printer, args.time_limit)
+        play(game, env.stdin, printer, args.time_limit)
         return 0
-    from crib.table.record import new_op_prefix
+    from crib.board.ids import new_prefix
+    from crib.history.db import default_path
 
-    if not board_free(args.db, sys.stdin, printer):
+    if not board_free(args.db or default_path(env.environ), env.stdin, printer):
         return 0
-    board = open_board(args.board, port, args.store, printer.note)
+    board = open_table_board(args.board, port, args.store, printer.note)
     try:
-        play(game, sys.stdin, printer, args.time_limit,
-             shuffle.BoardTotal(board, new_op_prefix()))
+        play(game, env.stdin, printer, args.time_limit,
+             shuffle.BoardTotal(board, new_prefix()))
     finally:
         board.close()
     return 0
@@ -85,10 +86,10 @@ def run(args):
 def board_free(db, stdin, printer):
     """Whether the solitaire may take the board: yes when no table game is unfinished,
     else the player is asked (the table game stays resumable either way)."""
-    from crib.history import History, default_path
+    from crib.history.db import History
     from crib.table.session import describe_game
 
-    h = History.open(db or default_path())
+    h = History.open(db)
     try:
         old = h.unfinished()
         if old is None:
@@ -184,7 +185,7 @@ def _command(game, words, printer, time_limit):
 def _solve(game, time_limit):
     # Imported here: the solver's score tables take a while to build, and the CLI imports
     # every command module to list the verbs.
-    from crib.shuffle_solve import solve
+    from crib.solitaire.solve import solve
 
     return solve(game.grid, game.starter, time_limit)
 
@@ -223,7 +224,7 @@ def _grid_lines(grid, scores):
 
 
 def _card(c):
-    return [(card_symbol(c), _RED if c & 3 in (1, 2) else "bold")]
+    return [card_segment(c)]
 
 
 def _swap_names(swaps):
@@ -236,7 +237,7 @@ def _proof(sol):
     return "(not proved optimal in the time limit: upper bound %d)" % sol.bound
 
 
-def _print_solution(game, time_limit, as_json, out):
+def _print_solution(game, time_limit, as_json, out, colour=None):
     """`--solve`: the best arrangement, its score, the proof status, the swaps."""
     sol = _solve(game, time_limit)
     lines = shuffle.line_scores(sol.grid, game.starter)
@@ -257,7 +258,7 @@ def _print_solution(game, time_limit, as_json, out):
             "seconds": round(sol.seconds, 3),
         }) + "\n")
         return 0
-    printer = _Printer(out)
+    printer = _Printer(out, colour)
     printer.line([("dealt", "bold")])
     _show(game, printer)
     for a, b in sol.swaps:
@@ -275,25 +276,12 @@ def _names(grid):
     return [[card_name(c) for c in grid[r:r + 4]] for r in range(0, 16, 4)]
 
 
-class _Printer:
-    """Lines of (text, style) segments: plain text, or colour through rich on a terminal."""
+class _Printer(Writer):
+    """Lines of (text, style) segments (crib.ui.lines), the prompt, and errors on err."""
 
-    def __init__(self, out):
-        self.out = out
-        self.console = None
-        if out.isatty():
-            from rich.console import Console
-
-            self.console = Console(file=out, force_terminal=True, highlight=False)
-
-    def line(self, segments):
-        """Write one line."""
-        if self.console is None:
-            self.out.write("".join([text for text, _ in segments]) + "\n")
-        else:
-            from rich.text import Text
-
-            self.console.print(Text.assemble(*segments))
+    def __init__(self, out, colour=None, err=None):
+        super().__init__(out, colour)
+        self.err = sys.stderr if err is None else err
 
     def prompt(self, text):
         """Write text without a newline, flushed (the prompt before reading a command)."""
@@ -302,7 +290,7 @@ class _Printer:
 
     def error(self, text):
         """An error about the last command, on stderr."""
-        print(text, file=sys.stderr)
+        print(text, file=self.err)
 
     def note(self, text):
         """A remark (which board is used), dim."""

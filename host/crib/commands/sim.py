@@ -9,7 +9,6 @@ stable link STORE/tty), --port socket://HOST:PORT, or --board sim. Its state liv
 import os
 import select
 import signal
-import sys
 import termios
 import tty
 
@@ -34,26 +33,27 @@ def add_arguments(parser):
                              "micropython works too)")
 
 
-def run(args):
+def run(args, env):
     """Start the board, print where to reach it, draw it (or wait) until q or Ctrl-C."""
     # Imported here: the CLI imports every command module to build its parser.
-    from crib.picture import load_layout
-    from crib.sim import VirtualBoard, default_store, parse_address, running_sim, store_layout
+    from crib.layout.source import load_layout
+    from crib.sim.store import default_store, parse_address, running_sim, store_layout
+    from crib.sim.virtual import VirtualBoard
 
     address = parse_address(args.socket) if args.socket else None
-    store = args.store or default_store()
-    # A store crib widened for four lanes keeps its own layout (crib.sim.write_layout).
+    store = args.store or default_store(env.environ)
+    # A store crib widened for four lanes keeps its own layout (crib.sim.store.write_layout).
     config = load_layout(args.config or store_layout(store))
     url = running_sim(store)
     if url is not None and not args.socket and not args.headless:
         # Another command (crib play) runs the board on this store: show that one.
-        print("virtual board on %s (started by another crib command)" % url, flush=True)
-        if not (sys.stdin.isatty() and sys.stdout.isatty()):
-            print("run `crib sim` in a terminal to see it; crib board --port %s status"
+        env.print("virtual board on %s (started by another crib command)" % url, flush=True)
+        if not env.interactive():
+            env.print("run `crib sim` in a terminal to see it; crib board --port %s status"
                   % url, flush=True)
             return 0
         with RemoteBoard(url) as remote:
-            _interactive(remote, config, "virtual board: %s   store: %s" % (url, store))
+            _interactive(remote, config, "virtual board: %s   store: %s" % (url, store), env)
         return 0
     # SIGTERM ends the sim like Ctrl-C, so the store's lock and links are tidied up.
     signal.signal(signal.SIGTERM, _interrupt)
@@ -65,14 +65,14 @@ def run(args):
             where.append("pty %s (stable link %s)" % (board.port, board.link))
         if board.socket_url:
             where.append(board.socket_url)
-        print("virtual board on " + " and ".join(where), flush=True)
-        print("try: crib board --port %s status" % board.url, flush=True)
-        interactive = not args.headless and sys.stdin.isatty() and sys.stdout.isatty()
+        env.print("virtual board on " + " and ".join(where), flush=True)
+        env.print("try: crib board --port %s status" % board.url, flush=True)
+        interactive = not args.headless and env.interactive()
         try:
             if interactive:
                 _interactive(board, config, "virtual board: %s   store: %s"
                              % ("  ".join(filter(None, (board.port, board.socket_url))),
-                                store))
+                                store), env)
             else:
                 _wait(board)
         except KeyboardInterrupt:
@@ -85,7 +85,7 @@ class RemoteBoard:
     line and returns its reply (events are passed over), as SimScreen needs."""
 
     def __init__(self, url, timeout=2.0):
-        from crib.link import open_url
+        from crib.board.link import open_url
 
         self.port = open_url(url)
         self.timeout = timeout
@@ -127,10 +127,10 @@ def _wait(board):
         select.select([], [], [], 1.0)
 
 
-def _interactive(board, config, header):
-    from crib.screen import SimScreen
+def _interactive(board, config, header, env):
+    from crib.sim.screen import SimScreen
 
-    fd = sys.stdin.fileno()
+    fd = env.stdin.fileno()
     saved = termios.tcgetattr(fd)
     tty.setcbreak(fd)  # keys one at a time, no echo; Ctrl-C still interrupts
 
@@ -141,6 +141,6 @@ def _interactive(board, config, header):
         return os.read(fd, 1).decode(errors="replace")
 
     try:
-        SimScreen(board, config, sys.stdout, colour=True, header=header).run(keys)
+        SimScreen(board, config, env.stdout, colour=env.colour(), header=header).run(keys)
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)

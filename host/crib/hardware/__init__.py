@@ -1,7 +1,7 @@
 """Hardware documents from the layout config: the builder's files of hardware/.
 
 Everything is computed from a pegboard Config (the same file the firmware reads), the
-firmware's own LED current model and limiter and the face geometry (crib.face), so
+firmware's own LED current model and limiter and the face geometry (crib.layout.face), so
 `crib hardware all --out hardware` regenerates hardware/ and a test keeps the checked-in
 copies equal to it. One description of the circuit (circuit) feeds the pin map and BOM
 (parts), the wiring sheet (wiring_svg), the schematic (schematic) and the guide (guide);
@@ -11,11 +11,12 @@ live in power. This module loads the layout and puts the documents together.
 
 from pathlib import Path
 
-from crib import build, face
-from crib.face import FaceSpec
 from crib.hardware import face_svg, parts, power_doc, wiring_svg
 from crib.hardware.errors import HardwareError
 from crib.hardware.panel import DEFAULT_PANEL, PanelSpec
+from crib.layout import face
+from crib.layout.face import FaceSpec
+from crib.layout.source import shipped_layout
 from pegboard.config import Config, default_dict, from_dict, load_config
 
 DOCS = ("README.md", "power.md", "BOM.csv", "BOM.md", "pins.md", "schematic.svg",
@@ -26,7 +27,7 @@ DOCS = ("README.md", "power.md", "BOM.csv", "BOM.md", "pins.md", "schematic.svg"
 def load_layout(path: str | Path | None = None) -> tuple[Config, str]:
     """(Config, its name for the documents): path's layout, else firmware/config.json."""
     if path is None:
-        shipped = build.FIRMWARE / "config.json"
+        shipped = shipped_layout()
         if not shipped.exists():  # an installed crib without the source tree
             return from_dict(default_dict()), "the built-in layout"
         path, source = shipped, "firmware/config.json"

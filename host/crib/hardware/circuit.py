@@ -14,10 +14,10 @@ the Pico's USB 5 V, so a USB cable and the supply can be plugged in together.
 
 from dataclasses import dataclass
 
-from crib import face
-from crib.face import FaceSpec
 from crib.hardware.errors import HardwareError
 from crib.hardware.power import power_plan
+from crib.layout import face
+from crib.layout.face import FaceSpec
 from pegboard.config import Config
 
 # Raspberry Pi Pico header pin of each GPIO; 23, 24, 25 and 29 stay on the board.

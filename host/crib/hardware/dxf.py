@@ -7,10 +7,10 @@ upwards as DXF has it.
 
 import io
 
-from crib import face
-from crib.face import FaceSpec
 from crib.hardware.laser_svg import sheet
 from crib.hardware.panel import DEFAULT_PANEL, PanelSpec, piece_of
+from crib.layout import face
+from crib.layout.face import FaceSpec
 from pegboard.config import Config
 
 

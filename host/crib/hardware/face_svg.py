@@ -1,9 +1,9 @@
 """face.svg: the whole face to scale, drawn from the layout, the face geometry and the panel."""
 
-from crib import face
-from crib.face import FaceSpec
 from crib.hardware.panel import DEFAULT_PANEL, PanelSpec, panel
 from crib.hardware.svg import Svg, hex_colour, number
+from crib.layout import face
+from crib.layout.face import FaceSpec
 from pegboard.config import Config
 
 FONT = {"font_family": "sans-serif"}

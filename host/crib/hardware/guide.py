@@ -8,11 +8,11 @@ disagree with them; the prose lives in guide.md beside this module.
 import re
 from pathlib import Path
 
-from crib import face
-from crib.face import FaceSpec
 from crib.hardware import circuit
 from crib.hardware.panel import DEFAULT_PANEL, PanelSpec, panel, split
 from crib.hardware.power import PICO_MA, USB_MA, VOLTS, power_budget
+from crib.layout import face
+from crib.layout.face import FaceSpec
 from pegboard.config import Config
 
 TEMPLATE = Path(__file__).with_name("guide.md")

@@ -6,10 +6,10 @@ skunk lines and the numbers and names. A panel split for a small bed lies piece 
 side by side, each piece with its own outline.
 """
 
-from crib import face
-from crib.face import FaceSpec
 from crib.hardware.panel import DEFAULT_PANEL, Panel, PanelSpec, panel, piece_of, split
 from crib.hardware.svg import Svg, number
+from crib.layout import face
+from crib.layout.face import FaceSpec
 from pegboard.config import Config
 
 CUT, ENGRAVE = "#ff0000", "#0000ff"

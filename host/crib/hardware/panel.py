@@ -1,6 +1,6 @@
 """The face as a panel to cut: every hole at its real diameter, what is engraved, the pieces.
 
-The playing area comes from crib.face (hole positions over their LEDs); under it a band of
+The playing area comes from crib.layout.face (hole positions over their LEDs); under it a band of
 controls holds the buttons (one per lane, undo, confirm) and the power jack, each with its
 name engraved below it; an M3 mounting hole sits in each corner. A panel longer than the
 cutter's bed is split across a gap between hole groups into pieces that each fit.
@@ -10,9 +10,9 @@ Coordinates are millimetres, x to the right, y downwards, origin at the top left
 import math
 from dataclasses import dataclass
 
-from crib import face
 from crib.hardware.circuit import buttons
 from crib.hardware.errors import HardwareError
+from crib.layout import face
 from pegboard.config import Config
 
 

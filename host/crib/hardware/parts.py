@@ -3,14 +3,14 @@
 import csv
 import io
 
-from crib import face
-from crib.face import FaceSpec
 from crib.hardware import circuit, panel
 from crib.hardware.errors import HardwareError
 from crib.hardware.power import FEED_M, TAP_M, power_plan, wire_ma
+from crib.layout import face
+from crib.layout.face import FaceSpec
 from pegboard.config import Config
 
-LEDS_PER_M = 144  # the strip of the default face (crib.face.FaceSpec.led_pitch)
+LEDS_PER_M = 144  # the strip of the default face (crib.layout.face.FaceSpec.led_pitch)
 PIN_HEAD = ("| Pico pin | name | function | wires to |", "| ---: | --- | --- | --- |")
 
 

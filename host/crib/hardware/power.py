@@ -4,8 +4,8 @@ Computed from the firmware's own LED current model and limiter (pegboard.light,
 pegboard.render); the assumptions are the constants below.
 """
 
-from crib import face
 from crib.hardware.errors import HardwareError
+from crib.layout import face
 from cribcore.pegs import Board
 from pegboard import light
 from pegboard.render import Renderer

@@ -5,10 +5,10 @@ and GND rails are drawn as supply and ground symbols, so the drawing stays reada
 strip's further feed points and the jumpers between strip pieces are on wiring.svg.
 """
 
-from crib import face
-from crib.face import FaceSpec
 from crib.hardware.circuit import AHCT125, Wire, buttons, header_pin, pico_pin_name, wires
 from crib.hardware.power import power_plan
+from crib.layout import face
+from crib.layout.face import FaceSpec
 from pegboard.config import Config
 
 RAILS = {"PCB1.5V": "5V", "PCB1.GND": "GND"}

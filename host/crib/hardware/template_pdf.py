@@ -9,9 +9,9 @@ page carries a 100 mm bar to check that it printed at 100 % (no "fit to page").
 
 import datetime
 
-from crib import face
-from crib.face import FaceSpec
 from crib.hardware.panel import DEFAULT_PANEL, Panel, PanelSpec, panel, split
+from crib.layout import face
+from crib.layout.face import FaceSpec
 from pegboard.config import Config
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}

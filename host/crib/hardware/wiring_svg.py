@@ -7,11 +7,11 @@ with its band on the cathode, the resistor in the data line, the capacitors acro
 leads, a switch per button.
 """
 
-from crib import face
-from crib.face import FaceSpec
 from crib.hardware.circuit import buttons, describe, header_pin, pico_pin_name, pico_pins, wires
 from crib.hardware.power import power_plan
 from crib.hardware.svg import Svg
+from crib.layout import face
+from crib.layout.face import FaceSpec
 from pegboard.config import Config
 
 RED, BLACK, BLUE, YELLOW, GREY = "#d00000", "#000", "#0050c0", "#b08000", "#888"

@@ -124,11 +124,12 @@ class TableRecord:
 
 def open_table_record(history, board, view, players, target, options, board_name):
     """A new match and game in the history for two players, the board set up for it."""
-    from crib.table.record import Table, new_op_prefix
+    from crib.board.ids import new_prefix
+    from crib.table.record import Table
     from cribcore.rules import GAME_POINTS
 
     match = history.new_match(players, False, target, GAME_POINTS)
-    game_id = history.new_game(match, None, options, board_name, new_op_prefix())
+    game_id = history.new_game(match, None, options, board_name, new_prefix())
     table = Table(history, board, view, game_id)
     table.start_board(True)
     return TableRecord(table)

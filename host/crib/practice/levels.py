@@ -150,9 +150,9 @@ class Pro:
         self.rng = rng  # unused: the pro level is deterministic
 
     def discard(self, seen):
-        """The discard with the best exact expected net (crib.advise.best_discard)."""
+        """The discard with the best exact expected net (crib.analysis.advise.best_discard)."""
         # Imported here: the advisor tabulates at import, which every `crib` verb would pay.
-        from crib.advise import best_discard
+        from crib.analysis.advise import best_discard
 
         return best_discard(seen.hand, seen.dealer).discard
 

@@ -126,7 +126,7 @@ class PracticeTurns:
         if p != self.human:
             self.view.say(self.name(p), "lays away 2 cards")
             return
-        from crib.advise import review, review_line  # tabulates at import: only when used
+        from crib.analysis.advise import review, review_line  # tabulates at import: only when used
 
         made, best = review(hand, dis, mine)
         self.view.note(review_line(made, best))

@@ -6,7 +6,7 @@ distinct cards, so a rank alone borrows a suit no card of this hand has taken ye
 """
 
 from crib.errors import CribError
-from cribcore.cards import RANKS, SYMBOLS, InvalidCardError, card_symbol, parse_card
+from cribcore.cards import RANKS, InvalidCardError, card_symbol, parse_card
 
 GO = "go"
 _RANK_WORDS = {"1": 0, "10": 9, "ACE": 0, "JACK": 10, "QUEEN": 11, "KING": 12}
@@ -53,6 +53,3 @@ def play_text(card, lent):
     return rank_text(card >> 2) if lent else card_symbol(card)
 
 
-def is_red(card):
-    """Hearts and diamonds (for colour)."""
-    return SYMBOLS[card & 3] in "\u2665\u2666"

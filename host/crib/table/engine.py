@@ -23,13 +23,13 @@ import secrets
 import time
 from typing import Any
 
+from crib.board.state import BoardEvent
 from crib.errors import CribError
 from crib.table.answers import AnswerError, UndoRequest
 from crib.table.entries import StateChanged
 from crib.table.questions import Event, Events, Question
 from crib.table.session import Session, Setup
 from crib.table.turns import Turns
-from crib.tableboard import BoardEvent
 from cribcore.cards import card_name
 from cribcore.errors import CoreError
 from cribcore.game import PLAY, SHOW

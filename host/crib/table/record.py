@@ -10,20 +10,15 @@ and marked done. The questions asked next are a function of the game and the ent
 alone (crib.table.turns), which is what makes `undo` and `--resume` exact.
 """
 
-import secrets
 
+from crib.board.ids import op_id
+from crib.board.memory import BoardError
 from crib.errors import CribError
 from crib.table.entries import AUTO, BARRIER, TABLE, describe, replay, summary
 from crib.table.sync import BoardSync
-from crib.tableboard import BoardError
 from cribcore.cards import card_symbol
 from cribcore.game import PLAY, SHOW, Game
 from cribcore.rules import skunk_lines
-
-
-def new_op_prefix():
-    """A random prefix for a game's operation ids, so no id repeats across histories."""
-    return secrets.token_hex(3)
 
 
 class Table:
@@ -70,7 +65,7 @@ class Table:
     def op_id(self):
         """A fresh operation id for the board."""
         self.op_seq += 1
-        return f"{self.prefix}-{self.op_seq}"
+        return op_id(self.prefix, self.op_seq)
 
     def record(self, kind, args=(), info=None, player=None, source=TABLE, reason=None,
                announce=True):

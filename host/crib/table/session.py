@@ -6,17 +6,18 @@ questions of the setup, of every hand (crib.table.turns), of the board's news th
 decision (crib.table.sync), and "Another game?".
 """
 
-from crib.history import HistoryError
+from crib.board.ids import new_prefix
+from crib.history.db import HistoryError
+from crib.history.reports import SKUNKS
 from crib.table.answers import AnswerError, UndoRequest, parse_choice, parse_int
 from crib.table.entries import StateChanged
 from crib.table.questions import Ask
-from crib.table.record import Table, new_op_prefix
+from crib.table.record import Table
 from crib.table.turns import Turns, confirm_ask
 from cribcore.deal import sides_for
 from cribcore.match import win_level
 from cribcore.rules import GAME_POINTS, MAX_TARGET, MIN_TARGET, TARGETS
 
-SKUNKS = ("", " (skunk)", " (double skunk)")
 CUT = "cut"
 
 
@@ -185,7 +186,7 @@ class Session:
     def _new_game(self, match_id, dealer, first):
         dealer = None if dealer == CUT else dealer
         game_id = self.h.new_game(match_id, dealer, self.options, self.board_name,
-                                  new_op_prefix())
+                                  new_prefix())
         table = Table(self.h, self.board, self.view, game_id)
         table.start_board(first)
         self.board.events()  # news from before this game (the board was just set up anew)
@@ -224,7 +225,7 @@ class Session:
         loser = " ".join(f"{table.side_names[s]} {g.scores[s]}" for s in range(len(g.sides))
                          if s != g.winner)
         text = (f"{table.side_names[g.winner]} wins, {g.scores[g.winner]} to"
-                f" {loser}{SKUNKS[level]}")
+                f" {loser}" + (f" ({SKUNKS[level]})" if level else ""))
         self.view.heading(text)
         self.view.over(g.winner, g.scores, level, text)
         tally = [0] * len(g.sides)

@@ -154,7 +154,7 @@ class ShowTurns:
 
     def _review(self, who, deal):
         """The discard advisor's line on a player's discard (--review)."""
-        from crib.advise import review, review_line  # its tables load only when reviewing
+        from crib.analysis.advise import review, review_line  # its tables load only when reviewing
 
         cards, discard = deal
         g = self.t.game

@@ -241,7 +241,7 @@ class Turns:
                 return TYPED, None, False
             card, rank = parse_play_card(text)
             r = rank if card is None else card >> 2
-            if play.count + min(r + 1, 10) > 31:
+            if play.count + value(r << 2) > 31:  # any card of the rank counts the same
                 raise AnswerError(f"{rank_text(r)} would pass 31 (count {play.count})")
             if mine is not None:
                 left = [c for c in mine[0] if c not in mine[1] and c not in lent]

@@ -13,6 +13,7 @@ import queue
 import sys
 import threading
 
+from crib.env import isatty
 from crib.errors import CribError
 from crib.table.answers import AnswerError
 
@@ -30,14 +31,6 @@ class InputEnded(CribError):
     """The input stream ended while a question was open."""
 
 
-def is_terminal(stream):
-    """True when stream is an interactive terminal (False for pipes, files, StringIO)."""
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
 def _has_fd(stream):
     try:
         stream.fileno()
@@ -49,7 +42,7 @@ def _has_fd(stream):
 def line_editor(stream):
     """The readline module when stream is this process's terminal and Python has it (not
     on every platform), else None."""
-    if stream is not sys.stdin or not is_terminal(stream) or not is_terminal(sys.stdout):
+    if stream is not sys.stdin or not isatty(stream) or not isatty(sys.stdout):
         return None
     try:
         import readline

@@ -2,10 +2,9 @@
 (announcements, the show itemised, a compact text board after each peg) and a score line
 that stays in view; colour on a terminal, plain text in a pipe or a test."""
 
-import os
 
-from crib.commands.score import show_lines, write_lines
-from crib.table.cards import is_red
+from crib.ui.cards import card_segments, show_lines
+from crib.ui.lines import isatty, wants_colour, write_lines
 from cribcore.cards import card_symbol
 
 BAR = 30  # cells of the compact board: a glance, not a count of holes
@@ -17,17 +16,11 @@ class View:
 
     def __init__(self, out, colour=None):
         self.out = out
-        self.tty = _isatty(out)
-        if colour is None:
-            colour = self.tty and not os.environ.get("NO_COLOR")
-        self.colour = colour
+        self.tty = isatty(out)
+        self.colour = wants_colour(out) if colour is None else colour
 
     def _lines(self, lines):
-        if self.colour:
-            write_lines(lines, _Tty(self.out))
-        else:
-            for line in lines:
-                self.out.write("".join(text for text, _ in line) + "\n")
+        write_lines(lines, self.out, self.colour)
         self.out.flush()
 
     def line(self, text, style=""):
@@ -62,12 +55,7 @@ class View:
 
     def cards(self, cards):
         """Segments for cards with suit symbols, hearts and diamonds red."""
-        out = []
-        for i, c in enumerate(cards):
-            if i:
-                out.append((" ", ""))
-            out.append((card_symbol(c), "bold red" if is_red(c) else "bold"))
-        return out
+        return card_segments(cards)
 
     def show(self, hand, starter, crib, items, total):
         """The show itemised like `crib score`."""
@@ -85,8 +73,8 @@ class View:
             elif ev.kind == "board":
                 d = ev.data
                 self.board(d["names"], d["scores"], d["target"], d["fresh"], d["skunk"])
-            elif ev.kind in ("note", "problem", "heading", "line"):
-                getattr(self, ev.kind)(ev.text)
+            elif ev.kind in self._TEXT:
+                self._TEXT[ev.kind](self, ev.text)
 
     def status(self, view):
         """The score line shown with each question: every side's score, whose deal, the
@@ -123,12 +111,8 @@ class View:
         self._lines(lines)
 
 
-def _isatty(out):
-    try:
-        return out.isatty()
-    except (AttributeError, ValueError):
-        return False
-
+    # Events that are one line of text, by kind.
+    _TEXT = {"note": note, "problem": problem, "heading": heading, "line": line}
 
 def _card(name):
     from cribcore.cards import parse_card
@@ -136,17 +120,3 @@ def _card(name):
     return parse_card(name)
 
 
-class _Tty:
-    """A stream that says it is a terminal, so score.write_lines colours it."""
-
-    def __init__(self, out):
-        self._out = out
-
-    def isatty(self):
-        return True
-
-    def write(self, text):
-        return self._out.write(text)
-
-    def flush(self):
-        self._out.flush()

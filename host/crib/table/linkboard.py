@@ -1,20 +1,21 @@
-"""The table flow's board over the serial link (crib.link): a Pico, or the virtual board.
+"""The table flow's board over the serial link (crib.board.link): a Pico, or the virtual board.
 
-`LinkBoard` adapts a crib.link.Link to the few calls the flow makes (crib.tableboard): the
+`LinkBoard` adapts a crib.board.link.Link to the few calls the flow makes (crib.board.api): the
 flow's own operation ids go out as the `id=` of Link.peg, undo and new, so an id written to
 the history before sending is the one the board remembers; refusals become BoardError;
 button events and the link's own news (lost, back, drift) become BoardEvents. A virtual
-board started for the game is given the lanes a game needs (crib.sim widen: four players
+board started for the game is given the lanes a game needs (crib.sim.virtual widen: four players
 on their own lanes); a Pico, or a sim that runs on its own, has the lanes it has.
 """
 
-from crib.tableboard import BoardError, BoardEvent, BoardState
+from crib.board.memory import BoardError
+from crib.board.state import BoardEvent
 
 BUTTON = "button"
 
 
 class LinkBoard:
-    """A board behind a Link (see crib.tableboard for the calls)."""
+    """A board behind a Link (its calls: crib.board.api.GameBoard)."""
 
     def __init__(self, link):
         self.link = link
@@ -22,23 +23,23 @@ class LinkBoard:
         self.kind = "sim" if info.get("desk") else "pico"
         self.capacity = info.get("lanes", 4)
         if link.sim is not None and link.sim.config is None:
-            from crib.sim import MAX_LANES
+            from crib.sim.store import MAX_LANES
 
             self.capacity = max(self.capacity, MAX_LANES)  # new_game widens it
         self.name = link.name
 
     def _call(self, change, *args, **kw):
         """Run a Link change; a refusal becomes BoardError. The flow's state after."""
-        from crib.link import BoardRefused
+        from crib.board.link import BoardRefused
 
         try:
-            return _state(change(*args, **kw))
+            return change(*args, **kw).copy()
         except BoardRefused as e:
             raise BoardError(str(e), e.code) from None
 
     def state(self):
         """The board's state, fetched now."""
-        return _state(self.link.state())
+        return self.link.state().copy()
 
     def new_game(self, target, lanes, op_id, match=False):
         """A new game of lanes to target (match: clear the games-won tally); a virtual board
@@ -74,25 +75,3 @@ class LinkBoard:
     def close(self):
         """Close the link (and a virtual board started for it)."""
         self.link.close()
-
-
-def _state(s):
-    return BoardState(s.players, s.target, tuple(p[1] for p in s.pegs),
-                      tuple(p[0] for p in s.pegs), s.winner, s.rev)
-
-
-def open_link_board(choice, port=None, store=None, note=None):
-    """A LinkBoard: port (a device or URL), choice "sim" (the virtual board on store), or
-    "auto" (a Pico found by USB id, else the virtual board; note() says which)."""
-    from crib.link import Link
-    from crib.ports import NoBoardFound
-
-    if port is not None:
-        return LinkBoard(Link.open(port))
-    if choice == "auto":
-        try:
-            return LinkBoard(Link.open("auto"))
-        except NoBoardFound:
-            if note:
-                note("no Pico found: playing on the virtual board (crib sim shows it)")
-    return LinkBoard(Link.open("sim", store=store))

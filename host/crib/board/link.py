@@ -11,7 +11,6 @@ reopens the port, shakes hands again, fetches the state and reports every differ
 from what it expected (a `drift` event); it never writes the board back. docs/link.md.
 """
 
-import os
 import queue
 import threading
 import time
@@ -19,7 +18,8 @@ import traceback
 
 import serial
 
-from crib.boardstate import BoardState, differences
+from crib.board.ids import Ids
+from crib.board.state import BoardState, differences
 from crib.errors import CribError
 from cribcore.protocol import (
     CHANGE,
@@ -39,7 +39,6 @@ RECONNECT = 10.0  # seconds a command waits for a lost port to come back
 EVENT_BACKLOG = 1000  # events kept for events() when nobody reads them
 _SLICE = 0.05  # the reader thread's read timeout: how soon it notices close()
 _GARBLED = ("bad_line", "too_long")  # our line arrived damaged: send it again
-_ID_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
 class LinkError(CribError):
@@ -87,34 +86,6 @@ class Event:
 
     def __repr__(self):
         return "Event(%r, %r, from_board=%r)" % (self.name, self.args, self.from_board)
-
-
-class Ids:
-    """Operation ids: a random prefix per run, then a counter (at most 16 characters)."""
-
-    def __init__(self, prefix=None):
-        self.prefix = prefix or _random_prefix()
-        self.count = 0
-
-    def next(self):
-        """A fresh id."""
-        self.count += 1
-        if len(self.prefix) + len(_base36(self.count)) > 16:
-            self.prefix, self.count = _random_prefix(), 1  # after 36**10 ids: a new run
-        return self.prefix + _base36(self.count)
-
-
-def _random_prefix():
-    return _base36(int.from_bytes(os.urandom(5), "big"))[-6:].rjust(6, "0")
-
-
-def _base36(n):
-    out = ""
-    while True:
-        n, r = divmod(n, 36)
-        out = _ID_CHARS[r] + out
-        if not n:
-            return out
 
 
 def open_url(url, timeout=_SLICE):
@@ -178,19 +149,9 @@ class Link:
     # -- opening and closing ----------------------------------------------------------------
 
     @classmethod
-    def open(cls, port="auto", **kw):
-        """A connected link to `port`: "auto" (a Pico found by USB id and handshake), "sim"
-        (a virtual board started for it), a device path or a pyserial URL."""
-        if port == "auto":
-            from crib.ports import open_auto
-
-            return open_auto(cls, **kw)
-        if port == "sim":
-            from crib.sim import open_sim
-
-            return open_sim(cls, **kw)
-        kw.pop("store", None)
-        kw.pop("config", None)
+    def open(cls, port, **kw):
+        """A connected link to `port`, a device path or a pyserial URL (the other kinds of
+        board, "auto" and "sim", are opened by crib.connect.open_link)."""
         link = cls(lambda: open_url(port), name=port, **kw)
         link.connect()
         return link

@@ -8,9 +8,9 @@ else), and U holds undo (3 s of it asks "new game?"). q (or Ctrl-C) quits.
 
 import time
 
-from crib import face
-from crib.boardstate import BoardState
-from crib.picture import board_picture
+from crib.board.state import BoardState
+from crib.layout import face
+from crib.picture.model import board_picture
 from cribcore.protocol import ProtocolError, decode, parse_pixels
 
 TAP_MS = 80  # a tap holds the button this long: past the firmware's 20 ms debounce

@@ -1,7 +1,7 @@
 """Put the firmware on a Pico: compile, copy with mpremote, verify by hash, reset, `hello`.
 
-The plan comes first (`plan_firmware`, `plan_config`), so `--dry-run` prints exactly what a
-deploy does. A deploy then:
+The plan comes first (crib.deploy.plan: `plan_firmware`, `plan_config`), so `--dry-run`
+prints exactly what a deploy does. A deploy then:
 1. asks the device for its MicroPython and .mpy version and refuses a mismatch (a Pico
    cannot import .mpy files of another format version);
 2. hashes what is on the device (sha256, on the device) and writes only what differs,
@@ -9,7 +9,7 @@ deploy does. A deploy then:
    is replaced: a corrupted copy never replaces a good file;
 3. renames every checked `.part` into place (main.py last), removes an old `<module>.py`
    that would shadow its new `.mpy` (MicroPython imports .py first);
-4. soft-resets, so main.py starts, and connects with crib.link (its `hello` handshake,
+4. soft-resets, so main.py starts, and connects with crib.board.link (its `hello` handshake,
    sent again each second while main.py starts; VersionMismatch for another protocol),
    then checks the firmware version and the lane count the board reports.
 It never writes, renames or removes anything but the files of the plan: the state file
@@ -17,140 +17,31 @@ It never writes, renames or removes anything but the files of the plan: the stat
 """
 
 import ast
-import hashlib
 import tempfile
-from pathlib import Path
 
 from mpremote.transport import TransportError
 from mpremote.transport_serial import SerialTransport
 
-from crib import build, ports
-from crib.errors import CribError
-from crib.link import Link, LinkError, VersionMismatch
-from cribcore import VERSION, protocol
-from pegboard.config import DEFAULT, ConfigError, load_config
+from crib.board import ports
+from crib.board.link import Link, LinkError, VersionMismatch
+from crib.deploy.plan import (
+    CONFIG,
+    PART,
+    STATE_FILES,
+    DeployError,
+    check_config,
+    describe,
+    plan_config,
+    plan_firmware,
+)
+from cribcore import VERSION
+from pegboard.config import DEFAULT
 
-CONFIG = "config.json"
-STATE_FILES = ("state", "state.new", "state.old")  # main.py's Store("/state") and its copies
-PART = ".part"
 BAUD = 115200
 BYTE_TIMEOUT = 5  # s without a byte from the device before mpremote gives up
 HELLO_TIMEOUT = 15.0  # s for main.py to start after the reset and answer hello
 HELLO_EVERY = 1.0  # s between hellos while it starts
 
-
-class DeployError(CribError):
-    """A deploy that cannot go on: no device, a version mismatch, a bad copy."""
-
-
-class Item:
-    """One file of the plan: its path on the device and its bytes."""
-
-    def __init__(self, path, data):
-        self.path = path
-        self.data = bytes(data)
-        self.sha = hashlib.sha256(self.data).digest()
-
-    def __repr__(self):
-        return "Item(%r, <%d bytes>)" % (self.path, len(self.data))
-
-
-class Plan:
-    """What a deploy will do: the firmware files, the layout, the expected hello."""
-
-    def __init__(self, files, config, config_always, lanes, mpy=None, compiler=""):
-        self.files = files  # Items, in write order (main.py last)
-        self.config = config  # the config.json Item
-        self.config_always = config_always  # --config: replace the device's layout
-        self.lanes = lanes  # the lane count the new layout has
-        self.mpy = mpy  # .mpy format version of the compiled files (None: no .mpy)
-        self.compiler = compiler
-
-
-def _order(path):
-    # Packages before main.py, so a reset half-way never starts new main.py on old modules.
-    return (path == "main.py", path)
-
-
-def _check_config(text, source):
-    """The lane count of a layout text; DeployError naming the source if it is refused."""
-    try:
-        return len(load_config(text).lanes)
-    except ConfigError as e:
-        raise DeployError("%s: %s" % (source, e)) from None
-
-
-def plan_firmware(work_dir, root=build.FIRMWARE):
-    """Compile the firmware into work_dir; the Plan of a full deploy."""
-    written = build.build(work_dir, root)
-    work_dir = Path(work_dir)
-    files = []
-    config = None
-    mpy = None
-    for path in written:
-        rel = path.relative_to(work_dir).as_posix()
-        if rel == CONFIG:
-            config = Item(rel, path.read_bytes())
-        elif path.suffix in (".py", ".mpy"):
-            files.append(Item(rel, path.read_bytes()))
-            if path.suffix == ".mpy":
-                mpy = build.mpy_version(path)
-    if config is None:
-        raise DeployError("%s has no %s" % (root, CONFIG))
-    lanes = _check_config(config.data.decode(), Path(root) / CONFIG)
-    files.sort(key=lambda it: _order(it.path))
-    _check_paths(files + [config])
-    return Plan(files, config, False, lanes, mpy, build.mpy_cross_version())
-
-
-def plan_config(path):
-    """The Plan of `--config FILE`: a new layout only, validated before anything is sent."""
-    try:
-        text = Path(path).read_text()
-    except (OSError, UnicodeDecodeError) as e:
-        raise DeployError("cannot read %s: %s" % (path, e)) from None
-    lanes = _check_config(text, path)
-    return Plan([], Item(CONFIG, text.encode()), True, lanes)
-
-
-def _check_paths(items):
-    for it in items:
-        name = it.path.rsplit("/", 1)[-1]
-        if it.path in STATE_FILES or name.endswith(PART):
-            raise DeployError("refusing to deploy %r: that name belongs to the state file "
-                              "or to a copy in progress" % it.path)
-
-
-def describe(plan, port):
-    """The steps of a plan as lines of text (what --dry-run prints)."""
-    out = []
-    if plan.files:
-        out.append("compile %d firmware files with %s" % (len(plan.files), plan.compiler))
-    out.append("connect to %s with mpremote (raw REPL; stops the running app)"
-               % ("the one Pico on USB" if port == "auto" else port))
-    if plan.mpy is not None:
-        out.append("refuse unless the device's MicroPython loads .mpy format v%d" % plan.mpy)
-    for it in plan.files:
-        out.append("write %s (%d bytes, sha256 %s) unless the device has it already"
-                   % (it.path, len(it.data), it.sha.hex()[:12]))
-    if plan.config_always:
-        out.append("write %s (%d lanes)" % (CONFIG, plan.lanes))
-    else:
-        out.append("write %s (%d lanes) only if the device has none: a layout on the device "
-                   "is kept (replace it with --config FILE)" % (CONFIG, plan.lanes))
-    out.append("each file goes to <path>%s first; its sha256 is checked on the device "
-               "before it replaces the old one" % PART)
-    if plan.files:
-        out.append("remove <module>.py where a new <module>.mpy replaces it (a .py shadows "
-                   "the .mpy)")
-    out.append("never touch %s (the game in progress) or any file not listed here"
-               % ", ".join(STATE_FILES))
-    out.append("soft reset; send hello until the board answers ok proto=%d lanes=..."
-               % protocol.PROTO)
-    return out
-
-
-# -- the device side: short programs run in the raw REPL -----------------------------------
 
 _INFO = """import sys
 _i = sys.implementation
@@ -314,7 +205,7 @@ def find_port(port):
 
 
 def handshake(port, lanes=None, fw=None, timeout=HELLO_TIMEOUT):
-    """Connect to the board on port with crib.link (hello, sent again each second for up
+    """Connect to the board on port with crib.board.link (hello, sent again each second for up
     to `timeout` s; VersionMismatch for another protocol), check the lanes and firmware it
     reports; return its hello fields."""
     retries = max(0, round(timeout / HELLO_EVERY) - 1)  # the first send and these
@@ -352,7 +243,7 @@ def _device_layout(transport, plan, out):
         return plan.config, plan.lanes
     text = bytes(transport.fs_readfile(CONFIG)).decode("utf-8", "replace")
     try:
-        lanes = _check_config(text, "config.json on the device")
+        lanes = check_config(text, "config.json on the device")
     except DeployError as e:
         out("warning   %s; the board will run its built-in layout" % e)
         return None, len(DEFAULT.lanes)

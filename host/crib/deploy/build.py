@@ -5,12 +5,14 @@ import shutil
 import subprocess
 from pathlib import Path
 
-FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+from crib.errors import CribError
+from crib.layout.source import firmware_dir
+
 # main.py and boot.py must stay source: MicroPython runs them by name at boot.
 KEEP_SOURCE = ("main.py", "boot.py")
 
 
-class BuildError(RuntimeError):
+class BuildError(CribError):
     """mpy-cross refused a firmware file."""
 
 
@@ -28,8 +30,9 @@ def mpy_cross_path():
         return found
 
 
-def firmware_sources(root=FIRMWARE):
+def firmware_sources(root=None):
     """Every .py file of the firmware, relative to root, sorted."""
+    root = firmware_dir() if root is None else root
     return sorted(p.relative_to(root) for p in Path(root).rglob("*.py")
                   if "__pycache__" not in p.parts)
 
@@ -57,9 +60,9 @@ def mpy_version(path):
     return head[1]
 
 
-def build(out_dir, root=FIRMWARE, opt=0):
+def build(out_dir, root=None, opt=0):
     """Compile root's .py files into out_dir (main.py copied as source); return the paths."""
-    out_dir, root = Path(out_dir), Path(root)
+    out_dir, root = Path(out_dir), Path(root or firmware_dir())
     written = []
     for rel in firmware_sources(root):
         src = root / rel

@@ -1,33 +1,14 @@
-"""The board as the table flow sees it: a few calls, one in-memory board, and the choice of
-board for `crib play` (a Pico, the virtual board, or none).
-
-The flow needs only this from a board (`MemoryBoard` is the reference; `LinkBoard` in
-crib.tablelink adapts the serial link to it):
-
-    kind                          "none", "sim" or "pico" (for messages and the record)
-    capacity                      the most lanes a game on it may have
-    state() -> BoardState          lanes, target, fronts, backs, winner, rev
-    new_game(target, lanes, op_id, match=False) -> BoardState
-    set_dealer(lane)               the crib marker (not part of the record)
-    peg(lane, n, op_id) -> BoardState     applied once per op_id, however often it is sent
-    undo(op_id) -> BoardState      undo the last jump
-    events() -> [BoardEvent]       what the board's buttons did since the last call
-    close()
-
-Errors are CribError (BoardError for a refusal the board reports).
+"""The in-memory board: a board on the core's peg model for `--board none` and the tests,
+optionally kept in a file like the Pico's flash (the calls: crib.board.api.GameBoard).
 """
 
 import json
 import os
-from collections import namedtuple
 
+from crib.board.state import BoardEvent, BoardState
 from crib.errors import CribError
 from cribcore.pegs import Board, PegError
 
-BoardState = namedtuple("BoardState", "lanes target fronts backs winner rev")
-# kind: "peg" (a lane pegged n on the buttons), "undo" (the last jump was undone on lane),
-# "new" (a new game was started on the board).
-BoardEvent = namedtuple("BoardEvent", "kind lane n rev")
 ID_MEMORY = 8  # like the firmware: a retry only ever repeats one of the last few ids
 
 
@@ -60,7 +41,7 @@ class MemoryBoard:
             with open(path) as f:
                 saved = json.load(f)
             self.board = Board.loads(saved["board"])
-            self.ids = [(i, s, BoardState(*st)) for i, s, st in saved["ids"]]
+            self.ids = [(i, s, BoardState.from_dict(st)) for i, s, st in saved["ids"]]
 
     def __repr__(self):
         return f"<MemoryBoard {self.board.dumps()!r}>"
@@ -71,15 +52,15 @@ class MemoryBoard:
         tmp = self.path + ".tmp"
         with open(tmp, "w") as f:
             json.dump({"board": self.board.dumps(),
-                       "ids": [[i, s, list(st)] for i, s, st in self.ids]}, f)
+                       "ids": [[i, s, st.to_dict()] for i, s, st in self.ids]}, f)
         os.replace(tmp, self.path)
 
     def state(self):
         """The board's lanes, target, pegs, winner and revision."""
         b = self.board
         lanes = range(b.players)
-        return BoardState(b.players, b.target, tuple(b.front(i) for i in lanes),
-                          tuple(b.back(i) for i in lanes), b.winner, b.rev)
+        return BoardState(b.rev, b.target, b.players, [(b.back(i), b.front(i)) for i in lanes],
+                          winner=b.winner)
 
     def _change(self, signature, op_id, apply):
         for ident, sig, st in self.ids:
@@ -142,11 +123,3 @@ class MemoryBoard:
         """Nothing to release."""
 
 
-def open_board(choice, port=None, store=None, note=None):
-    """The board for `crib play`: choice "none", "sim" (the virtual board on store), or
-    "auto" (a Pico if one is found, else the virtual board); port names a device or URL."""
-    if choice == "none" and port is None:
-        return MemoryBoard(4)
-    from crib import tablelink  # the serial link, only when a board is wanted
-
-    return tablelink.open_link_board(choice, port, store, note)

@@ -7,11 +7,8 @@ firmware sends the strip (gamma-corrected, scaled by brightness); a screen shows
 perceived colour, so the picture undoes the brightness and the gamma.
 """
 
-from pathlib import Path
-
-from crib import face
 from crib.errors import CribError
-from pegboard.config import ConfigError, default_dict, from_dict, load_config
+from crib.layout import face
 from pegboard.light import gamma_table
 
 UNLIT = None
@@ -19,23 +16,6 @@ UNLIT = None
 
 class LayoutMismatch(CribError):
     """The board reports another layout than the config the picture is drawn from."""
-
-
-def load_layout(path=None):
-    """The board layout: from a config file, else the shipped firmware/config.json, else the
-    built-in default; ConfigError (a CoreError) names a bad field."""
-    if path is not None:
-        try:
-            text = Path(path).read_text()
-        except OSError as e:
-            raise ConfigError("cannot read config %r: %s" % (str(path), e)) from None
-        return load_config(text)
-    from pegboard import app
-
-    shipped = Path(app.__file__).resolve().parent.parent / "config.json"
-    if shipped.exists():
-        return load_config(shipped.read_text())
-    return from_dict(default_dict())
 
 
 def check_layout(config, lanes=None, holes=None, leds=None):
@@ -54,7 +34,7 @@ def perceived(rgb, gamma, brightness):
     return tuple([inverse[min(255, max(0, v))] for v in rgb])
 
 
-_INVERSES = {}
+_INVERSES: dict = {}  # (gamma, brightness) -> the inverse table
 
 
 def _inverse(gamma, brightness):

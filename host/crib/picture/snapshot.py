@@ -1,5 +1,5 @@
 """Pictures of the board as lit now: SVG (vector, labelled) and PNG (a tiny encoder on zlib,
-no imaging library), both from a crib.picture.Picture.
+no imaging library), both from a crib.picture.model.Picture.
 """
 
 import struct
@@ -7,7 +7,7 @@ import zlib
 from pathlib import Path
 
 from crib.errors import CribError
-from crib.picture import board_picture, check_layout
+from crib.picture.model import board_picture, check_layout
 
 BOARD_RGB = (38, 30, 24)  # the face: dark wood
 HOLE_RGB = (12, 10, 9)  # an unlit hole

@@ -8,7 +8,9 @@ jack starter adds 2 (heels) to the total once. Any two grid cards may be swapped
 
 import random
 
+from crib.board.ids import op_id
 from crib.errors import CribError
+from cribcore.cards import JACK
 from cribcore.show import score_show
 
 SIDE = 4
@@ -22,7 +24,6 @@ SWAPS = tuple((a, b) for a in range(CELLS) for b in range(a + 1, CELLS))  # all 
 ROW_NAMES = "ABCD"
 TARGET = 61
 HEELS = 2
-_JACK = 10
 
 
 class ShuffleError(CribError):
@@ -87,7 +88,7 @@ def check_deal(grid, starter):
 
 def heels(starter):
     """2 when the starter is a jack (his heels, counted once per deal), else 0."""
-    return HEELS if starter >> 2 == _JACK else 0
+    return HEELS if starter >> 2 == JACK else 0
 
 
 def line_scores(grid, starter, score=score_show):
@@ -204,7 +205,7 @@ class Shuffle:
 
 class BoardTotal:
     """on_total for the terminal game: the total pegged on lane 0 of a board (the calls of
-    crib.tableboard: new_game, peg), so the board shows the solitaire's score.
+    crib.board.memory: new_game, peg), so the board shows the solitaire's score.
 
     A peg only goes forward: a higher total pegs the difference (the back peg then marks
     the total before); a lower one starts a new game on the board and pegs it afresh. The
@@ -223,7 +224,7 @@ class BoardTotal:
 
     def _op_id(self):
         self.ops += 1
-        return "%s-%d" % (self.op_prefix, self.ops)
+        return op_id(self.op_prefix, self.ops)
 
     def __call__(self, total):
         """Move the lane to total (at most the board's target)."""

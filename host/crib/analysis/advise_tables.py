@@ -1,4 +1,5 @@
-"""Rank-multiset tables for the discard advisor, built once at first use from crib.fastshow.
+"""Rank-multiset tables for the discard advisor, built once at first use from
+crib.analysis.fastshow.
 
 Fifteens, pairs and runs depend only on the multiset of the 5 ranks, so the advisor never
 scores cards: it looks up points for (known ranks + unknown ranks) and weights each unknown
@@ -15,7 +16,7 @@ rank multiset by how many ways the unseen cards can supply it. The tables:
 import time
 from math import comb
 
-from crib.fastshow import RANK_POINTS
+from crib.analysis.fastshow import RANK_POINTS
 
 # Base-5 rank weights: the sum over cards is a key independent of order (a rank appears at
 # most 4 times), so building the tables needs no sorting.

@@ -8,11 +8,11 @@ Entries taken back are kept, marked undone, so the record shows what happened.
 """
 
 import json
-import os
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 
+from crib.env import data_dir
 from crib.errors import CribError
 
 SCHEMA_VERSION = 2
@@ -112,9 +112,7 @@ def _now():
 
 def default_path(environ=None):
     """$XDG_DATA_HOME/crib/history.sqlite3, or ~/.local/share/crib/history.sqlite3."""
-    env = os.environ if environ is None else environ
-    base = env.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "crib" / DB_NAME
+    return data_dir(environ) / DB_NAME
 
 
 class Entry:

@@ -17,11 +17,9 @@ from fractions import Fraction
 from math import comb
 from operator import mul
 
-from crib.advise_tables import tables, weights
+from crib.analysis.advise_tables import tables, weights
 from crib.errors import CribError
-from cribcore.cards import InvalidCardError, card_name, card_symbol, check_card
-
-_JACK = 10
+from cribcore.cards import JACK, InvalidCardError, card_name, card_symbol, check_card
 
 
 class AdviceError(CribError, ValueError):
@@ -90,7 +88,7 @@ def _hand(keep, remaining, unseen_suits, unseen, t):
         extra = [4, 4, 4, 4]
         extra[s] = 5
     for c in keep:
-        if c >> 2 == _JACK:
+        if c >> 2 == JACK:
             extra[c & 3] += 1
     total = sum(map(mul, remaining, pts)) + sum(map(mul, unseen_suits, extra))
     scores = [pts[c >> 2] + extra[c & 3] for c in unseen]
@@ -105,7 +103,7 @@ def _crib_suit_total(dis, unseen_suits, n_unseen, k):
         # a 5-card flush: the k other crib cards and the starter all of suit s
         total += 5 * (k + 1) * comb(unseen_suits[s], k + 1)
     for c in dis:
-        if c >> 2 == _JACK:
+        if c >> 2 == JACK:
             # nobs: a starter of the jack's suit, any k others from the rest
             total += unseen_suits[c & 3] * comb(n_unseen - 1, k)
     return total
@@ -133,7 +131,7 @@ def rank_discards(cards, dealer):
     # Nobs from an unseen jack in the crib: the jack among the k unknown cards (then the
     # k-1 others avoid it) and a starter of its suit that is none of them.
     per_jack = comb(n_unseen - 1, k - 1) - comb(n_unseen - 2, k - 2)
-    unseen_nobs = sum((unseen_suits[c & 3] - 1) * per_jack for c in unseen if c >> 2 == _JACK)
+    unseen_nobs = sum((unseen_suits[c & 3] - 1) * per_jack for c in unseen if c >> 2 == JACK)
     by_ranks = {}  # discards of equal ranks share the rank part of the crib
     out = []
     for dis in _discards(deal):

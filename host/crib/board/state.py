@@ -1,9 +1,24 @@
 """What the companion knows of the board: pegs, game, tally and settings, kept up to date
-from replies and events, and compared field by field after a reconnect.
+from replies and events, and compared field by field after a reconnect; and BoardEvent,
+what the board's buttons (or the link's own news) did. Every kind of board returns these.
 """
 
-SETTINGS = ("brightness", "budget_ma", "pause_ms", "idle_ms")
+from collections import namedtuple
+
 LANES = ("p0", "p1", "p2", "p3")
+
+
+def _settings():
+    """The board's settings, as the firmware declares them (pegboard.app loads on first use:
+    it is not needed to build the CLI's parser)."""
+    from pegboard.app import SETTINGS
+
+    return SETTINGS
+
+# kind: "peg" (a lane pegged n on the buttons), "undo" (the last jump was undone on lane),
+# "new" (a new game was started on the board); and the link's news: "lost", "back",
+# "drift" (lane -1).
+BoardEvent = namedtuple("BoardEvent", "kind lane n rev")
 
 
 class BoardState:
@@ -34,13 +49,37 @@ class BoardState:
                 [tuple(args.get(LANES[i], (0, 0))) for i in range(players)],
                 args.get("dealer", -1), args.get("winner", -1),
                 args.get("wins", (0,) * players),
-                {k: args[k] for k in SETTINGS if k in args})
+                {k: args[k] for k in _settings() if k in args})
         s.skunk = tuple(args.get("skunk", ()))
         s.undos = args.get("undos", 0)
         s.pending = tuple(args.get("pending", (0,) * players))
         s.mode = args.get("mode", "play")
         s.ma = args.get("ma", 0)
         return s
+
+    @classmethod
+    def from_dict(cls, d):
+        """The state to_dict gave."""
+        s = cls(d["rev"], d["target"], d["players"], [tuple(p) for p in d["pegs"]],
+                d["dealer"], d["winner"], d["wins"], d["settings"])
+        s.skunk, s.undos, s.pending = tuple(d["skunk"]), d["undos"], tuple(d["pending"])
+        s.mode, s.ma = d["mode"], d["ma"]
+        return s
+
+    @property
+    def lanes(self):
+        """The lanes in play (players, or sides in a partnership game)."""
+        return self.players
+
+    @property
+    def fronts(self):
+        """Each lane's front peg: its score."""
+        return tuple(p[1] for p in self.pegs)
+
+    @property
+    def backs(self):
+        """Each lane's back peg: its score before the last jump."""
+        return tuple(p[0] for p in self.pegs)
 
     def copy(self):
         """An independent copy."""
@@ -80,7 +119,7 @@ class BoardState:
             self.skunk = tuple(args["skunk"])
         if "dealer" in args:
             self.dealer = args["dealer"]
-        for k in SETTINGS:
+        for k in _settings():
             if k in args:
                 self.settings[k] = args[k]
         if "rev" in args:
@@ -155,7 +194,7 @@ def differences(expected, board):
             out.append(Difference("lane %d" % lane, a, b))
     if list(expected.wins) != list(board.wins):
         out.append(Difference("wins", tuple(expected.wins), tuple(board.wins)))
-    for k in SETTINGS:
+    for k in _settings():
         if k in expected.settings and k in board.settings:
             if expected.settings[k] != board.settings[k]:
                 out.append(Difference(k, expected.settings[k], board.settings[k]))

@@ -15,15 +15,15 @@ import itertools
 import time
 from collections import namedtuple
 
-from crib import shuffle
-from crib.fastshow import score_show_fast
+from crib.analysis.fastshow import score_show_fast
+from crib.solitaire import shuffle
 
 Solution = namedtuple("Solution", ("grid", "score", "bound", "optimal", "swaps", "seconds"))
 Solution.__doc__ = """grid: 16 cards row by row; score incl. heels; bound >= any grid's score;
 optimal: score == bound (proved); swaps: (a, b) cell pairs turning the start grid into grid."""
 
 _FULL = (1 << 16) - 1
-_STRUCTURE = []  # filled once on first use: the masks do not depend on the cards
+_STRUCTURE: list = []  # filled once on first use: the masks do not depend on the cards
 
 
 def _bits(mask):

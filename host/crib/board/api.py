@@ -1,0 +1,40 @@
+"""What a game needs from a board, whatever kind it is: the calls the table, practice and
+the solitaire make. `crib.board.memory.MemoryBoard` is the reference kind (no board, and the
+tests' board); `crib.table.linkboard.LinkBoard` adapts a Pico or the virtual board behind a
+serial link; `crib.connect.open_table_board` chooses one.
+
+Errors are CribError (`crib.board.memory.BoardError` for a refusal the board reports).
+"""
+
+from typing import List, Protocol
+
+from crib.board.state import BoardEvent, BoardState
+
+
+class GameBoard(Protocol):
+    """A board a game pegs. Every change carries an operation id (crib.board.ids) and is
+    applied once per id, however often it is sent."""
+
+    kind: str  # "none", "file", "sim" or "pico" (for messages and the record)
+    capacity: int  # the most lanes a game on it may have
+
+    def state(self) -> BoardState:
+        """The board's lanes, target, pegs, winner and revision, now."""
+
+    def new_game(self, target: int, lanes: int, op_id: str, match: bool = False) -> BoardState:
+        """A new game of lanes to target (match: clear the games-won tally)."""
+
+    def set_dealer(self, lane: int) -> None:
+        """The crib marker (not part of the record)."""
+
+    def peg(self, lane: int, n: int, op_id: str) -> BoardState:
+        """Lane scores n."""
+
+    def undo(self, op_id: str) -> BoardState:
+        """Undo the last jump."""
+
+    def events(self) -> List[BoardEvent]:
+        """What the board's buttons did (and what its link noticed) since the last call."""
+
+    def close(self) -> None:
+        """Release the board."""

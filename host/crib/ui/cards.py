@@ -1,0 +1,49 @@
+"""Cards on the terminal: suit symbols, hearts and diamonds in red, and the itemised show
+(`crib score`, the show at the table)."""
+
+from typing import List, Sequence
+
+from crib.ui.lines import Line, Segment
+from cribcore.cards import SYMBOLS, card_symbol
+
+RED = "bold red"
+BLACK = "bold"
+
+
+def is_red(card: int) -> bool:
+    """Hearts and diamonds."""
+    return SYMBOLS[card & 3] in "\u2665\u2666"
+
+
+def card_segment(card: int) -> Segment:
+    """One card's symbol in its suit's colour."""
+    return (card_symbol(card), RED if is_red(card) else BLACK)
+
+
+def card_segments(cards: Sequence[int]) -> List[Segment]:
+    """Cards separated by spaces, each in its suit's colour."""
+    out: List[Segment] = []
+    for i, c in enumerate(cards):
+        if i:
+            out.append((" ", ""))
+        out.append(card_segment(c))
+    return out
+
+
+def _width(cards: Sequence[int]) -> int:
+    return len(" ".join(card_symbol(c) for c in cards))
+
+
+def show_lines(hand, starter, crib, items, total) -> List[Line]:
+    """The show as lines of segments: cards, items with running total, total."""
+    lines: List[Line] = [[("crib     " if crib else "hand     ", "cyan")] + card_segments(hand)
+             + [("   starter ", "cyan")] + card_segments([starter])]
+    width = max([_width(it.cards) for it in items] + [0])
+    running = 0
+    for it in items:
+        running += it.points
+        pad = " " * (width - _width(it.cards))
+        lines.append([(f"{it.kind:<8} ", "")] + card_segments(it.cards)
+                     + [(f"{pad}  {it.points:2d}  {running:3d}", "")])
+    lines.append([("total    ", "bold"), (str(total), "bold green")])
+    return lines
