@@ -14,7 +14,8 @@ CALLS = [name for name, f in vars(GameBoard).items()
 
 
 def test_the_api_has_the_calls_the_flow_makes():
-    assert set(CALLS) == {"state", "new_game", "set_dealer", "peg", "undo", "events", "close"}
+    assert set(CALLS) == {"state", "new_game", "set_dealer", "peg", "undo", "set_turn",
+                          "events", "close"}
 
 
 @pytest.mark.parametrize("kind", [MemoryBoard, LinkBoard])

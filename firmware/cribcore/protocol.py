@@ -35,6 +35,7 @@ COMMANDS = (
     "set", CHANGE | ONE, "[dealer=-1..3] [brightness=1..100] [budget_ma=100..100000]"
     " [pause_ms=200..60000] [idle_ms=0..86400000]", "change settings (kept on flash)",
     "leds", 0, "", "the pixel buffer: i:rrggbb or i*k:rrggbb runs, black left out",
+    "turn", 0, "p=-1..3", "whose turn: lane p's hole marks pulse (-1: none); not saved",
     "help", 0, "[verb]", "the verbs, or one verb's arguments",
     "btn", DESK, "b on=0..1", "desk: press (on=1) or release (on=0) button b",
     "tick", DESK, "ms=0..600000", "desk: drive the clock ms milliseconds forward",

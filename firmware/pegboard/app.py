@@ -290,6 +290,14 @@ class App:
             sep = b","
         write(b'""\n' if not sep else b"\n")
 
+    def _q_turn(self, args):
+        """Whose turn the companion is asking (shown, never saved: a reboot clears it)."""
+        p = args["p"]
+        if p >= self.board.players:
+            raise PegError(f"no lane {p} in a game of {self.board.players}", "bad_lane")
+        self.renderer.turn = p
+        return {"p": p}
+
     def _q_help(self, args):
         if "verb" not in args:
             return {"verbs": verbs()}

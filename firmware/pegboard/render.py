@@ -33,6 +33,11 @@ JUMP_MS = 900  # ...but never takes longer than this, however far
 WIN_MS = 3000  # the winner's chase runs this long, then the game hole keeps blinking
 TICK_MS = 50  # blink patterns change on this grid: a still frame is redrawn no faster
 IDLE_SHIFT = 2  # idle dimming: a quarter of the brightness
+# Whose turn (the `turn` command): that lane's hole marks breathe in its colour, up and
+# down these levels, a step every PULSE_MS; around MARK and under BACK, so the pegs
+# stand out (and a low level still lights after gamma).
+PULSE = (50, 65, 80, 95)
+PULSE_MS = 250
 
 
 class Renderer:
@@ -70,6 +75,8 @@ class Renderer:
         self._red = self._tone(ALERT_RGB, FRONT)
         self._marks_target = None
         self._marks = None
+        self._pulse = [tuple(self._tone(ln.colour, v) for v in PULSE) for ln in config.lanes]
+        self.turn = -1  # the lane whose turn it is (the `turn` command), -1 none
 
     @property
     def idle_ms(self):
@@ -121,13 +128,14 @@ class Renderer:
         self._track(board, players, now_ms)
         state = (id(board), board.rev, board.players, board.target, board.dealer,
                  board.winner, mode, choice, pend, self.brightness, self.budget_ma,
-                 self.idle_ms, self._alert)
+                 self.idle_ms, self._alert, self.turn)
         if state != self._state:
             self._state = state
             self._woke = now_ms
         idle = self.idle_ms
         dim = idle > 0 and elapsed(now_ms, self._woke) >= idle
-        blinky = self._alert or mode != "play" or board.winner >= 0 or max(pend + (0,)) > 0
+        blinky = (self._alert or mode != "play" or board.winner >= 0 or max(pend + (0,)) > 0
+                  or 0 <= self.turn < players)
         # A finished jump still needs the frame that lands it: _flying clears it then.
         moving = self._jump.count(None) < 4 or self.animating(now_ms)
         key = (state, dim, now_ms // TICK_MS if blinky else 0)
@@ -224,10 +232,15 @@ class Renderer:
         flash = mode == "confirm_new" and (now // 250) % 2 == 0
         ghost_on = (now // 300) % 2 == 0
         tally = winner >= 0 or dim  # the games-won tally: at idle, after a win, at the start
+        pulse = (now // PULSE_MS) % (2 * len(PULSE) - 2)  # 0 1 2 3 2 1: up, then down
+        if pulse >= len(PULSE):
+            pulse = 2 * len(PULSE) - 2 - pulse
         for lane in range(players):
             tones = self._lanes[lane]
-            self._paint_marks(lane, target, tones[_M] if board.dealer == lane else self._mark,
-                              flash)
+            mark = tones[_M] if board.dealer == lane else self._mark
+            if lane == self.turn and winner < 0 and mode == "play" and not dim:
+                mark = self._pulse[lane][pulse]
+            self._paint_marks(lane, target, mark, flash)
             f, b = board.front(lane), board.back(lane)
             if tally or f == 0:
                 for h in range(1, min(board.wins[lane], target - 1, self.config.holes) + 1):

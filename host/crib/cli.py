@@ -21,6 +21,7 @@ VERBS = {
     "play": "crib.commands.play",
     "practice": "crib.commands.practice",
     "score": "crib.commands.score",
+    "serve": "crib.commands.serve",
     "shuffle": "crib.commands.shuffle",
     "sim": "crib.commands.sim",
     "stats": "crib.commands.stats",

@@ -256,3 +256,25 @@ def test_commands_are_answered_within_a_step_while_a_jump_animates():
         got = rig.port.take()
         assert len(got) == 1 and got[0].startswith("ok "), (line, got)
     assert rig.app.renderer.animating(rig.now)
+
+
+def test_turn_lights_a_lane_and_is_never_saved():
+    rig = Rig()
+    transcript(rig, """
+        > turn p=1
+        < ok rev=0 p=1
+        > turn p=4
+        <~ err code=bad_arg rev=0
+        > turn
+        <~ err code=missing_arg rev=0
+        > new players=2
+        <~ ok rev=1
+        > turn p=2
+        <~ err code=bad_lane rev=1
+        > turn p=-1
+        < ok rev=1 p=-1
+    """)
+    assert rig.app.renderer.turn == -1
+    rig.ask("turn p=0")
+    assert rig.app.renderer.turn == 0
+    assert not any("turn" in line for line in rig.app._state_lines())

@@ -33,6 +33,10 @@ class GameBoard(Protocol):
     def undo(self, op_id: str) -> BoardState:
         """Undo the last jump."""
 
+    def set_turn(self, lane: int) -> bool:
+        """Whose turn it is: that lane pulses (-1 none). False when the board cannot show it
+        (older firmware); a game goes on without it."""
+
     def events(self) -> List[BoardEvent]:
         """What the board's buttons did (and what its link noticed) since the last call."""
 

@@ -1,6 +1,11 @@
-"""Option groups several verbs share (the board's options are crib.connect's)."""
+"""Option groups several verbs share (the board's options are crib.connect's): the history
+and colour, and a game at the table's (`crib play`, `crib serve`)."""
 
+import argparse
+
+from crib.connect import add_table_board_arguments
 from crib.history.db import default_path
+from crib.table.answers import AnswerError
 
 
 def add_history_and_colour(parser):
@@ -11,3 +16,67 @@ def add_history_and_colour(parser):
                         default=None, help="colour even when not on a terminal")
     parser.add_argument("--no-colour", "--no-color", dest="colour", action="store_false",
                         help="no colour")
+
+
+def _target(text):
+    """--target through the setup's parser (imported only when a target is given); a bad
+    one is a usage error like any other bad option."""
+    from crib.table.session import parse_target  # the table flow: only when played
+
+    try:
+        return parse_target(text)
+    except AnswerError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def add_table_arguments(parser):
+    """A game at the table: setup, options, the board and the history file."""
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with the unfinished game, reconciled with the board")
+    parser.add_argument("--names", metavar="NAMES",
+                        help="players in seating order, e.g. 'Alice,Bob' (2-4)")
+    parser.add_argument("--target", type=_target, metavar="N",
+                        help="61, 121 (the default when asked) or any 1-1000")
+    parser.add_argument("--dealer", metavar="NAME",
+                        help="the first dealer (a name or number), or `cut`")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--partnerships", dest="partnerships", action="store_true",
+                       default=None, help="four players as two teams (the default)")
+    group.add_argument("--solo", dest="partnerships", action="store_false",
+                       help="four players each on their own lane")
+    parser.add_argument("--muggins", action="store_true",
+                        help="players state their counts; opponents may claim what they miss")
+    parser.add_argument("--manual", action="store_true",
+                        help="players state their counts; the companion checks them")
+    parser.add_argument("--review", action="store_true",
+                        help="ask the dealt cards and discards; review each discard after"
+                             " the show")
+    parser.add_argument("--no-confirm", dest="confirm", action="store_false",
+                        help="peg a show without asking to confirm it")
+    parser.add_argument("--totals", action="store_true",
+                        help="totals only, no cards: each player's play points, then each"
+                             " show's total (six answers a hand for two players)")
+    add_table_board_arguments(parser)
+    add_history_and_colour(parser)
+
+
+def table_setup(args):
+    """What the options say of the match (crib.table.session.Setup); a bad dealer name
+    fails before anything starts."""
+    from crib.table.session import Setup, dealer_parser, parse_names
+
+    setup = Setup(target=args.target, partnerships=args.partnerships, dealer=args.dealer)
+    if args.names:
+        setup.names = parse_names(args.names)
+        if len(setup.names) < 4:
+            setup.partnerships = False
+        if args.dealer:
+            dealer_parser(setup.names)(args.dealer)
+    return setup
+
+
+def table_options(args):
+    """The game options recorded with each game."""
+    return {"muggins": bool(args.muggins), "manual": bool(args.manual or args.muggins),
+            "review": bool(args.review), "confirm": bool(args.confirm),
+            "totals": bool(args.totals)}

@@ -35,6 +35,9 @@ from cribcore.errors import CoreError
 from cribcore.game import PLAY, SHOW
 
 RETRY_S = 2.0  # how often an offline board is tried again
+# The questions whose player the board shows by pulsing their lane (crib.tablelink
+# set_turn): to play, or to count (pone, dealer, then the dealer's crib).
+TURN_KINDS = ("play", "play_points", "show", "crib", "count")
 
 
 class StaleQuestion(AnswerError):
@@ -68,6 +71,7 @@ class TableEngine:
         self._nonce = secrets.token_hex(3)
         self._clock = clock
         self._retried = None
+        self._lit = None  # the lane the board was last told is asked (None: not told)
 
     # -- running the flow -------------------------------------------------------------------
 
@@ -96,6 +100,28 @@ class TableEngine:
             self._flow = self.session.games(table)
             self._ask = next(self._flow)
             raise
+        finally:
+            self._light_turn()
+
+    def turn(self) -> int:
+        """The lane (side) of the player asked to play or to count now, -1 when no one is."""
+        ask, table = self._ask, self.session.table
+        if ask is None or table is None or ask.asks is None or ask.kind not in TURN_KINDS \
+                or table.game.over:
+            return -1
+        return table.game.side_of(ask.asks)
+
+    def _light_turn(self):
+        """Tell the board whose turn it is when that changed. A board without the light
+        (older firmware) says so and is not asked again; one offline is told when back."""
+        lane = self.turn()
+        if lane == self._lit:
+            return
+        try:
+            self.board.set_turn(lane)
+            self._lit = lane
+        except (CribError, OSError):
+            self._lit = None  # offline or refused: the light helps, it never stops a game
 
     @property
     def over(self) -> bool:
@@ -160,6 +186,7 @@ class TableEngine:
         table = self.session.table
         if table is None or self._ask is None:
             return self._events.take()  # no game yet: news from before it
+        self._lit = None  # the board's news (back after a restart, say): tell it again
         changed = table.board_event(ev)
         if (changed or table.decisions) and self.session.playing:
             self._run(lambda: self._flow.throw(StateChanged()))

@@ -27,6 +27,7 @@ class LinkBoard:
 
             self.capacity = max(self.capacity, MAX_LANES)  # new_game widens it
         self.name = link.name
+        self.turn_supported = True  # until the board says it does not know `turn`
 
     def _call(self, change, *args, **kw):
         """Run a Link change; a refusal becomes BoardError. The flow's state after."""
@@ -60,6 +61,23 @@ class LinkBoard:
     def undo(self, op_id):
         """Undo the last jump, once per op_id."""
         return self._call(self.link.undo, id=op_id)
+
+    def set_turn(self, lane: int) -> bool:
+        """Light whose turn it is (the `turn` verb: lane's marks pulse; -1 none). A board
+        whose firmware does not know the verb refuses it (unknown_verb): it is not asked
+        again, and the game goes on without the light. False then."""
+        from crib.board.link import BoardRefused
+
+        if not self.turn_supported:
+            return False
+        try:
+            self.link.request("turn", p=lane)
+        except BoardRefused as e:
+            if e.code != "unknown_verb":
+                raise BoardError(str(e), e.code) from None
+            self.turn_supported = False
+            return False
+        return True
 
     def events(self):
         """What the buttons did (and what the link noticed) since the last call."""

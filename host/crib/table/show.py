@@ -89,7 +89,9 @@ class ShowTurns:
         hint = "4 cards (5h 5c jd 4s) or the total; Enter takes the cards shown"
         legal = {"cards": [card_name(c) for c in range(52) if c not in taken], "count": 4,
                  "totals": TOTALS, "known": [card_name(c) for c in default or ()],
-                 "ranks": [play_text(c, True) for c in laid] if len(laid) == 4 else None}
+                 "ranks": [play_text(c, True) for c in laid] if len(laid) == 4 else None,
+                 # how this table gives a show: "total" in a totals-only game
+                 "prefer": "total" if self.opts.get("totals") else "cards"}
         while True:
             cards, total = yield Ask("crib" if crib else "show", f"{whose} (cards or total)",
                                      parse, shown_default, hint=hint, asks=who, legal=legal)

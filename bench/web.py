@@ -1,0 +1,247 @@
+"""The phone companion under load: `crib serve` on the virtual board with 8 phones
+listening (server-sent events), 1,000 answers and undos interleaved (every third answer
+is undone and given again). Prints answer-to-every-screen latency (p50/p99: from the
+request sent to the moment the last of the 8 screens has the new state), tap-to-LED
+latency (from the request to the first board picture, read from the virtual board's LEDs,
+whose pegs have moved: the jump animation starts; answers that peg only), and checks that
+nothing was lost and nothing pegged twice (the scores and the board's pegs against a
+reference game).
+
+    python bench/web.py [--phones 8] [--ops 1000]
+"""
+
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "web"))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "table"))
+
+import httpx2 as httpx  # noqa: E402
+from browser import Serve  # noqa: E402
+from taps import taps  # noqa: E402
+from webtools import Players  # noqa: E402
+
+from crib.board.memory import MemoryBoard  # noqa: E402
+from crib.history.db import History  # noqa: E402
+from crib.table.engine import TableEngine  # noqa: E402
+from crib.table.session import Setup  # noqa: E402
+
+NAMES = ["Alice", "Bob"]
+UNDOABLE = ("starter", "play", "show", "crib")
+HOLE = re.compile(r'data-lane="(\d+)" data-hole="(\d+)"[^>]*fill="#(..)(..)(..)"')
+PEG_LEVEL = 0x68  # brighter than any hole mark or the turn pulse (tests/web/browser.py)
+
+
+def pegs_lit(http):
+    """The pegs of the board picture now: a set of (lane, hole, colour) of its bright holes
+    (a jump shows at once: the front peg left behind turns to the back peg's colour)."""
+    svg = http.get("/board.svg").text
+    return {(int(m[0]), int(m[1]), m[2:]) for m in HOLE.findall(svg)
+            if int(m[1]) > 0 and max(int(x, 16) for x in m[2:]) > PEG_LEVEL}
+
+
+def led_moved(http, before, t0, deadline=5.0):
+    """When the board picture first lit other pegs than before (polled)."""
+    while time.monotonic() - t0 < deadline:
+        if pegs_lit(http) != before:
+            return time.monotonic()
+        time.sleep(0.002)
+    raise AssertionError("the board never showed the peg")
+
+
+class Screen(threading.Thread):
+    """A phone listening: the time each state version arrived, and its board picture rev."""
+
+    def __init__(self, base, key):
+        super().__init__(daemon=True)
+        self.base, self.key = base, key
+        self.seen = {}  # version -> (arrival time, board_rev)
+        self.ready = threading.Event()
+        self.stop = False
+
+    def run(self):
+        try:
+            with httpx.Client(base_url=self.base, headers={"X-Crib-Key": self.key},
+                              timeout=None) as c, c.stream("GET", "/events") as r:
+                for line in r.iter_lines():
+                    if line.startswith("data: "):
+                        s = json.loads(line[6:])
+                        self.seen[s["version"]] = (time.monotonic(), s["board_rev"])
+                        self.ready.set()
+                    if self.stop:
+                        return
+        except httpx.HTTPError:
+            return  # the server stopped at the end
+
+    def arrival(self, version, deadline=10.0):
+        """When this screen first had a state at least as new as version."""
+        end = time.monotonic() + deadline
+        while time.monotonic() < end:
+            times = [t for v, (t, _) in list(self.seen.items()) if v >= version]
+            if times:
+                return min(times)
+            time.sleep(0.001)
+        raise AssertionError(f"a screen never got version {version}: lost")
+
+
+def hand_taps(seed, totals, db):
+    """The taps of the first hand of a 2-player game on the page (tests/web/taps.py), and
+    the questions asked."""
+    history = History.open(db)
+    try:
+        engine = TableEngine(history, MemoryBoard(4), {"confirm": True, "totals": totals},
+                             Setup(NAMES, False, 121, 0))
+        engine.start()
+        players = Players(2, 121, False, seed=seed, totals=totals)
+        count = asked = 0
+        while True:
+            q = engine.question()
+            if q.kind == "starter" and asked:
+                return count, asked
+            text = players.answer(q)
+            count += len(taps(q.to_dict(), text))
+            asked += 1
+            engine.answer(q.id, text)
+    finally:
+        history.close()
+
+
+def pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p / 100 * len(values)))]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--phones", type=int, default=8)
+    parser.add_argument("--ops", type=int, default=1000)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        serve = Serve(Path(d), NAMES, 121)
+        try:
+            result = run(serve, args.phones, args.ops)
+        finally:
+            serve.stop()
+        result["board"] = board_fronts(os.path.join(d, "sim"))
+    report(result, args)
+    tap_figures()
+
+
+def board_fronts(store):
+    """The front pegs the virtual board holds (asked over a fresh link after the server
+    stopped)."""
+    from crib.board.link import Link
+    from crib.sim.virtual import VirtualBoard
+
+    with VirtualBoard(store) as vb:
+        link = Link.open(vb.port)
+        try:
+            return [p[1] for p in link.state().pegs]
+        finally:
+            link.close()
+
+
+def run(serve, phones, ops):
+    http = httpx.Client(base_url=serve.base, headers={"X-Crib-Key": serve.key}, timeout=30)
+    screens = [Screen(serve.base, serve.key) for _ in range(phones)]
+    for s in screens:
+        s.start()
+    for s in screens:
+        s.ready.wait(10)
+    games, players = 0, Players(2, 121, False, seed=1)
+    screen_ms, led_ms, done, undos = [], [], 0, 0
+    expected_scores = None
+
+    def post(path, body, lit=False):
+        state = http.get("/state").json()
+        before = pegs_lit(http) if lit else None
+        t0 = time.monotonic()
+        r = http.post(path, json=body)
+        assert r.status_code == 200, r.text
+        v = r.json()["version"]
+        moved = None
+        if lit and state["board_rev"] is not None:
+            now = http.get("/state").json()
+            if now["view"]["pegs"] != state["view"]["pegs"]:
+                moved = led_moved(http, before, t0)
+        screen_ms.append(1000 * (max(s.arrival(v) for s in screens) - t0))
+        return state, t0, v, moved
+
+    while done < ops:
+        state = http.get("/state").json()
+        q = state["question"]
+        if q["kind"] == "another":  # a new game: Alice deals again, a new reference game
+            expected_scores = list(state["view"]["scores"])
+            post("/api/answer", {"question": q["id"], "answer": "y"})
+            q = http.get("/state").json()["question"]
+            post("/api/answer", {"question": q["id"], "answer": "Alice"})
+            games += 1
+            players = Players(2, 121, False, seed=1 + games)
+            done += 2
+            continue
+        text = players.answer(_Q(q))
+        before, t0, v, moved = post("/api/answer", {"question": q["id"], "answer": text,
+                                                    "for": True}, lit=True)
+        after = http.get("/state").json()
+        if moved is not None:
+            led_ms.append(1000 * (moved - t0))
+        done += 1
+        if q["kind"] in UNDOABLE and done % 3 == 0 and after["question"]["undo"]:
+            post("/api/undo", {"question": after["question"]["id"]})
+            again = http.get("/state").json()["question"]
+            assert again["prompt"] == q["prompt"], (q["prompt"], again["prompt"])
+            post("/api/answer", {"question": again["id"], "answer": text, "for": True})
+            undos += 1
+            done += 2
+    final = http.get("/state").json()
+    for s in screens:
+        s.stop = True
+    http.close()
+    return {"screen_ms": screen_ms, "led_ms": led_ms, "undos": undos, "games": games,
+            "ok_scores": final["view"]["scores"] == list(players.g.scores),
+            "earlier": expected_scores, "final": final, "ops": done}
+
+
+def tap_figures():
+    """Taps of a typical 2-player hand, cards and totals, averaged over ten deals."""
+    for totals in (False, True):
+        n = q = 0
+        for seed in range(20, 30):
+            with tempfile.TemporaryDirectory() as d:
+                t, a = hand_taps(seed, totals, os.path.join(d, "h.sqlite3"))
+            n, q = n + t, q + a
+        what = "totals only (--totals)" if totals else "cards (a rank a card in the play)"
+        print(f"one 2-player hand on the page, {what}: {n / 10:.1f} taps for {q / 10:.1f}"
+              " questions (average of 10 deals)")
+
+
+def report(r, args):
+    final = r["final"]["view"]
+    print(f"crib serve on the virtual board: {args.phones} phones listening, {r['ops']}"
+          f" requests ({r['undos']} undone and answered again), {r['games']} games finished")
+    s, led = r["screen_ms"], r["led_ms"]
+    print(f"answer to every screen: p50 {pct(s, 50):.1f} ms, p99 {pct(s, 99):.1f} ms,"
+          f" max {max(s):.1f} ms over {len(s)} requests (target p99 < 100 ms)")
+    print(f"tap to LED (virtual board): p50 {pct(led, 50):.1f} ms, p99 {pct(led, 99):.1f} ms,"
+          f" over {len(led)} pegs (target p99 < 150 ms)")
+    board = r["board"][:len(final["scores"])]
+    print(f"scores {final['scores']} match the reference game: {r['ok_scores']}; the board"
+          f" pegs {board}: {board == final['scores']}; every screen got every answer: True"
+          " (a miss stops the bench)")
+
+
+class _Q:
+    def __init__(self, d):
+        self.__dict__.update(d)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,118 @@
+"""The phone companion: a game at the table played on the players' phones. Each player
+opens the address printed (or scans its QR code), picks their seat, and taps their cards;
+every screen shows the score, the board and what is asked. The board (a Pico, else the
+virtual board), the history, the options and --resume are exactly those of `crib play`.
+
+It listens on 127.0.0.1 unless --lan is given; the address always carries a secret key
+made for the session, and a request without it is refused. Ctrl-C stops (the game is
+saved; `crib serve --resume` or `crib play --resume` goes on). See docs/web.md.
+"""
+
+import socket
+
+from crib.commands._options import add_table_arguments, table_options, table_setup
+from crib.connect import open_table_board, ports_listed, table_port
+from crib.history.db import History, default_path
+
+HELP = "the phone companion: a game at the table on the players' phones, in a browser"
+DEFAULT_PORT = 8121
+
+
+def add_arguments(parser):
+    """`crib play`'s options, and where to listen."""
+    add_table_arguments(parser)
+    parser.add_argument("--lan", action="store_true",
+                        help="serve the local network (phones on the same Wi-Fi), not only"
+                             " this computer")
+    parser.add_argument("--web-port", type=int, default=DEFAULT_PORT, metavar="N",
+                        help="the TCP port to listen on (default %(default)s; 0: any free)")
+    parser.add_argument("--no-qr", dest="qr", action="store_false",
+                        help="do not draw the QR code in the terminal")
+    parser.add_argument("--terminal", action="store_true",
+                        help="also ask the questions here, as crib play does: the terminal"
+                             " and the phones drive the same game")
+
+
+def lan_address() -> str:
+    """This computer's address on the local network (no packet is sent)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("10.255.255.255", 1))
+        return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        s.close()
+
+
+def run(args, env):
+    """Serve the game until Ctrl-C (with --terminal: until the terminal's session ends)."""
+    inp, out = env.stdin, env.stdout
+    if ports_listed(args, out):
+        return 0
+    from crib.table.engine import TableEngine
+    from crib.ui.view import View
+    from crib.web.app import create_app
+    from crib.web.hub import Hub
+    from crib.web.picture import board_svg
+    from crib.web.seats import new_key
+    from crib.web.server import Background, listen, server
+
+    port = table_port(args, env)
+    setup = table_setup(args)
+    view = View(out, env.colour() if args.colour is None else args.colour)
+    sock = listen(args.lan, args.web_port)
+    key = new_key()
+    host = lan_address() if args.lan else "127.0.0.1"
+    url = f"http://{host}:{sock.getsockname()[1]}/?k={key}"
+
+    def make():
+        history = History.open(args.db or default_path(env.environ))
+        try:
+            board = open_table_board(args.board, port, args.store, view.note)
+        except BaseException:
+            history.close()
+            raise
+        return TableEngine(history, board, table_options(args), setup, args.resume,
+                           port or board.kind)
+    hub = Hub(make, board_svg(args.store))
+    try:
+        hub.prepare()
+        app = create_app(hub, key, url)
+        if args.qr:
+            import segno
+
+            segno.make(url, error="m").terminal(out=out, compact=True)
+        out.write(f"crib serve: open {url}\n")
+        if not args.lan:
+            out.write("  (this computer only: --lan serves phones on the same Wi-Fi)\n")
+        out.write("  Ctrl-C stops; the game is saved\n")
+        out.flush()
+        if args.terminal:
+            with Background(app, sock):
+                _terminal(hub, inp, view)
+        else:
+            try:
+                server(app).run(sockets=[sock])
+            except KeyboardInterrupt:
+                pass  # uvicorn stops cleanly on Ctrl-C, then raises it again: done
+        if hub.unfinished:
+            view.note("stopped: the game is saved; `crib serve --resume` goes on")
+        return 0
+    finally:
+        sock.close()
+        hub.stop()
+
+
+def _terminal(hub, inp, view):
+    """`crib play`'s prompts on the hub's engine, beside the phones."""
+    from crib.env import isatty
+    from crib.ui.prompt import InputEnded, QuitRequest, Terminal
+    from crib.web.hub import SharedEngine
+
+    try:
+        Terminal(SharedEngine(hub), inp, view, echo=not isatty(inp)).run()
+    except QuitRequest:
+        pass
+    except InputEnded:
+        view.note("input ended")

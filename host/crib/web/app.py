@@ -1,0 +1,217 @@
+"""The web companion's routes (Starlette): the page, its assets, the state pushed to every
+screen (server-sent events), and the answers, undos and seats posted back.
+
+Every request must carry the session key (`k` in the joining address, then a cookie the
+page gets; or an X-Crib-Key header): without it, 403 and nothing else. Posted bodies are
+JSON objects of known fields, at most seats.MAX_BODY bytes; what does not fit is refused
+with a clear message and changes nothing (crib.web.seats). Every answer goes through the
+engine's own validation.
+
+    GET  /            the page          GET /state       the state now (JSON)
+    GET  /events      the state, pushed GET /board.svg   the board's picture
+    GET  /qr.svg      the joining code  GET /static/...  script and style
+    POST /api/join    {seat}                        -> {seat, token}
+    POST /api/answer  {question, answer, seat, token, for}
+    POST /api/undo    {question, seat, token}
+"""
+
+import io
+import json
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from crib.table.answers import AnswerError
+from crib.table.engine import StaleQuestion
+from crib.web import seats
+from crib.web.hub import Hub
+from crib.web.seats import Refused
+
+HERE = Path(__file__).resolve().parent
+COOKIE = "crib_key"
+HEARTBEAT_S = 15.0  # a comment line on an idle event stream, so dead screens are noticed
+FORBIDDEN = "403: this page needs the address `crib serve` printed (it carries the key)"
+# The page runs only its own script and style, talks only to the companion, is framed by
+# no one, and never sends its address (with the key) to another site.
+PAGE_HEADERS = {
+    "Cache-Control": "no-store",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self';"
+                               " script-src 'self'; connect-src 'self'; base-uri 'none';"
+                               " form-action 'none'; frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
+
+
+class KeyCheck:
+    """ASGI middleware: every HTTP request carries the session key, or gets 403."""
+
+    def __init__(self, app, key):
+        self.app = app
+        self.key = key
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            req = Request(scope)
+            given = (req.query_params.get("k") or req.cookies.get(COOKIE)
+                     or req.headers.get("x-crib-key"))
+            if not seats.key_ok(self.key, given):
+                await PlainTextResponse(FORBIDDEN, 403)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def qr_svg(url: str) -> str:
+    """The joining address as a QR code (SVG text)."""
+    import segno
+
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False,
+                                    svgns=True, title="join this game")
+    return out.getvalue().decode()
+
+
+async def _body(request: Request, fields: dict, required: tuple[str, ...]) -> dict:
+    """The posted JSON object, size-limited and checked field by field (Refused if not)."""
+    size = request.headers.get("content-length")
+    if size is not None and (not size.isdigit() or int(size) > seats.MAX_BODY):
+        raise Refused(413, f"request too large (at most {seats.MAX_BODY} bytes)")
+    raw = b""
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > seats.MAX_BODY:
+            raise Refused(413, f"request too large (at most {seats.MAX_BODY} bytes)")
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise Refused(400, "the request is not valid JSON") from None
+    return seats.check_fields(body, fields, required)
+
+
+def _refusal(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"ok": False, "error": message}, status)
+
+
+def create_app(hub: Hub, key: str, join_url: str, poll: bool = True) -> Starlette:
+    """The web app around a Hub (started and stopped with the app); join_url: the address
+    (with its key) the QR code carries."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
+                             autoescape=True)
+    page = env.get_template("index.html")
+    qr = qr_svg(join_url)
+    session = seats.seat_token(key, "session")[:12]  # names the seat a phone keeps
+
+    def players():
+        view = hub.state.get("view") or {}
+        names = view.get("names")
+        return names or []
+
+    async def index(request: Request) -> Response:
+        html = page.render(qr=qr, join_url=join_url, session=session)
+        resp = HTMLResponse(html, headers=PAGE_HEADERS)
+        if request.query_params.get("k"):
+            resp.set_cookie(COOKIE, key, httponly=True, samesite="strict")
+        return resp
+
+    async def state(request: Request) -> Response:
+        return Response(hub.text, media_type="application/json",
+                        headers={"Cache-Control": "no-store"})
+
+    async def events(request: Request) -> Response:
+        async def stream():
+            async for text in hub.states(HEARTBEAT_S):
+                yield ": still here\n\n" if text is None else f"data: {text}\n\n"
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store",
+                                          "X-Accel-Buffering": "no"})
+
+    async def board_svg(request: Request) -> Response:
+        if hub.svg is None:
+            return PlainTextResponse("no board picture (no board with LEDs)", 404)
+        return Response(hub.svg, media_type="image/svg+xml",
+                        headers={"Cache-Control": "no-store"})
+
+    async def qr_code(request: Request) -> Response:
+        return Response(qr, media_type="image/svg+xml")
+
+    async def join(request: Request) -> Response:
+        try:
+            body = await _body(request, seats.JOIN_FIELDS, ("seat",))
+            seat = body["seat"]
+            names = players()
+            if seat != seats.TABLE and not (isinstance(seat, int) and 0 <= seat < len(names)):
+                raise Refused(400, f"no such seat: {seat!r}")
+        except Refused as e:
+            return _refusal(e.status, e.message)
+        name = "the table" if seat == seats.TABLE else names[seat]
+        return JSONResponse({"ok": True, "seat": seat, "name": name,
+                             "token": seats.seat_token(key, seat)})
+
+    async def _checked(request, fields, required):
+        body = await _body(request, fields, required)
+        seat = seats.check_seat(key, body.get("seat"), body.get("token"), len(players()))
+        q = await hub.question()
+        if q is None:
+            raise Refused(409, "the session is over: nothing is asked")
+        if body["question"] != q.id:
+            raise Refused(409, f"that question is no longer open (now: {q.prompt})")
+        return body, seat, q
+
+    async def answer(request: Request) -> Response:
+        try:
+            body, seat, q = await _checked(request, seats.ANSWER_FIELDS, ("question", "answer"))
+            seats.check_turn(seat, q.asks, players(), body.get("for", False))
+            await hub.answer(body["question"], body["answer"])
+        except Refused as e:
+            return _refusal(e.status, e.message)
+        except StaleQuestion as e:
+            return _refusal(409, str(e))
+        except AnswerError as e:
+            return _refusal(422, str(e))
+        return JSONResponse({"ok": True, "version": hub.version})
+
+    async def undo(request: Request) -> Response:
+        try:
+            body, seat, q = await _checked(request, seats.UNDO_FIELDS, ("question",))
+            await hub.undo(body["question"])
+        except Refused as e:
+            return _refusal(e.status, e.message)
+        except StaleQuestion as e:
+            return _refusal(409, str(e))
+        except AnswerError as e:
+            return _refusal(422, str(e))
+        return JSONResponse({"ok": True, "version": hub.version})
+
+    @asynccontextmanager
+    async def lifespan(app):
+        await hub.open(poll=poll)
+        try:
+            yield
+        finally:
+            await hub.close()
+
+    routes = [
+        Route("/", index), Route("/state", state), Route("/events", events),
+        Route("/board.svg", board_svg), Route("/qr.svg", qr_code),
+        Route("/api/join", join, methods=["POST"]),
+        Route("/api/answer", answer, methods=["POST"]),
+        Route("/api/undo", undo, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan,
+                     middleware=[Middleware(KeyCheck, key=key),
+                                 Middleware(GZipMiddleware, minimum_size=800)])

@@ -1,0 +1,335 @@
+// The phone companion's page: draws the state the server pushes (server-sent events) and
+// posts answers back. No game logic here: the server's question says what is legal.
+"use strict";
+(function () {
+  const RANKS = "A23456789TJQK", SUITS = "CDHS", SYM = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
+  const CARD_KINDS = ["cut", "dealt", "discard", "starter", "show", "crib"];
+  const $ = (id) => document.getElementById(id);
+  let state = null, qid = null, busy = false, picked = [], rankOpen = null, totals = false;
+  let seenSeq = 0, boardRev = null;
+  const SEAT_KEY = "crib.seat." + document.body.dataset.session; // a seat per session
+  let seat = JSON.parse(localStorage.getItem(SEAT_KEY) || "null");
+
+  const rankText = (r) => (r === "T" ? "10" : r);
+  const cardText = (c) => rankText(c[0]) + SYM[c[1]];
+  const isRed = (c) => c[1] === "D" || c[1] === "H";
+  function el(tag, attrs, text) {
+    const e = document.createElement(tag);
+    for (const k in attrs || {}) {
+      if (k === "onclick") e.onclick = attrs[k];
+      else if (attrs[k] !== false && attrs[k] != null) e.setAttribute(k, attrs[k] === true ? "" : attrs[k]);
+    }
+    if (text != null) e.textContent = text;
+    return e;
+  }
+  const button = (text, onclick, attrs) => el("button", Object.assign({ type: "button", onclick }, attrs || {}), text);
+  function cardSpan(c) { return el("span", { class: isRed(c) ? "red" : "" }, cardText(c)); }
+
+  // -- talking to the server ------------------------------------------------------------
+  async function post(path, body) {
+    const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body), credentials: "same-origin" });
+    let data = {};
+    try { data = await res.json(); } catch (e) { data = { error: "the companion did not answer (" + res.status + ")" }; }
+    return { status: res.status, data };
+  }
+  function seatFields() { return seat ? { seat: seat.seat, token: seat.token } : { seat: null, token: null }; }
+  async function send(answer) {
+    if (busy || !state || !state.question) return;
+    busy = true; setError(""); document.body.classList.add("busy");
+    const body = Object.assign({ question: qid, answer: String(answer), for: $("for").checked }, seatFields());
+    const r = await post("/api/answer", body);
+    busy = false; document.body.classList.remove("busy");
+    if (r.status === 403 && seat) { forgetSeat(); }
+    if (!r.data.ok) { setError(r.data.error); refresh(); } else { picked = []; rankOpen = null; }
+  }
+  async function undo() {
+    if (busy || !state || !state.question) return;
+    busy = true; setError("");
+    const r = await post("/api/undo", Object.assign({ question: qid }, seatFields()));
+    busy = false;
+    if (!r.data.ok) setError(r.data.error); else { picked = []; rankOpen = null; }
+  }
+  function setError(text) { $("error").textContent = text || ""; }
+  async function refresh() {
+    const res = await fetch("/state", { credentials: "same-origin", cache: "no-store" });
+    if (res.ok) show(await res.json());
+  }
+  let source = null, lost = false;
+  function connect() {
+    if (source) source.close();
+    source = new EventSource("/events");
+    source.onmessage = (m) => { if (lost) { lost = false; setError(""); } show(JSON.parse(m.data)); };
+    source.onerror = async () => { // the browser retries by itself; say why it waits
+      lost = true;
+      try {
+        const res = await fetch("/state", { credentials: "same-origin", cache: "no-store" });
+        if (res.status === 403) { source.close(); setError("This address is no longer the game's: open the one crib serve printed now (or scan its code)."); }
+      } catch (e) { setError("The companion is not answering: retrying\u2026"); }
+    };
+  }
+
+  // -- seats ----------------------------------------------------------------------------
+  function names() { return (state && state.view && state.view.names) || []; }
+  function forgetSeat() { seat = null; localStorage.removeItem(SEAT_KEY); drawSeats(); }
+  async function join(which) {
+    const r = await post("/api/join", { seat: which });
+    if (!r.data.ok) { setError(r.data.error); return; }
+    seat = { seat: r.data.seat, token: r.data.token, name: r.data.name, names: names() };
+    localStorage.setItem(SEAT_KEY, JSON.stringify(seat));
+    $("seats").hidden = true; draw();
+  }
+  function drawSeats() {
+    const ns = names();
+    if (seat && JSON.stringify(seat.names) !== JSON.stringify(ns)) seat = null; // another game
+    const want = !seat && ns.length > 0;
+    $("seats").hidden = !want;
+    if (!want) return;
+    const list = $("seat-list"); list.textContent = "";
+    ns.forEach((n, i) => list.append(button(n, () => join(i), { "data-seat": i })));
+    list.append(button("Shared screen (answers for everyone)", () => join("table"), { "data-seat": "table" }));
+  }
+
+  // -- drawing --------------------------------------------------------------------------
+  function show(s) {
+    if (state && s.version <= state.version) return;
+    const fresh = !state || !s.question || !state.question || s.question.id !== (state.question || {}).id;
+    state = s;
+    if (fresh) {
+      picked = []; rankOpen = null; setError("");
+      totals = !!(s.question && s.question.legal && s.question.legal.prefer === "total");
+    }
+    qid = s.question ? s.question.id : null;
+    drawSeats();
+    draw();
+    if (s.board_rev !== boardRev) { boardRev = s.board_rev; drawBoard(); }
+    const news = s.log.filter((e) => e.seq > seenSeq);
+    if (seenSeq && $("speak").checked) news.filter((e) => e.kind === "show").forEach(speakShow);
+    if (s.log.length) seenSeq = s.log[s.log.length - 1].seq;
+  }
+  async function drawBoard() {
+    if (boardRev == null) { $("board").textContent = ""; return; }
+    const res = await fetch("/board.svg", { credentials: "same-origin", cache: "no-store" });
+    if (res.ok) { $("board").innerHTML = await res.text(); $("board").dataset.rev = boardRev; }
+  }
+  function draw() {
+    const q = state.question, v = state.view;
+    document.body.dataset.kind = q ? q.kind : "over";
+    drawScores(v, q);
+    $("prompt").textContent = q ? q.prompt.replace(/ \((Y\/n|y\/N)\)$/, "?") : "The session is over";
+    $("prompt").dataset.id = qid || "";
+    const ns = names();
+    const asked = q && q.asks != null ? ns[q.asks] : null;
+    const mine = !asked || !seat || seat.seat === "table" || seat.seat === q.asks;
+    $("turn").textContent = asked ? (seat && seat.seat === q.asks ? asked + ", your turn" : asked + "'s turn") : "";
+    $("behalf").hidden = mine;
+    if (mine) $("for").checked = false;
+    $("forname").textContent = asked || "";
+    $("undo").disabled = !q || !q.undo;
+    drawChosen();
+    drawPanel(q, mine || $("for").checked);
+    drawHand(v);
+    drawLog(state.log);
+  }
+  function drawScores(v, q) {
+    const box = $("scores"); box.textContent = "";
+    if (!v || v.game == null) return;
+    const sides = v.sides, players = v.names.length;
+    const sideOf = (p) => (sides.length === players ? p : p % sides.length);
+    sides.forEach((name, s) => {
+      const row = el("div", { class: "side" + (q && q.asks != null && sideOf(q.asks) === s ? " asked" : ""), "data-side": s });
+      const n = el("span", { class: "name" }, name);
+      if (sideOf(v.dealer) === s) n.append(el("span", { class: "crib" }, "crib"));
+      const sc = el("span", { class: "score" }, String(v.scores[s]));
+      sc.append(el("small", {}, " /" + v.target));
+      const bar = el("div", { class: "bar" }); const fill = el("i");
+      fill.style.width = Math.min(100, (100 * v.scores[s]) / v.target) + "%";
+      bar.append(fill); row.append(n, sc, bar); box.append(row);
+    });
+  }
+  function drawHand(v) {
+    const box = $("hand"); box.textContent = "";
+    if (!v || !v.hand) return;
+    const h = v.hand;
+    if (h.starter) { box.append("Starter "); box.append(el("span", { class: "cards" }, "")); box.lastChild.append(cardSpan(h.starter)); }
+    if (h.phase === "play" && h.pile.length) {
+      box.append("  Count " + h.count + ": ");
+      const c = el("span", { class: "cards" });
+      h.pile.forEach((x) => { c.append(cardSpan(x), " "); });
+      box.append(c);
+    }
+  }
+  function drawChosen() {
+    const box = $("chosen"); box.textContent = "";
+    picked.forEach((c) => box.append(el("span", { class: "chip" + (isRed(c) ? " red" : ""), "data-card": c }, cardText(c))));
+  }
+  function drawPanel(q, canAnswer) {
+    const p = $("panel"); p.textContent = "";
+    if (!q) { if (state.view && state.view.over) p.append(el("p", {}, "Game over.")); return; }
+    const L = q.legal || {};
+    const add = (...xs) => p.append(...xs);
+    if (!canAnswer) { add(el("p", { class: "small" }, "Waiting for " + names()[q.asks] + ".")); return; }
+    if (q.kind === "play") return drawPlay(q, L, add);
+    if (CARD_KINDS.includes(q.kind)) return drawCards(q, L, add);
+    if (q.kind === "play_points" || q.kind === "count") return drawNumbers(q, L, add);
+    if (q.kind === "confirm") { // a show to peg: the count itself, above yes and no
+      const last = state.log[state.log.length - 1];
+      if (last && last.kind === "show") add(showTable(el("div", { class: "ev show inline" }), last));
+    }
+    if (L.choices) return drawChoices(q, L, add);
+    drawText(q, add);
+  }
+  function grid(cls) { return el("div", { class: "grid " + cls }); }
+  function drawChoices(q, L, add) {
+    const g = grid("choices");
+    const yesNo = L.choices.length === 2 && L.choices[0] === "y";
+    L.choices.forEach((c) => {
+      const label = yesNo ? (c === "y" ? "Yes" : "No") : String(c);
+      const isDefault = yesNo ? (c === "y") === L.default : String(q.default) === String(c);
+      g.append(button(label, () => send(c), { class: isDefault ? "primary" : "", "data-choice": c }));
+    });
+    if (L.none) g.append(button("Nobody", () => send(""), { "data-choice": "" }));
+    add(g);
+    if (L.min != null) drawText(q, add, "number");
+  }
+  function drawText(q, add, type) {
+    const hint = q.hint || (type === "number" ? "another number" : "");
+    const input = el("input", { type: type || "text", id: "text", placeholder: hint, autocomplete: "off" });
+    const row = el("div", { class: "row" });
+    row.append(input, button("OK", () => send(input.value), { class: "primary", "data-choice": "ok" }));
+    input.onkeydown = (e) => { if (e.key === "Enter") send(input.value); };
+    add(row);
+  }
+  function drawNumbers(q, L, add) {
+    const values = L.totals || Array.from({ length: 24 }, (_, i) => i);
+    const g = grid("nums");
+    values.forEach((n) => g.append(button(String(n), () => send(n), { "data-value": n })));
+    add(g);
+    if (!L.totals) drawText(q, add, "number");
+  }
+  function drawPlay(q, L, add) {
+    if (q.default) add(button("Lay " + q.default, () => send(""), { class: "big primary", "data-choice": "default" }));
+    const g = grid("ranks");
+    for (const r of RANKS) {
+      const t = rankText(r);
+      g.append(button(t, () => send(t), { "data-rank": r, disabled: !(L.ranks || []).includes(t) }));
+    }
+    add(g);
+    const row = el("div", { class: "row" });
+    row.append(button("Go", () => send("go"), { class: "big", "data-choice": "go", disabled: !L.go }),
+      button("Type points", () => send("points"), { "data-choice": "points" }));
+    add(row);
+  }
+  function drawCards(q, L, add) {
+    const need = L.count || 1;
+    const legal = new Set(L.cards || []);
+    picked.forEach((c) => legal.delete(c));
+    // The ranks a show must have (the cards laid in the play, suits not known).
+    let ranksLeft = L.ranks ? L.ranks.slice() : null;
+    if (ranksLeft) picked.forEach((c) => { const i = ranksLeft.indexOf(rankText(c[0])); if (i >= 0) ranksLeft.splice(i, 1); });
+    if (q.default) add(button("Take " + q.default, () => send(""), { class: "big primary", "data-choice": "default" }));
+    if (L.skip) add(button("Skip", () => send(""), { class: "big", "data-choice": "skip" }));
+    if (L.totals) {
+      const row = el("div", { class: "row" });
+      row.append(button("Cards", () => { totals = false; draw(); }, { class: totals ? "" : "on", "data-choice": "cards" }),
+        button("Total", () => { totals = true; draw(); }, { class: totals ? "on" : "", "data-choice": "total" }));
+      add(row);
+      if (totals) return drawNumbers(q, L, add);
+    }
+    if (q.kind === "discard") { // the dealt cards themselves
+      const g = grid("choices");
+      (L.cards || []).forEach((c) => g.append(button(cardText(c), () => pick(c, need), { "data-card": c, class: picked.includes(c) ? "on" : "" })));
+      return add(g);
+    }
+    const g = grid("ranks");
+    for (const r of RANKS) {
+      const ok = [...legal].some((c) => c[0] === r) && (!ranksLeft || ranksLeft.includes(rankText(r)));
+      g.append(button(rankText(r), () => openRank(r, legal, need), { "data-rank": r, disabled: !ok, class: rankOpen === r ? "on" : "" }));
+    }
+    add(g);
+    if (rankOpen) {
+      const s = grid("suits");
+      for (const x of SUITS) {
+        const c = rankOpen + x;
+        s.append(button(SYM[x], () => pick(c, need), { "data-suit": x, class: isRed(c) ? "red" : "", disabled: !legal.has(c), "aria-label": cardText(c) }));
+      }
+      add(s);
+    }
+    if (picked.length) add(button("Clear " + picked.length, () => { picked = []; rankOpen = null; draw(); }, { "data-choice": "clear" }));
+  }
+  function openRank(r, legal, need) {
+    const suits = [...legal].filter((c) => c[0] === r);
+    if (suits.length === 1) return pick(suits[0], need); // one suit left: no need to ask
+    rankOpen = r; draw();
+  }
+  function pick(c, need) {
+    const i = picked.indexOf(c);
+    if (i >= 0) picked.splice(i, 1); else picked.push(c);
+    rankOpen = null;
+    if (picked.length === need) return send(picked.join(" "));
+    draw();
+  }
+  function drawLog(log) {
+    const box = $("log"); box.textContent = "";
+    const items = log.slice(-30).reverse();
+    for (const e of items) {
+      if (e.kind === "board" || e.kind === "over" || e.kind === "line" && !e.text.trim()) continue;
+      const d = el("div", { class: "ev " + e.kind, "data-seq": e.seq });
+      if (e.kind === "show") {
+        showTable(d, e);
+      } else {
+        if (e.points) d.append(el("span", { class: "pts" }, "+" + e.points));
+        d.append((e.who ? e.who + ": " : "") + e.text);
+      }
+      box.append(d);
+    }
+  }
+  // A show itemised: fifteens with their cards, pairs, runs, flush, nobs; a running total.
+  function showTable(d, e) {
+    const data = e.data;
+    if (window.speechSynthesis) d.append(button("Read", () => speakShow(e), { class: "say-btn", "aria-label": "read the count aloud" }));
+    d.append(el("b", {}, (e.who ? e.who + "'s " : "") + (data.crib ? "crib " : "hand ")));
+    data.cards.forEach((c) => d.append(cardSpan(c), " "));
+    if (data.starter) { d.append(" starter "); d.append(cardSpan(data.starter)); }
+    const t = el("table");
+    let run = 0;
+    data.items.forEach((it) => {
+      run += it.points;
+      const tr = el("tr");
+      const cards = el("td"); it.cards.forEach((c) => cards.append(cardSpan(c), " "));
+      tr.append(el("td", {}, it.kind), cards, el("td", {}, it.points + "  (" + run + ")"));
+      t.append(tr);
+    });
+    const tr = el("tr"); tr.append(el("td", {}, "total"), el("td"), el("td", {}, String(data.total)));
+    t.append(tr); d.append(t);
+    return d;
+  }
+  function speakShow(e) {
+    if (!window.speechSynthesis) return;
+    const d = e.data;
+    const words = d.items.map((it) => it.kind + " for " + it.points);
+    const text = (d.crib ? "crib: " : "hand: ") + (words.length ? words.join(", ") + ". " : "nineteen. ") + "Total " + d.total;
+    speechSynthesis.speak(new SpeechSynthesisUtterance(text));
+  }
+
+  // -- the screen stays awake while the page is shown (where the browser allows) ----------
+  let lock = null;
+  async function keepAwake() {
+    try { if (navigator.wakeLock && !lock) { lock = await navigator.wakeLock.request("screen"); lock.onrelease = () => { lock = null; }; } } catch (e) { lock = null; }
+  }
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") {
+      keepAwake(); refresh(); // woke up: catch up now, and listen again
+      if (!source || source.readyState === EventSource.CLOSED) connect();
+    }
+  });
+  document.addEventListener("click", keepAwake, { once: true });
+  window.addEventListener("DOMContentLoaded", () => {
+    $("undo").onclick = undo;
+    $("for").onchange = () => draw();
+    $("seat-change").onclick = forgetSeat;
+    $("speak").checked = localStorage.getItem("crib.speak") === "1";
+    $("speak").onchange = () => localStorage.setItem("crib.speak", $("speak").checked ? "1" : "0");
+    connect();
+  });
+})();

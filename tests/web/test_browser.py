@@ -1,0 +1,163 @@
+"""The phone companion in a real browser (Debian's Chromium, driven by Playwright): a whole
+2-player game to 121 tapped on two phones, one per player, with the virtual board's lit
+holes checked after each peg; a 3-player game for two hands; a phone reloaded mid-hand;
+the server killed mid-hand and resumed. `crib serve` runs as players run it."""
+
+import signal
+
+import pytest
+from browser import CHROMIUM, CHROMIUM_ARGS, Phone, Serve
+from webtools import Players
+
+pytestmark = pytest.mark.browser
+
+
+class _Q:
+    def __init__(self, d):
+        self.__dict__.update(d)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def play(serve, phones, players, until, check_board=True):
+    """Answer each question on the phone of the seat asked (the first phone when no one is
+    asked) until until(state) is true; every phone must show each new question. Returns
+    the taps per hand (by hand number)."""
+    taps = {}
+    s = serve.state()
+    last_pegs = s["view"]["pegs"]
+    while not until(s):
+        q = s["question"]
+        phone = phones[q["asks"] if q["asks"] is not None else 0]
+        before = phone.taps
+        new = phone.answer(q, players.answer(_Q(q)))
+        hand = s["view"]["hand"]["number"]
+        taps[hand] = taps.get(hand, 0) + phone.taps - before
+        for other in phones:  # pushed to every screen
+            other.wait_for(new)
+        s = serve.state()
+        assert s["question"] is None or s["question"]["id"] == new
+        if check_board and s["view"]["pegs"] != last_pegs and not s["view"]["over"]:
+            last_pegs = s["view"]["pegs"]
+            phones[-1].wait_lit(last_pegs)
+    return taps
+
+
+def test_a_whole_two_player_game_tapped_on_two_phones(browser, tmp_path):
+    serve = Serve(tmp_path, ["Alice", "Bob"], 121)
+    phones = []
+    try:
+        phones = [Phone(browser, serve.url, 0), Phone(browser, serve.url, 1)]
+        assert phones[1].holes() > 300
+        phones[0].shot("web-starter.png")
+        players = Players(2, 121, False, seed=3)
+        taps = play(serve, phones, players, lambda s: s["question"]["kind"] == "another")
+        s = serve.state()
+        g = players.g
+        assert g.over and s["view"]["over"] and s["view"]["scores"] == list(g.scores)
+        assert max(s["view"]["scores"]) >= 121
+        for phone in phones:
+            assert "wins" in phone.page.text_content("#log")
+        phones[0].shot("web-over.png")
+        print("taps per hand:", taps)
+        full = [taps[h] for h in sorted(taps)[:-1]]  # the last hand stops at 121
+        assert len(full) >= 4 and all(20 <= t <= 60 for t in full)
+        phones[0].answer(s["question"], "n")
+        assert serve.state()["question"] is None
+    finally:
+        for phone in phones:
+            phone.close()
+        serve.stop()
+
+
+def test_three_players_for_two_hands(browser, tmp_path):
+    names = ["Ann", "Ben", "Cat"]
+    serve = Serve(tmp_path, names, 121)
+    phones = []
+    try:
+        phones = [Phone(browser, serve.url, i) for i in range(3)]
+        phones[2].holes()
+        players = Players(3, 121, False, seed=8)
+        play(serve, phones, players, lambda s: s["view"]["hand"]["number"] > 2)
+        s = serve.state()
+        assert s["view"]["scores"] == list(players.g.scores)
+        assert s["question"]["kind"] == "starter" and s["view"]["dealer"] == 2
+    finally:
+        for phone in phones:
+            phone.close()
+        serve.stop()
+
+
+def test_a_phone_reloaded_mid_hand_keeps_its_seat(browser, tmp_path):
+    serve = Serve(tmp_path, ["Alice", "Bob"], 121)
+    phones = []
+    try:
+        phones = [Phone(browser, serve.url, 0), Phone(browser, serve.url, 1)]
+        phones[1].holes()
+        players = Players(2, 121, False, seed=4)
+        play(serve, phones, players, lambda s: len(s["view"]["hand"]["pile"]) >= 3)
+        qid = serve.state()["question"]["id"]
+        phones[1].page.reload()  # the page again: the seat is remembered, no sign-in
+        phones[1].wait_for(qid)
+        assert phones[1].page.is_hidden("#seats")
+        assert "your turn" in phones[1].page.text_content("#turn") or \
+            serve.state()["question"]["asks"] != 1
+        assert len(phones[1].page.query_selector_all("#hand .cards span")) >= 3
+        assert phones[1].holes() > 300  # the reloaded page shows the board again
+        play(serve, phones, players, lambda s: s["view"]["hand"]["number"] > 1,
+             check_board=False)
+        assert serve.state()["view"]["scores"] == list(players.g.scores)
+    finally:
+        for phone in phones:
+            phone.close()
+        serve.stop()
+
+
+def test_the_server_killed_mid_hand_and_resumed(browser, tmp_path):
+    serve = Serve(tmp_path, ["Alice", "Bob"], 121)
+    phones = []
+    try:
+        phones = [Phone(browser, serve.url, 0), Phone(browser, serve.url, 1)]
+        players = Players(2, 121, False, seed=6)
+        play(serve, phones, players, lambda s: len(s["view"]["hand"]["pile"]) >= 4,
+             check_board=False)
+        before = serve.state()["view"]
+        serve.stop(signal.SIGKILL)
+        serve = Serve(tmp_path, ["Alice", "Bob"], resume=True)
+        s = serve.state()
+        assert s["view"]["scores"] == before["scores"]
+        assert s["view"]["hand"]["pile"] == before["hand"]["pile"]
+        for phone in phones:  # scan the new code: a new session key, seats chosen again
+            phone.open(serve.url)
+            phone.wait_for(s["question"]["id"])
+        play(serve, phones, players, lambda s: s["view"]["hand"]["number"] > 1,
+             check_board=False)
+        assert serve.state()["view"]["scores"] == list(players.g.scores)
+    finally:
+        for phone in phones:
+            phone.close()
+        out = serve.stop()
+    assert "game is saved" in out
+
+
+def test_a_totals_only_hand(browser, tmp_path):
+    serve = Serve(tmp_path, ["Alice", "Bob"], 121, extra=("--totals",))
+    phones = []
+    try:
+        phones = [Phone(browser, serve.url, 0), Phone(browser, serve.url, 1)]
+        players = Players(2, 121, False, seed=7, totals=True)
+        taps = play(serve, phones, players, lambda s: s["view"]["hand"]["number"] > 1)
+        assert taps[1] <= 7  # the starter (2), two play totals, two hands and a crib
+        assert serve.state()["view"]["scores"] == list(players.g.scores)
+    finally:
+        for phone in phones:
+            phone.close()
+        serve.stop()

@@ -1,0 +1,47 @@
+"""What the web tests share: the session key, a Hub on a fresh history and an in-memory
+board, and the people at the table answering from a reference game (tests/table's Table)."""
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "table"))
+
+from test_engine import Table  # noqa: E402  (the people at the table)
+
+from crib.board.memory import MemoryBoard  # noqa: E402
+from crib.history.db import History  # noqa: E402
+from crib.table.cards import rank_text  # noqa: E402
+from crib.table.engine import TableEngine  # noqa: E402
+from crib.table.session import Setup  # noqa: E402
+from crib.web.hub import Hub  # noqa: E402
+
+KEY = "test-key-0123456789"
+
+
+class Players(Table):
+    """The people at the table as they use a phone: in the play, a rank is all they tap
+    (the companion lends it a suit); everything else as tests/table's Table answers."""
+
+    def answer(self, q):
+        g = self.g
+        if q.kind == "play" and g.play.playable():
+            card = g.play.playable()[0]
+            rank = rank_text(card >> 2)
+            assert rank in q.legal["ranks"] and q.asks == g.play.turn
+            g.lay(card)
+            self.answers += 1
+            return rank
+        return super().answer(q)
+
+
+NAMES = ["Alice", "Bob"]
+
+
+def make_hub(db, names=NAMES, target=121, options=None, board=None, picture=None):
+    """A Hub whose engine plays names to target on board (default in memory)."""
+    def make():
+        return TableEngine(History.open(db), board or MemoryBoard(4),
+                           dict({"confirm": True}, **(options or {})),
+                           Setup(list(names), False, target, 0))
+    return Hub(make, picture)
