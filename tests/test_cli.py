@@ -20,10 +20,11 @@ VERBS = sorted(VERBS)
 HEAVY = ("crib.analysis.fastshow", "crib.analysis.advise", "crib.analysis.advise_tables",
          "crib.solitaire.solve",
          "mpremote", "crib.deploy.device", "crib.deploy.plan", "crib.deploy.build",
-         "crib.hardware", "crib.hw_svg",
+         "crib.hardware", "crib.hardware.svg",
          "crib.table.engine", "crib.table.session", "crib.table.turns", "crib.sim.virtual",
          "crib.sim.screen",
-         "crib.picture.model", "crib.picture.snapshot", "crib.layout.face", "rich", "xml.sax")
+         "crib.picture.model", "crib.picture.snapshot", "crib.layout.face", "rich", "xml.sax",
+         "schemdraw", "ezdxf", "fpdf", "numpy")
 
 
 def _exit_code(argv):
