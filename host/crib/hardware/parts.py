@@ -122,7 +122,7 @@ def bom_rows(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
     feed_m = _round_up((pnl.width + pnl.height) / 1000 + FEED_M)
     f_part, f_mpn, f_usd = fuse(pw["need_ma"], wire_ma(pw["feed_runs"], pw["feed_awg"]))
     return [
-        ("U1", 1, "", "Raspberry Pi Pico (RP2040), MicroPython 1.22 or newer",
+        ("U1", 1, "", "Raspberry Pi Pico (RP2040), MicroPython 1.23 or newer",
          "Raspberry Pi SC0915", 4.00, "the Pico H (headers fitted) works too"),
         ("LED1", strip_m, "m", "WS2812B LED strip, 5 V, %d LEDs/m, 12 mm wide, IP30"
          % LEDS_PER_M, "generic WS2812B 144/m IP30", 14.00,
