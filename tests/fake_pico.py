@@ -17,6 +17,8 @@ reads the pty byte by byte).
 import os
 import sys
 
+import micropython as _micropython
+
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n>"
 FRIENDLY = b"\r\nMicroPython (fake Pico)\r\n>>> "
 WINDOW = 256
@@ -76,10 +78,21 @@ class _Pin:
         return 1
 
 
+class _Timer:
+    """machine.Timer: never fires (the app then samples its buttons itself)."""
+
+    def __init__(self, period=0, callback=None, hard=False):
+        pass
+
+    def deinit(self):
+        pass
+
+
 class _Machine:
     """The machine module as main.py uses it."""
 
     Pin = _Pin
+    Timer = _Timer
 
 
 class _Strip:
@@ -103,9 +116,10 @@ class _Strip:
 
 
 class _Port:
-    """pegboard.stdio.StdioPort on the pty: never blocks long, Ctrl-C interrupts."""
+    """The USB serial port on the pty when the deployed one cannot be used: never
+    blocks long, Ctrl-C interrupts (a firmware older than the REPL hand-over)."""
 
-    def __init__(self, stdin=None, stdout=None):
+    def __init__(self, stdin=None, stdout=None, **kwargs):
         import select
 
         self.closed = False
@@ -132,12 +146,64 @@ class _Port:
         write(data)
 
 
+def _deployed_port():
+    """The deployed pegboard.usbserial.UsbSerial itself on the pty, so the REPL hand-over that
+    `crib deploy` relies on is the firmware's own: only waiting a few ms for input (so the
+    loop does not spin) and noticing a host that has gone are added."""
+    try:
+        from pegboard.usbserial import UsbSerial
+    except ImportError:
+        return _Port
+
+    class Raw:
+        """The USB serial's input as MicroPython delivers it: Ctrl-C raises
+        KeyboardInterrupt unless main.py turned that off (micropython.kbd_intr(-1))."""
+
+        def read(self, n):
+            c = _read(n)
+            if c == b"\x03" and _Drivers.intr == 3:
+                raise KeyboardInterrupt
+            return c
+
+    class Port(UsbSerial):
+        def __init__(self, *args, **kwargs):
+            UsbSerial.__init__(self, *args, **kwargs)
+            self._raw = Raw()
+
+        def read(self):
+            if not self.ready(5):
+                return b""
+            try:
+                data = UsbSerial.read(self)
+            except OSError:
+                data = None
+            if data is None or (not data and self.ready()):  # the host closed the pty
+                self.closed = _Drivers.lost = True
+                raise KeyboardInterrupt
+            return data
+
+    return Port
+
+
 class _Drivers:
-    """pegboard.ws2812 and pegboard.stdio as main.py imports them."""
+    """pegboard.ws2812 and pegboard.usbserial (or, before it, pegboard.stdio) as main.py
+    imports them."""
 
     WS2812 = _Strip
     StdioPort = _Port
+    UsbSerial = _Port
     lost = False  # the host closed the pty for good
+    intr = 3  # the keyboard interrupt character (micropython.kbd_intr)
+
+
+class _Micropython:
+    """The micropython module, its kbd_intr recorded for the fake USB serial."""
+
+    def __getattr__(self, name):
+        return getattr(_micropython, name)
+
+    def kbd_intr(self, c):
+        _Drivers.intr = c
 
 
 class Device:
@@ -219,9 +285,9 @@ class Device:
     def boot(self):
         """Run /main.py as a Pico does after a reset, with fake drivers; back to the REPL.
 
-        Only the hardware is faked (machine.Pin, the WS2812 driver, the USB serial port):
-        the deployed main.py, app, config.json and state file are the real ones. Ctrl-C
-        raises KeyboardInterrupt in main.py, as the Pico's USB serial does.
+        Only the hardware is faked (machine.Pin and Timer, the WS2812 driver): the deployed
+        main.py, app, config.json, state file and USB serial port (pegboard.usbserial, with its
+        REPL hand-over) are the real ones.
         """
         try:
             with open("/main.py") as f:
@@ -231,7 +297,11 @@ class Device:
             return "friendly"
         sys.modules["machine"] = _Machine
         sys.modules["pegboard.ws2812"] = _Drivers
+        _Drivers.StdioPort = _Drivers.UsbSerial = _deployed_port()
+        _Drivers.intr = 3
         sys.modules["pegboard.stdio"] = _Drivers
+        sys.modules["pegboard.usbserial"] = _Drivers
+        sys.modules["micropython"] = _Micropython()
         try:
             exec(code, {"__name__": "__main__"})
         except KeyboardInterrupt:

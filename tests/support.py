@@ -1,9 +1,11 @@
 """Helpers shared by the tests: the MicroPython interpreter, the .mpy build, paths."""
 
 import os
+import select
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,3 +38,20 @@ def run_micropython(args, heap="96K", timeout=300, cwd=ROOT, stdin=None, env=Non
 def core_test_modules():
     """Names of the plain test modules that run under both interpreters."""
     return sorted(p.stem for p in CORE_TESTS.glob("test_*.py"))
+
+
+def read_until(fd, want, seconds=20):
+    """Output of a pseudo terminal (its master fd) until want appears, or the time is up."""
+    seen = b""
+    deadline = time.monotonic() + seconds
+    while want not in seen and time.monotonic() < deadline:
+        r, _, _ = select.select([fd], [], [], 0.2)
+        if r:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    return seen

@@ -20,10 +20,11 @@ VERBS = sorted(VERBS)
 HEAVY = ("crib.analysis.fastshow", "crib.analysis.advise", "crib.analysis.advise_tables",
          "crib.solitaire.solve",
          "mpremote", "crib.deploy.device", "crib.deploy.plan", "crib.deploy.build",
-         "crib.hardware", "crib.hw_svg",
+         "crib.hardware", "crib.hardware.svg",
          "crib.table.engine", "crib.table.session", "crib.table.turns", "crib.sim.virtual",
          "crib.sim.screen",
-         "crib.picture.model", "crib.picture.snapshot", "crib.layout.face", "rich", "xml.sax")
+         "crib.picture.model", "crib.picture.snapshot", "crib.layout.face", "rich", "xml.sax",
+         "schemdraw", "ezdxf", "fpdf", "numpy")
 
 
 def _exit_code(argv):
@@ -121,3 +122,57 @@ def test_a_command_still_finds_its_heavy_modules_when_it_runs(capsys):
 def test_every_board_action_has_help(action, capsys):
     assert _exit_code(["board", action, "--help"]) == 0
     assert capsys.readouterr().out.startswith("usage: crib board")
+
+
+def test_version_names_the_release_the_protocol_and_the_firmware(capsys):
+    from importlib.metadata import version
+
+    from crib.layout.source import firmware_dir
+    from cribcore.protocol import PROTO
+
+    assert _exit_code(["--version"]) == 0
+    out = capsys.readouterr().out
+    assert out == "crib %s (ledcrib; protocol %d; firmware %s)\n" % (
+        version("ledcrib"), PROTO, firmware_dir())
+
+
+def _bash_completes(script, words):
+    """What bash offers after `crib WORDS...` (the last word being typed) with script."""
+    line = " ".join(["crib"] + words)
+    probe = ('source "$1"; COMP_WORDS=(crib %s); COMP_CWORD=%d; COMP_LINE=%s; '
+             'COMP_POINT=${#COMP_LINE}; _shtab_crib; printf "%%s\\n" "${COMPREPLY[@]}"'
+             % (" ".join("'%s'" % w for w in words), len(words), "'%s'" % line))
+    done = subprocess.run(["bash", "-c", probe, "bash", script], capture_output=True,
+                          text=True, check=True)
+    return done.stdout.split()
+
+
+def test_bash_completion_offers_the_verbs_and_their_choices(tmp_path, capsys):
+    assert main(["completion", "bash"]) == 0
+    script = tmp_path / "crib.bash"
+    script.write_text(capsys.readouterr().out)
+    assert sorted(_bash_completes(str(script), [""])) == sorted(set(VERBS))
+    assert _bash_completes(str(script), ["sc"]) == ["score"]
+    assert _bash_completes(str(script), ["board", "s"]) == ["status", "set", "snapshot"]
+    assert _bash_completes(str(script), ["completion", ""]) == ["bash", "zsh", "tcsh"]
+    assert "--json" in _bash_completes(str(script), ["score", "--"])
+
+
+def test_zsh_completion_is_a_compdef_for_crib_with_every_verb(capsys):
+    assert main(["completion", "zsh"]) == 0
+    script = capsys.readouterr().out
+    assert script.startswith("#compdef crib")
+    for verb in VERBS:
+        assert "\n    %s:'" % verb in script, verb
+
+
+def test_an_unknown_shell_is_a_usage_error(capsys):
+    assert _exit_code(["completion", "fish"]) == 2
+    assert "invalid choice: 'fish'" in capsys.readouterr().err
+
+
+def test_completion_help_keeps_its_install_lines(capsys):
+    assert _exit_code(["completion", "--help"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert ("  bash:  crib completion bash > ~/.local/share/bash-completion/completions/crib"
+            in lines)

@@ -161,10 +161,34 @@ def test_a_build_file_named_like_the_state_file_is_refused():
 
 
 @pytest.mark.parametrize("mpy, version", [
-    (6, (1, 19, 1)), (0x0A06, (1, 22, 0)), (0x0B06 | (4 << 10), (1, 29, 0)),
+    (6, (1, 23, 0)), (0x0A06, (1, 24, 1)), (0x0B06 | (4 << 10), (1, 29, 0)),
 ])
 def test_same_mpy_format_is_accepted(mpy, version):
     deploy.check_versions((version, mpy, "rp2"), 6)
+
+
+@pytest.mark.parametrize("version", [(1, 19, 1), (1, 22, 2)])
+def test_a_micropython_older_than_the_firmware_needs_is_refused_and_told_what_to_flash(
+        version):
+    # Same .mpy format (v6 since 1.19), but the WS2812 driver needs rp2.DMA writing to a
+    # StateMachine, which came with 1.23.
+    with pytest.raises(deploy.DeployError) as e:
+        deploy.check_versions((version, 6, "rp2"), 6)
+    text = str(e.value)
+    assert "1.23" in text and "micropython.org/download/RPI_PICO" in text
+    assert ".".join(str(v) for v in version) in text
+
+
+def test_an_old_micropython_is_refused_before_anything_is_written(tmp_path, capsys):
+    fake = FakePico(tmp_path / "old.img", mpy=6, version="1.22.2")
+    try:
+        assert main(["deploy", "--port", fake.port]) == 1
+        err = capsys.readouterr().err
+        assert "crib: error:" in err and "1.23" in err
+        assert fake.files(["main.py", "pegboard/app.mpy", "config.json"]) == {
+            "main.py": None, "pegboard/app.mpy": None, "config.json": None}
+    finally:
+        fake.stop()
 
 
 @pytest.mark.parametrize("mpy, version", [
@@ -327,6 +351,26 @@ def test_redeploy_keeps_the_game_in_progress(pico, tmp_path):
     assert pico.files(list(planning.STATE_FILES)) == before
     state = pico.ask("state")
     assert "p0=0,5" in state and "p1=0,7" in state
+
+
+def test_a_stray_ctrl_c_leaves_the_app_running_and_deploy_still_gets_in(pico, tmp_path):
+    _deploy(FIRMWARE, pico.port, tmp_path)
+    t = deploy.connect(pico.port)
+    deploy.soft_reset(t)
+    deploy.handshake(pico.port)
+    with serial.serial_for_url(pico.port, baudrate=115200, timeout=5) as s:
+        for stray in (b"\x03", b"hel\x03lo\n", b"\x03\x03\n"):
+            s.write(stray)
+            time.sleep(0.2)
+        s.write(b"peg p=0 n=4 id=9\n")
+        got = b""
+        while b"id=9" not in got:
+            line = s.readline()
+            assert line, got  # the app still answers
+            got += line
+    assert b"ok rev=1 p0=0,4" in got
+    _deploy(_changed_firmware(tmp_path), pico.port, tmp_path)  # mpremote gets the REPL
+    assert "p0=0,4" in pico.ask("state")
 
 
 def test_version_mismatch_is_refused_and_nothing_written(tmp_path, capsys):

@@ -60,9 +60,23 @@ def test_a_game_reads_the_env_stdin(tmp_path, capsys):
     assert capsys.readouterr() == ("", "")
 
 
-@pytest.mark.parametrize("no_color, coloured", [(None, True), ("1", False)])
-def test_colour_follows_the_env(tmp_path, no_color, coloured):
-    extra = {} if no_color is None else {"NO_COLOR": no_color}
-    env = _env(tmp_path, tty=True, **extra)
-    assert main(["score", "5h", "5c", "5d", "jh", "5s"], env) == 0
-    assert ("\x1b[" in env.stdout.getvalue()) == coloured
+# Every verb that colours at a terminal (through the one writer, crib.ui.lines, or the
+# Env's colour()), with the input that gets it to print.
+COLOURED = [
+    (["score", "5h", "5c", "5d", "jh", "5s"], ""),
+    (["discard", "5h", "5c", "5d", "jh", "js", "qs", "--dealer"], ""),
+    (["shuffle", "--seed", "7", "--solve", "--time-limit", "0.1"], ""),
+    (["play", "--board", "none"], "Alice Bob\n61\nAlice\nquit\n"),
+    (["practice", "--board", "none", "--seed", "3"], "quit\n"),
+    (["board", "--board", "sim", "--store", "{tmp}/sim", "status"], ""),
+]
+
+
+@pytest.mark.parametrize("argv, stdin", COLOURED, ids=[a[0] for a, _ in COLOURED])
+@pytest.mark.parametrize("no_color, coloured", [(None, True), ("", True), ("1", False)])
+def test_colour_follows_the_env_and_no_color(tmp_path, argv, stdin, no_color, coloured):
+    extra = {} if no_color is None else {"NO_COLOR": no_color}  # "" is unset (no-color.org)
+    env = _env(tmp_path, stdin, tty=True, **extra)
+    assert main([a.format(tmp=tmp_path) for a in argv], env) == 0
+    out = env.stdout.getvalue()
+    assert out.strip() and ("\x1b[" in out) == coloured

@@ -7,6 +7,7 @@ The tables are plain strings and flat tuples: the Pico holds this module in RAM.
 """
 
 from cribcore.errors import CoreError
+from cribcore.settings import RANGES
 
 PROTO = 1
 MAX_LINE = 128  # a command line the board accepts, terminator excluded
@@ -32,8 +33,8 @@ COMMANDS = (
     "undo", CHANGE, "", "undo the last jump (a winning one too)",
     "new", CHANGE, "[target=1..1000] [players=2..4] [match=0..1]",
     "a new game; match=1 clears the tally",
-    "set", CHANGE | ONE, "[dealer=-1..3] [brightness=1..100] [budget_ma=100..100000]"
-    " [pause_ms=200..60000] [idle_ms=0..86400000]", "change settings (kept on flash)",
+    "set", CHANGE | ONE, " ".join(["[dealer=-1..3]"] + ["[%s=%d..%d]" % r for r in RANGES]),
+    "change settings (kept on flash)",
     "leds", 0, "", "the pixel buffer: i:rrggbb or i*k:rrggbb runs, black left out",
     "turn", 0, "p=-1..3", "whose turn: lane p's hole marks pulse (-1: none); not saved",
     "help", 0, "[verb]", "the verbs, or one verb's arguments",
@@ -125,6 +126,13 @@ def usage(verb):
     """One verb's arguments as help shows them: `p=0..3 n=1..1000 [id]`."""
     row = command(verb)
     return (row[2] + " [id]").strip() if row[1] & CHANGE else row[2]
+
+
+def arg_range(verb, name):
+    """(low, high) of a command's number argument: the one range, which config.json's
+    settings share (the layout adds its own check: budget_ma above the idle draw)."""
+    low, high, _ = _spec(command(verb))[name]
+    return low, high
 
 
 def field_type(name):
@@ -359,6 +367,15 @@ class LineReader:
         self._bad = False  # a byte that is not printable ASCII
         self._long = False  # past the limit: discarding up to the line's end
         self._text = False  # something besides spaces
+        self._skip = False  # after drop(): discarding up to the line's end, silently
+
+    def drop(self, torn=True):
+        """Forget the line in progress: bytes were lost (to a MemoryError, say). When
+        `torn`, the lost bytes ended inside a line: discard up to its end without a word,
+        so no torn line is ever run."""
+        self._buf = bytearray()
+        self._bad = self._long = self._text = False
+        self._skip = torn
 
     def feed(self, data):
         """Take any bytes; return the lines they complete."""
@@ -366,7 +383,9 @@ class LineReader:
         buf = self._buf
         for c in data:
             if c == 10 or c == 13:
-                if self._long:
+                if self._skip:
+                    pass
+                elif self._long:
                     out.append(ProtocolError("line too long, discarded", "too_long"))
                 elif self._bad:
                     out.append(ProtocolError("line with bytes that are not printable "
@@ -374,8 +393,8 @@ class LineReader:
                 elif self._text:
                     out.append(buf.decode())
                 self._buf = buf = bytearray()
-                self._bad = self._long = self._text = False
-            elif self._long:
+                self._bad = self._long = self._text = self._skip = False
+            elif self._long or self._skip:
                 continue
             elif len(buf) >= self.limit:
                 self._long = True

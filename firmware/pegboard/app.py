@@ -26,15 +26,20 @@ from cribcore.protocol import (
     usage,
     verbs,
 )
+from cribcore.settings import NAMES
 from pegboard import ticks
 from pegboard.buttons import Buttons
+from pegboard.light import budget_problem
 from pegboard.render import Renderer
+from pegboard.ticks import elapsed
 
-SETTINGS = ("brightness", "budget_ma", "pause_ms", "idle_ms")
+SETTINGS = NAMES  # what `set` changes besides the dealer, kept with the state
 ID_MEMORY = 8  # recent ids answered from memory; a host retries only its last few
 # (kept as the state file's own `id IDENT KEY REPLY` lines: one string each)
 LINES_PER_STEP = 4  # keep a step short even when the host sends a burst
 FRAME_MS = 10  # a driven clock (`tick`) advances in frames like a real loop
+MAX_WARNINGS = 8  # warnings kept (for hello and the boot replay): the newest
+REPEAT_MS = 10000  # the same warning again within this is counted, not sent again
 _CODES = codes()
 
 
@@ -83,6 +88,7 @@ class App:
         self.strip = strip
         self.store = store
         self.port = port
+        self._drain = getattr(port, "flush", None)
         self.desk = desk
         self.driven = False  # desk: time moves only by `tick`
         self.now = 0
@@ -96,7 +102,9 @@ class App:
         self.queue = []
         self.warnings = []
         self._booted = False
-        self._faulted = False
+        self._saving = False
+        self._unsaid = None  # a fault that could not be reported yet
+        self._torn = None  # bytes read were lost: drop the reader's line (True: torn)
         self._reset()
         text = store.load()
         while text is not None:  # the newest copy this layout can use; refused ones are
@@ -121,34 +129,78 @@ class App:
     # -- the loop --------------------------------------------------------------------------
 
     def step(self, now_ms):
-        """One pass: a few serial lines, the buttons, one frame. Never blocks."""
-        if not self._booted:
-            self._boot()
+        """One pass: a few serial lines, the buttons, one frame. Never blocks, never raises:
+        a fault (a MemoryError say) is reported as `evt warn code=internal` and the loop
+        goes on. (KeyboardInterrupt, the REPL hand-over, is not a fault: it passes.)"""
         if not self.driven:
             self.now = now_ms
-        if not self.queue:
-            data = self.port.read()
-            if data:
-                self.queue = self.reader.feed(data)
+        data = b""
+        try:
+            if not self._booted:
+                self._boot()
+            if not self.queue:
+                data = self.port.read()
+                if self._torn is not None:
+                    self.reader.drop(self._torn)
+                    self._torn = None
+                if data:
+                    self.queue = self.reader.feed(data)
+        except Exception as e:  # noqa: BLE001 - nothing may stop the loop
+            # No memory may be left here: only note what happened (the lines in what was
+            # read are lost; the next line is whole only if the lost bytes ended one).
+            self._torn = not data or data[-1] not in (10, 13)
+            self._unsaid = e
+        if self._unsaid is not None:
+            fault, self._unsaid = self._unsaid, None
+            self._fault(fault)
         for _ in range(LINES_PER_STEP):
             if not self.queue:
                 break
-            self._line(self.queue.pop(0))
+            try:
+                self._line(self.queue.pop(0))
+            except Exception as e:  # noqa: BLE001 - e.g. no memory for the error reply
+                self._fault(e)
         self._work(self.now)
+        if self._drain is not None:
+            try:
+                self._drain()  # what a slow host has not taken yet (the Pico's port)
+            except Exception as e:  # noqa: BLE001
+                self._fault(e)
+
+    def _fault(self, e):
+        """Report a fault of the loop; with no memory even for that, on the next step."""
+        try:
+            self.warn("internal", repr(e))
+        except Exception:  # noqa: BLE001
+            self._unsaid = e
 
     def _work(self, now):
+        failure = self.buttons.sampler.take_failure()
+        if failure is not None:
+            self._fault(failure)  # the buttons' timer failed: the loop samples them now
         try:
             for action in self.buttons.poll(now, self.board):
                 self._button(action, now)
             self.renderer.draw(self.board, self.buttons, now)
         except Exception as e:  # noqa: BLE001 - e.g. MemoryError: the next step tries again
-            if not self._faulted:
-                self._faulted = True  # say it once, not every frame
-                self.warn("internal", repr(e))
+            self._fault(e)
 
     def warn(self, code, msg):
-        """Report a problem (bad config, bad state file, flash failure) as `evt warn`."""
-        self.warnings.append((code, msg))
+        """Report a problem (bad config, bad state file, flash failure, a fault of the
+        loop) as `evt warn`. Bounded: the newest MAX_WARNINGS are kept, and the same
+        warning again within REPEAT_MS is only counted (a fault in every frame is said
+        every REPEAT_MS, with how often it happened)."""
+        now = self.now
+        for w in self.warnings:
+            if w[0] == code and w[1] == msg:
+                w[2] += 1
+                if self._booted and elapsed(now, w[3]) >= REPEAT_MS:
+                    w[3] = now
+                    self._send(event("warn", code=code, msg="%s (%d times)" % (msg, w[2])))
+                return
+        self.warnings.append([code, msg, 1, now])
+        if len(self.warnings) > MAX_WARNINGS:
+            self.warnings.pop(0)
         if self._booted:
             self._send(event("warn", code=code, msg=msg))
 
@@ -158,14 +210,18 @@ class App:
         self.renderer.alert(True)
 
     def _warn_codes(self):
-        return tuple([c for c, _ in self.warnings]) or None
+        codes = []
+        for w in self.warnings:
+            if w[0] not in codes:
+                codes.append(w[0])
+        return tuple(codes) or None
 
     def _boot(self):
-        self._booted = True
         self._send(event("boot", proto=PROTO, fw=VERSION, rev=self.board.rev,
                          warn=self._warn_codes()))
-        for code, msg in self.warnings:
-            self._send(event("warn", code=code, msg=msg))
+        for w in self.warnings:
+            self._send(event("warn", code=w[0], msg=w[1]))
+        self._booted = True  # only now: a boot event lost to a fault is sent again
 
     def _send(self, line):
         self.port.write(line.encode() + b"\n")
@@ -212,7 +268,7 @@ class App:
                                         "id_reused")
                 self._send(line)
                 return
-        snap = self._snapshot()
+        old = self._begin()
         try:
             reply = getattr(self, "_c_" + msg.verb)(msg.args)
             line = ok(rev=self.board.rev, id=ident, **reply)
@@ -220,11 +276,9 @@ class App:
                 self.ids.append(f"id {ident} {key} {line}")
                 if len(self.ids) > ID_MEMORY:
                     self.ids.pop(0)
-            self.store.save(self._state_lines())
-        except (ProtocolError, PegError):
-            raise  # a refusal: raised before anything changed
+            self._save()
         except Exception:
-            self._rollback(snap)
+            self._abort(old)  # a refusal, a failed save, a MemoryError: nothing changed
             raise
         self._send(line)
         self.renderer.wake(self.now)
@@ -255,11 +309,10 @@ class App:
         return self._new(args.get("target"), args.get("players"), args.get("match") == 1)
 
     def _c_set(self, args):
-        budget = args.get("budget_ma", self.settings["budget_ma"])
-        idle = self.config.leds * self.config.led_ma["idle"]
-        if budget <= idle:
-            raise ProtocolError(f"budget_ma {budget} is not above the idle draw {idle}",
-                                "bad_arg")
+        problem = budget_problem(args.get("budget_ma", self.settings["budget_ma"]),
+                                 self.config.leds, self.config.led_ma)
+        if problem:
+            raise ProtocolError(problem, "bad_arg")
         if "dealer" in args:
             self.board.set_dealer(args["dealer"])
         for k in SETTINGS:
@@ -330,9 +383,11 @@ class App:
 
     def _button(self, action, now):
         """Apply a button action, save, then tell the host with events."""
-        b = self.board
         kind = action[0]
-        snap = self._snapshot()
+        if kind not in ("peg", "undo", "new", "setup"):
+            return
+        old = self._begin()
+        b = self.board
         try:
             if kind == "peg":
                 b.peg(action[1], action[2])
@@ -344,17 +399,16 @@ class App:
             elif kind == "undo":
                 lane = b.undo()
                 lines = [event("undo", p=lane, src="button", rev=b.rev, **self._lane(lane))]
-            elif kind in ("new", "setup"):
+            else:
                 args = action[1:] if kind == "setup" else (None, None)
                 new = self._new(args[0], args[1], False)
                 lines = [event("new", src="button", rev=b.rev, **new)]
-            else:
-                return
-            self.store.save(self._state_lines())
+            self._save()
         except PegError:
+            self._abort(old)
             return  # refused before any change, e.g. undo with nothing to undo
-        except OSError as e:
-            self._rollback(snap)
+        except Exception as e:  # noqa: BLE001 - OSError, MemoryError...: taken back, said
+            self._abort(old)
             self.warn("store_failed", repr(e))
             return
         for line in lines:
@@ -393,22 +447,38 @@ class App:
         self.settings.update(settings)
         self.ids = ids
 
-    def _snapshot(self):
-        """What a change may touch, to take it back if it cannot be saved."""
-        return self.board.dumps(), dict(self.settings), list(self.ids)
+    def _begin(self):
+        """Start a change: it is made on copies of board, settings and ids, which become
+        the app's only once saved. Returns the originals for _abort. Copying first means
+        taking a change back needs no memory (a MemoryError may be why it failed)."""
+        old = (self.board, self.settings, self.ids)
+        board = Board(old[0].players, old[0].target, old[0].undo_depth)
+        for name in old[0].__dict__:
+            v = getattr(old[0], name)
+            setattr(board, name, list(v) if type(v) is list else v)
+        self.board, self.settings, self.ids = board, dict(old[1]), list(old[2])
+        self._saving = False
+        return old
 
-    def _rollback(self, snap):
-        """Take back a change that failed (or was cut short), then try to save the state
-        as it was: a half-done save must not leave a change nobody heard of as the newest
-        copy on flash. Refusals never get here: they are raised before any change."""
-        self.board = Board.loads(snap[0])
-        self.settings = snap[1]
-        self.ids = snap[2]
-        self._apply_settings()
+    def _save(self):
+        self._saving = True  # from here a failure may have left a half-done save
+        self.store.save(self._state_lines())
+
+    def _abort(self, old):
+        """Take back a change that failed (or was refused, or cut short): the originals
+        again. Then try to save them: a half-done save must not leave a change nobody heard
+        of as the newest copy on flash."""
+        changed = self.settings is not old[1] and self.settings != old[1]
+        self.board, self.settings, self.ids = old
+        if changed:
+            self._apply_settings()
+        if not self._saving:
+            return
+        self._saving = False
         try:
             self.store.save(self._state_lines())
-        except OSError:
-            pass  # the flash keeps failing: the next change tries again
+        except Exception:  # noqa: BLE001 - the flash keeps failing: the next change tries again
+            pass
 
     def _apply_settings(self):
         s = self.settings

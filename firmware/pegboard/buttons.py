@@ -16,13 +16,14 @@ poll, so tests drive the clock. The gestures (docs/board.md has the picture):
   start that game: ("setup", target, players). Holding undo long_ms, or SETUP_MS without a
   press, leaves the settings unchanged.
 - after a win (poll is given the board): a player button tap starts the next game
-  ("new",); undo still undoes the winning jump.
+  ("new",), if the press began after the win (the press that pegged the winning entry
+  never does); undo still undoes the winning jump.
 While undo is held nothing commits: the press may yet cancel the entry.
 """
 
+from pegboard.sampler import DEBOUNCE_MS, Sampler  # noqa: F401 - DEBOUNCE_MS for callers
 from pegboard.ticks import elapsed
 
-DEBOUNCE_MS = 20  # a contact must read the same this long before it counts
 ASK_MS = 8000  # "new game?" waits this long for its yes
 SETUP_MS = 20000  # the settings close unchanged after this long untouched
 MAX_PENDING = 1000  # the most one jump can peg (cribcore.pegs takes 1..1000)
@@ -33,46 +34,49 @@ SETUP = "setup"
 
 
 class _Input:
-    """One debounced contact; stage counts what a long press has already done."""
+    """One contact as the gestures see it: its debounced level and what a press has done.
+    stage counts what a long press has already done (0: a live press; > 0: already acted,
+    the release does nothing)."""
 
-    def __init__(self, read):
-        self.read = read
+    def __init__(self, index):
+        self.index = index  # the contact's number in the Sampler
         self.down = False
         self.at = 0  # when the current press (or release) began: its first edge
-        self.stage = 0  # 0: a live press; > 0: already acted, the release does nothing
-        self._raw = False
-        self._since = 0
+        self.stage = 0
+        self.won = False  # the press began with the game already won
 
-    def update(self, now):
-        """1 when a press is confirmed, -1 for a release, 0 otherwise."""
-        raw = bool(self.read())
-        if raw == self.down:
-            self._raw = raw
-            return 0
-        if raw != self._raw:
-            self._raw = raw
-            self._since = now
-            return 0
-        if elapsed(now, self._since) < DEBOUNCE_MS:
-            return 0
-        self.down = raw
-        self.at = self._since
-        if raw:
+    def edge(self, t, pressed):
+        """Take a debounced edge; 1 for a press, -1 for a release."""
+        self.down = pressed
+        self.at = t
+        if pressed:
             self.stage = 0
-        return 1 if raw else -1
+            return 1
+        return -1
 
 
 class Buttons:
-    """Turns button readers into board actions; poll(now_ms) once per loop pass."""
+    """Turns button readers into board actions; poll(now_ms) once per loop pass.
+
+    The readers are sampled by a Sampler (`self.sampler`): by a timer when main.py starts
+    one (sampler.timed), else by poll itself."""
 
     def __init__(self, config, readers):
         self.config = config
+        reads: list = []
         keys: list = []
         while readers.get("lane%d" % len(keys)) is not None:
-            keys.append(_Input(readers["lane%d" % len(keys)]))
+            reads.append(readers["lane%d" % len(keys)])
+            keys.append(_Input(len(keys)))
         self._keys = keys
-        self._undo = _Input(readers["undo"]) if readers.get("undo") else None
-        self._confirm = _Input(readers["confirm"]) if readers.get("confirm") else None
+        self._undo = self._confirm = None
+        if readers.get("undo"):
+            self._undo = _Input(len(reads))
+            reads.append(readers["undo"])
+        if readers.get("confirm"):
+            self._confirm = _Input(len(reads))
+            reads.append(readers["confirm"])
+        self.sampler = Sampler(reads)
         n = len(keys)
         self._pending = [0] * n
         self._last = [0] * n  # the lane's last press, +5 or release
@@ -104,24 +108,37 @@ class Buttons:
     def poll(self, now_ms, board=None):
         """Read every button once; return the actions due: ("peg", lane, n), ("undo",),
         ("new",), ("setup", target, players). Give the board so lanes beyond its players
-        are ignored, a won game restarts on a tap and the settings start from its game."""
+        are ignored, a won game restarts on a tap and the settings start from its game.
+        Edges sampled since the last poll (by a timer, while the loop was busy) are taken
+        in order, each at its own time."""
+        sampler = self.sampler
+        if not sampler.timed or sampler.stale(now_ms):
+            sampler.tick(now_ms)
         acts: list = []
         lanes = len(self._keys)
         players = lanes if board is None else min(board.players, lanes)
         over = board is not None and board.winner >= 0
+        if over and self.mode == PLAY:
+            self._clear()  # nothing can be pegged after a win (a press may have entered 1)
+        for t, i, pressed in sampler.edges():
+            if i < lanes:
+                key = self._keys[i]
+                if not pressed and key.down and key.stage == 0:
+                    self._lane_held(i, key, t, over)  # a hold reached before the release
+                if key.edge(t, pressed) > 0:
+                    self._lane_press(i, key, t, players, over, acts)
+                else:
+                    self._lane_release(i, key, t, over, acts)
+            elif self._undo is not None and i == self._undo.index:
+                self._undo_edge(self._undo, self._undo.edge(t, pressed), t, acts)
+            elif self._confirm is not None and self._confirm.edge(t, pressed) > 0:
+                self._yes(t, acts)
         for i in range(lanes):
             key = self._keys[i]
-            ev = key.update(now_ms)
-            if ev > 0:
-                self._lane_press(i, key, now_ms, players, over, acts)
-            elif ev < 0:
-                self._lane_release(i, key, now_ms, over, acts)
-            elif key.down and key.stage == 0:
+            if key.down and key.stage == 0:
                 self._lane_held(i, key, now_ms, over)
-        if self._undo is not None:
-            self._undo_step(self._undo, now_ms, board, acts)
-        if self._confirm is not None and self._confirm.update(now_ms) > 0:
-            self._yes(now_ms, acts)
+        if self._undo is not None and self._undo.down:
+            self._undo_held(self._undo, now_ms, board)
         self._timers(now_ms, acts)
         return acts
 
@@ -148,6 +165,7 @@ class Buttons:
             self._players = max(2, min(players, len(self._keys)))
 
     def _lane_press(self, i, key, now, players, over, acts):
+        key.won = over
         if self.mode == CONFIRM_NEW:
             key.stage = 1  # "no": back to play, and this press pegs nothing
             self._enter(PLAY, now)
@@ -163,13 +181,16 @@ class Buttons:
             self._holds[i] = 0
 
     def _lane_held(self, i, key, now, over):
-        if elapsed(now, self._next[i]) < 0 or (self.mode == PLAY and over):
-            return
-        if self.mode == SETUP:
-            self._target = TARGETS[1] if self._target == TARGETS[0] else TARGETS[0]
-            self._mode_ms = now
-            key.stage = 1
-        elif self.mode == PLAY:
+        while elapsed(now, self._next[i]) >= 0 and not (self.mode == PLAY and over):
+            if self.sampler.releasing(key.index, self._next[i]):
+                return  # let go before the hold time: its release, still debouncing, decides
+            if self.mode == SETUP:
+                self._target = TARGETS[1] if self._target == TARGETS[0] else TARGETS[0]
+                self._mode_ms = now
+                key.stage = 1
+                return
+            if self.mode != PLAY:
+                return
             # The press already counted 1: the first hold step makes it 5.
             self._add(i, 4 if self._holds[i] == 0 else 5, now)
             self._holds[i] += 1
@@ -183,7 +204,10 @@ class Buttons:
             self._mode_ms = now
         elif self.mode == PLAY:
             if over:
-                acts.append(("new",))
+                if key.won:
+                    # Only a press made after the win starts the next game: the press that
+                    # committed the winning entry (the turn passed) must not.
+                    acts.append(("new",))
             else:
                 self._last[i] = now
 
@@ -191,8 +215,7 @@ class Buttons:
         self._pending[i] = min(self._pending[i] + n, MAX_PENDING)
         self._last[i] = now
 
-    def _undo_step(self, key, now, board, acts):
-        ev = key.update(now)
+    def _undo_edge(self, key, ev, now, acts):
         if ev < 0 and key.stage == 0:
             if self.mode != PLAY:
                 self._yes(now, acts)
@@ -200,18 +223,19 @@ class Buttons:
                 self._clear()  # a tap first takes back what is not pegged yet
             else:
                 acts.append(("undo",))
-        elif key.down and ev == 0:
-            held = elapsed(now, key.at)
-            long_ms = self.config.long_ms
-            if self.mode == PLAY and key.stage == 0 and held >= long_ms:
-                self._enter(CONFIRM_NEW, now)
-                key.stage = 1
-            elif self.mode == CONFIRM_NEW and key.stage < 2 and held >= (key.stage + 1) * long_ms:
-                self._enter(SETUP, now, board)
-                key.stage = 2
-            elif self.mode == SETUP and key.stage == 0 and held >= long_ms:
-                self._enter(PLAY, now)  # leave the settings unchanged
-                key.stage = 3
+
+    def _undo_held(self, key, now, board):
+        held = elapsed(now, key.at)
+        long_ms = self.config.long_ms
+        if self.mode == PLAY and key.stage == 0 and held >= long_ms:
+            self._enter(CONFIRM_NEW, now)
+            key.stage = 1
+        elif self.mode == CONFIRM_NEW and key.stage < 2 and held >= (key.stage + 1) * long_ms:
+            self._enter(SETUP, now, board)
+            key.stage = 2
+        elif self.mode == SETUP and key.stage == 0 and held >= long_ms:
+            self._enter(PLAY, now)  # leave the settings unchanged
+            key.stage = 3
 
     def _yes(self, now, acts):
         if self.mode == CONFIRM_NEW:

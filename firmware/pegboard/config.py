@@ -7,24 +7,29 @@ the shipped 3 x 121 serpentine layout at a low brightness, the fallback for a ba
 import json
 
 from cribcore.errors import CoreError
+from cribcore.settings import RANGES
+from pegboard.light import budget_problem
 
 VERSION = 1
 MAX_LEDS = 4096
 MAX_HOLES = 1000
 MAX_PIN = 29  # the RP2040's GPIOs are 0..29
 FULL_WHITE = (255, 255, 255)
-# Settings taken as plain ints: (key, lowest, highest).
-_INTS = (
-    ("brightness", 1, 100),
-    ("budget_ma", 1, 100000),
-    ("pause_ms", 200, 60000),
+# Settings taken as plain ints: (key, lowest, highest). Those `set` can change have the
+# protocol's ranges (one range: a layout must never hold a setting its own saves refuse).
+_INTS = RANGES + (
     ("hold_ms", 100, 10000),
     ("long_ms", 200, 60000),
-    ("idle_ms", 0, 86400000),
     ("undo_depth", 1, 1000),
 )
 _TOP = ("version", "leds", "holes", "lanes", "pins", "led_ma", "gamma") + tuple(
     k for k, _, _ in _INTS)
+# "palette": "lanes" (each lane's own name and colour) or "colour-blind": names and colours
+# that stay apart under red-green colour blindness (checked under a deuteranopia
+# simulation in tests/test_palette.py); lane i takes entry i.
+PALETTES = {"lanes": None,
+            "colour-blind": (("Sky", (60, 180, 255)), ("Yellow", (255, 255, 0)),
+                             ("Pink", (255, 0, 120)), ("Orange", (255, 60, 0)))}
 
 
 class ConfigError(CoreError):
@@ -58,6 +63,7 @@ class Config:
         self.pins = d["pins"]
         self.led_ma = d["led_ma"]
         self.gamma = d["gamma"]
+        self.palette = d["palette"]
         for key, _, _ in _INTS:
             setattr(self, key, d[key])
 
@@ -65,6 +71,8 @@ class Config:
         """The plain dict that load_config reads back to an equal Config."""
         d = {"version": self.version, "leds": self.leds, "holes": self.holes,
              "pins": dict(self.pins), "led_ma": dict(self.led_ma), "gamma": self.gamma}
+        if self.palette != "lanes":
+            d["palette"] = self.palette
         d["lanes"] = [{"name": ln.name, "colour": list(ln.colour), "button": ln.button,
                        "segments": [list(s) for s in ln.segments]} for ln in self.lanes]
         for key, _, _ in _INTS:
@@ -158,10 +166,13 @@ def _gamma(value):
 
 def from_dict(d):
     """Validate a parsed layout dict and return its Config; raise ConfigError if bad."""
-    _dict(d, "config", _TOP)
+    _dict(d, "config", _TOP, ("palette",))
     if d["version"] != VERSION or type(d["version"]) is not int:
         _fail("version", d["version"], "must be %d" % VERSION)
-    out: dict = {"version": VERSION}
+    palette = d.get("palette", "lanes")
+    if type(palette) is not str or palette not in PALETTES:
+        _fail("palette", palette, "must be one of %s" % ", ".join(sorted(PALETTES)))
+    out: dict = {"version": VERSION, "palette": palette}
     leds = out["leds"] = _int(d["leds"], "leds", 1, MAX_LEDS)
     holes = out["holes"] = _int(d["holes"], "holes", 1, MAX_HOLES)
     used = bytearray(leds)
@@ -172,6 +183,7 @@ def from_dict(d):
     if pins.get("confirm") is not None:
         out["pins"]["confirm"] = _int(pins["confirm"], "pins.confirm", 0, MAX_PIN)
     taken = [v for v in out["pins"].values() if v is not None]
+    chosen = PALETTES[palette]
     lanes = []
     for i, ln in enumerate(_list(d["lanes"], "lanes", 2, 4)):
         where = "lanes[%d]" % i
@@ -180,6 +192,8 @@ def from_dict(d):
         if type(name) is not str or not 1 <= len(name) <= 16:
             _fail(where + ".name", name, "must be a name of 1..16 characters")
         colour = _colour(ln["colour"], where + ".colour")
+        if chosen is not None:
+            name, colour = chosen[i]
         button = _int(ln["button"], where + ".button", 0, MAX_PIN)
         hole_leds = _segments(ln["segments"], where + ".segments", leds, holes, used)
         lanes.append({"name": name, "colour": colour, "button": button, "leds": hole_leds,
@@ -197,9 +211,10 @@ def from_dict(d):
         out[key] = _int(d[key], key, lo, hi)
     if out["long_ms"] <= out["hold_ms"]:
         _fail("long_ms", out["long_ms"], "must be longer than hold_ms")
-    if out["budget_ma"] <= leds * out["led_ma"]["idle"]:
+    problem = budget_problem(out["budget_ma"], leds, out["led_ma"])
+    if problem:
         # The strip's idle draw alone would use the budget: the limiter could light nothing.
-        _fail("budget_ma", out["budget_ma"], "must exceed the idle draw of %d LEDs" % leds)
+        _fail("budget_ma", out["budget_ma"], problem)
     return Config(out)
 
 

@@ -31,6 +31,16 @@ def frame_ma(pixels, model):
     return sum_ma(total, count, model)
 
 
+def budget_problem(budget_ma, count, model):
+    """Why a budget cannot work for count LEDs (their idle draw alone uses it), or None.
+    The one check of a budget, for config.json and for `set budget_ma=` alike."""
+    idle = count * model["idle"]
+    if budget_ma <= idle:
+        return "budget_ma %d is not above the idle draw of %d LEDs (%d mA)" % (
+            budget_ma, count, idle)
+    return None
+
+
 def limit_scale(channel_sum, count, model, budget_ma):
     """The largest scale s (0..256) so the frame, its channels times s // 256, fits budget_ma.
 

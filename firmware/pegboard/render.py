@@ -12,7 +12,7 @@ layout gives it an LED.
 
 from cribcore.rules import skunk_lines
 from pegboard import light
-from pegboard.ticks import elapsed
+from pegboard.ticks import elapsed, later
 
 # Perceived levels 0..255 (before gamma) of what a lane shows.
 FRONT = 255
@@ -104,7 +104,18 @@ class Renderer:
         for j in self._jump:
             if j is not None and elapsed(now_ms, j[2]) < j[3]:
                 return True
-        return self._win_ms is not None and elapsed(now_ms, self._win_ms) < WIN_MS
+        return self._win_ms is not None and self._since_win(now_ms) < WIN_MS
+
+    def _since_win(self, now):
+        # Time since the win, held below WIN_MS + 1000 (the settled blink's period) by
+        # moving the start on: a signed tick difference flips after 2**29 ms (6.2 days),
+        # and an old win must not play its chase again.
+        t = elapsed(now, self._win_ms)
+        if t >= WIN_MS + 1000:
+            shift = (t - WIN_MS) // 1000 * 1000
+            self._win_ms = later(self._win_ms, shift)
+            t -= shift
+        return t
 
     def pixel(self, i):
         """The (r, g, b) last sent to LED i."""
@@ -134,6 +145,10 @@ class Renderer:
             self._woke = now_ms
         idle = self.idle_ms
         dim = idle > 0 and elapsed(now_ms, self._woke) >= idle
+        if dim:
+            # Keep the idle time at idle_ms once dimmed: a signed tick difference flips
+            # after 2**29 ms (6.2 days), which would wake the board on its own.
+            self._woke = later(now_ms, -idle)
         blinky = (self._alert or mode != "play" or board.winner >= 0 or max(pend + (0,)) > 0
                   or 0 <= self.turn < players)
         # A finished jump still needs the frame that lands it: _flying clears it then.
@@ -170,8 +185,8 @@ class Renderer:
         w = board.winner
         if w < 0 or w >= players:
             self._win_ms = None
-        elif self._win_ms is None and not self._flying(w, now):
-            self._win_ms = now
+        elif self._win_ms is None and self._flying(w, now) < 0:
+            self._win_ms = now  # the chase starts once the winning jump has landed
 
     def _flying(self, lane, now):
         """The score the lane's moving peg is passing now, or -1 when none moves."""
@@ -246,7 +261,7 @@ class Renderer:
                 for h in range(1, min(board.wins[lane], target - 1, self.config.holes) + 1):
                     self._paint(self.hole_led(lane, h), tones[_T])
             if lane == winner and self._win_ms is not None:
-                t = elapsed(now, self._win_ms)
+                t = self._since_win(now)
                 if t < WIN_MS:
                     # The chase: every 4th of the last 16 holes, running into the game hole.
                     step = t // 60
@@ -263,7 +278,7 @@ class Renderer:
             if pend[lane] and ghost_on:
                 self._paint(self.hole_led(lane, min(f + pend[lane], target)), tones[_G])
             if lane == winner and self._win_ms is not None:
-                t = elapsed(now, self._win_ms)
+                t = self._since_win(now)
                 period = 200 if t < WIN_MS else 1000
                 if (t % period) * 2 >= period:
                     self._paint(self.hole_led(lane, target), tones[_B])

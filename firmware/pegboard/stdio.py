@@ -1,5 +1,6 @@
-"""The protocol port over the standard streams: USB serial on the Pico, a pipe or pty on a
-desktop. read() never blocks; write() sends at once."""
+"""The protocol port over the standard streams: a pipe or pty on a desktop (the desk
+runner), and the base of the Pico's USB serial port (pegboard.usbserial). read() never
+blocks; write() sends at once."""
 
 import os
 import select
@@ -12,6 +13,27 @@ _os_read = getattr(os, "read", None)
 CHUNK = 256  # bytes taken per read(): the app reads again only when its lines are done
 
 
+def poller(stream, event):
+    """A poll object watching stream for event, and its ipoll (MicroPython's, which
+    answers without making a list) or None; (None, None) for a stream that is no file
+    (the tests' fakes, which answer ready() themselves)."""
+    p = select.poll()
+    try:
+        p.register(stream, event)
+    except (TypeError, ValueError, OSError):
+        return None, None
+    return p, getattr(p, "ipoll", None)
+
+
+def polled(p, ipoll, timeout_ms):
+    """True when the poll object reports its event within timeout_ms."""
+    if ipoll is not None:
+        for _ in ipoll(timeout_ms):
+            return True
+        return False
+    return bool(p.poll(timeout_ms))
+
+
 class StdioPort:
     """port.read() -> bytes available now (b"" if none); port.write(bytes)."""
 
@@ -20,13 +42,12 @@ class StdioPort:
         out = stdout or sys.stdout
         self._out = getattr(out, "buffer", out)
         self._raw = getattr(self._in, "buffer", self._in)
-        self._poll = select.poll()
-        self._poll.register(self._in, select.POLLIN)
+        self._poll, self._ipoll = poller(self._in, select.POLLIN)
         self.closed = False  # the other end hung up (desktop pipes)
 
     def ready(self, timeout_ms=0):
         """True when a read would return data (or the end of input) within timeout_ms."""
-        return bool(self._poll.poll(timeout_ms))
+        return polled(self._poll, self._ipoll, timeout_ms)
 
     def read(self):
         """What has arrived, without waiting."""

@@ -8,11 +8,14 @@ import sys
 from crib.env import Env
 from crib.errors import HANDLED
 
+DIST = "ledcrib"  # the distribution (pyproject.toml) that installs the `crib` command
+
 # verb -> its module: add_arguments(parser), run(args, env) (env: crib.env.Env), HELP (one
 # line) and a docstring.
 # Command modules import what is heavy inside run(), so building the parser stays quick.
 VERBS = {
     "board": "crib.commands.board",
+    "completion": "crib.commands.completion",
     "deploy": "crib.commands.deploy",
     "discard": "crib.commands.discard",
     "hardware": "crib.commands.hardware",
@@ -33,10 +36,39 @@ def _verbs():
     return [(verb, importlib.import_module(path)) for verb, path in VERBS.items()]
 
 
+def version() -> str:
+    """crib's version, the protocol it speaks and the firmware folder it uses."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    from crib.layout.source import firmware_dir
+    from cribcore.protocol import PROTO
+
+    try:
+        number = dist_version(DIST)
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        number = "(not installed)"
+    return "crib %s (ledcrib; protocol %d; firmware %s)" % (number, PROTO, firmware_dir())
+
+
+class _Version(argparse.Action):
+    """--version: worked out only when asked, so building the parser stays quick."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kw):
+        super().__init__(option_strings, dest, nargs=0, **kw)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version(), file=sys.stdout)  # on stdout, as argparse's own --version and --help
+        parser.exit()
+
+
 def build_parser():
     """The argparse parser with a subcommand per verb."""
     parser = argparse.ArgumentParser(
         prog="crib", description="Companion for the LED cribbage board.")
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
+    # `crib completion` writes a script for the whole parser: it is given it here.
+    parser.set_defaults(root_parser=parser)
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
     for verb, mod in _verbs():
         p = sub.add_parser(verb, help=mod.HELP, description=mod.__doc__)

@@ -40,7 +40,7 @@ def add_board_arguments(parser, nested=False):
                         "one running on --store, else one started for this command)")
     g.add_argument("--store", metavar="DIR", default=default,
                    help="the virtual board's state folder (default: $CRIB_SIM_STORE or "
-                        "~/.local/share/crib/sim)")
+                        "sim in crib's data folder)")
     g.add_argument("--config", metavar="FILE", default=default,
                    help="the board layout (default: the shipped firmware/config.json)")
     g.add_argument("--timeout", type=float, default=argparse.SUPPRESS if nested else TIMEOUT,
@@ -193,7 +193,8 @@ def open_table_board(choice: str, port: Optional[str] = None, store: Optional[st
                      note: Optional[Callable[[str], None]] = None) -> GameBoard:
     """The board for `crib play`, `practice` and `shuffle`: port (a device or URL), choice
     "none" (no board: in memory), "sim" (the virtual board on store), or "auto" (a Pico
-    found by USB id, else the virtual board; note() says which)."""
+    found by USB id, else the virtual board, else none where that cannot run (Windows);
+    note() says which)."""
     from crib.board.memory import MemoryBoard
 
     if choice == "none" and port is None:
@@ -206,6 +207,13 @@ def open_table_board(choice: str, port: Optional[str] = None, store: Optional[st
         try:
             return LinkBoard(open_link("auto"))
         except NoBoardFound:
+            from crib.sim import virtual
+
+            if not virtual.RUNS_HERE:
+                if note:
+                    note("no Pico found, and the virtual board does not run here: playing "
+                         "without a board")
+                return MemoryBoard(4)
             if note:
                 note("no Pico found: playing on the virtual board (crib sim shows it)")
     return LinkBoard(open_link("sim", store=store))

@@ -26,12 +26,34 @@ def wants_colour(stream: TextIO, environ: Optional[Mapping[str, str]] = None) ->
     return isatty(stream) and not environ.get("NO_COLOR")
 
 
+APP = "crib"  # the folder name in the platform's data folder
+
+
+def legacy_data_dir() -> Path:
+    """Where crib kept its data before it asked platformdirs: ~/.local/share/crib on every OS
+    (the same folder as platformdirs' on Linux)."""
+    return Path(os.path.expanduser("~")) / ".local" / "share" / APP
+
+
 def data_dir(environ: Optional[Mapping[str, str]] = None) -> Path:
-    """Where crib keeps its data: $XDG_DATA_HOME/crib, else ~/.local/share/crib."""
+    """Where crib keeps its data (the history, the virtual board's store).
+
+    $XDG_DATA_HOME/crib when that is set (on every OS, as before), else the platform's user
+    data folder from platformdirs: ~/.local/share/crib on Linux, ~/Library/Application
+    Support/crib on macOS, %LOCALAPPDATA%\\crib on Windows. Data an older crib kept in
+    ~/.local/share/crib stays in use where that differs (macOS, Windows): crib falls back to
+    the old folder while the new one does not exist, and moves nothing."""
     environ = os.environ if environ is None else environ
-    base = environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
-                                                        "share")
-    return Path(base) / "crib"
+    xdg = environ.get("XDG_DATA_HOME")
+    if xdg:
+        return Path(xdg) / APP
+    import platformdirs  # imported here: building the parser stays quick
+
+    new = platformdirs.user_data_path(APP, appauthor=False)
+    old = legacy_data_dir()
+    if not new.exists() and old.is_dir():
+        return old
+    return new
 
 
 class Env:

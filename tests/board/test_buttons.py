@@ -267,3 +267,120 @@ def test_pause_follows_the_config_set_at_run_time():
     acts, t = press(keys, btn, "lane0", 0, 50)
     assert run(btn, t, 50 + 390) == []
     assert run(btn, 50 + 400, 50 + 500) == [("peg", 0, 1)]
+
+
+def play(keys, btn, board, script, t=0, dt=10):
+    """Poll every dt ms through a script of (ms, button, down) steps, applying every peg
+    to the board as the app does; return (every action, time)."""
+    acts = []
+    for ms, name, down in script:
+        if name:
+            keys.down(name) if down else keys.up(name)
+        end = t + ms
+        while t < end:
+            for a in btn.poll(t, board):
+                acts.append(a)
+                if a[0] == "peg":
+                    board.peg(a[1], a[2])
+            t += dt
+    return acts, t
+
+
+def test_a_press_that_commits_a_winning_entry_does_not_start_a_game():
+    keys, btn = make(lanes=2)
+    b = Board(2, 121)
+    b.peg(0, 120)
+    acts, t = play(keys, btn, b, [(60, "lane0", True), (60, "lane0", False),
+                                  (60, "lane1", True), (60, "lane1", False), (500, None, 0)])
+    assert acts == [("peg", 0, 1)] and b.winner == 0  # the turn passed: lane 0 won
+    assert btn.pending(1) == 0  # nothing is entered after a win
+    acts, t = play(keys, btn, b, [(PAUSE + 100, None, 0)], t)
+    assert acts == []
+    acts, t = play(keys, btn, b, [(60, "lane1", True), (60, "lane1", False), (60, None, 0)], t)
+    assert acts == [("new",)]  # a tap made after the win starts the next game
+
+
+def test_a_hold_across_the_win_does_not_start_a_game():
+    keys, btn = make(lanes=2)
+    b = Board(2, 121)
+    b.peg(0, 120)
+    acts, t = play(keys, btn, b, [(60, "lane0", True), (60, "lane0", False),
+                                  (HOLD * 2, "lane1", True), (60, "lane1", False)])
+    assert acts == [("peg", 0, 1)] and b.winner == 0
+
+
+def test_a_press_just_short_of_the_hold_time_is_a_tap():
+    for ms, want in ((HOLD - 18, 1), (HOLD - 30, 1), (HOLD + 20, 5)):
+        keys, btn = make()
+        acts, t = press(keys, btn, "lane0", 0, ms)
+        assert btn.pending(0) == want, (ms, btn.pending(0))
+
+
+class Timer:
+    """A fake machine.Timer: tick(ms) samples every SAMPLE_MS, the keys following a
+    schedule of (from_ms, to_ms, name) presses, whatever the loop is doing meanwhile."""
+
+    def __init__(self, keys, btn, presses):
+        from pegboard.sampler import SAMPLE_MS
+
+        self.keys, self.sampler, self.presses = keys, btn.sampler, presses
+        self.period = SAMPLE_MS
+        self.t = 0
+        btn.sampler.timed = True
+
+    def run_to(self, t):
+        while self.t <= t:
+            for name in self.keys.state:
+                self.keys.state[name] = False
+            for start, end, name in self.presses:
+                if start <= self.t < end:
+                    self.keys.state[name] = True
+            self.sampler.tick(self.t)
+            self.t += self.period
+
+
+def test_a_40ms_tap_between_polls_of_a_25ms_loop_is_seen():
+    keys, btn = make()
+    timer = Timer(keys, btn, [(30, 70, "lane0")])
+    for t in range(0, 200, 25):
+        timer.run_to(t)
+        assert btn.poll(t) == []
+    assert btn.pending(0) == 1
+
+
+def test_four_quick_taps_during_a_blocked_loop_count_as_four():
+    keys, btn = make()
+    taps = [(100 + 70 * k, 140 + 70 * k, "lane1") for k in range(4)]  # 40 ms on, 30 off
+    timer = Timer(keys, btn, taps)
+    timer.run_to(50)
+    btn.poll(50)
+    timer.run_to(420)  # the loop is stuck (a save) while every tap comes and goes
+    assert btn.poll(420) == []
+    assert btn.pending(1) == 4
+    timer.run_to(420 + PAUSE)
+    assert btn.poll(420 + PAUSE) == [("peg", 1, 4)]
+
+
+def test_a_hold_released_while_the_loop_was_blocked_still_counts_five():
+    keys, btn = make()
+    timer = Timer(keys, btn, [(0, HOLD + 100, "lane2")])
+    timer.run_to(HOLD - 50)
+    btn.poll(HOLD - 50)
+    timer.run_to(HOLD + 300)  # blocked across the hold time and the release
+    btn.poll(HOLD + 300)
+    assert btn.pending(2) == 5
+
+
+def test_sampling_allocates_nothing():
+    try:
+        from micropython import heap_lock, heap_unlock
+    except ImportError:
+        return  # CPython: the MicroPython run of this module checks it
+    keys, btn = make()
+    timer = Timer(keys, btn, [(10, 60, "lane0"), (20, 90, "undo")])
+    heap_lock()
+    try:
+        timer.run_to(200)  # a MemoryError here would stop a hard timer callback
+    finally:
+        heap_unlock()
+    assert btn.sampler.down == 0 and len(list(btn.sampler.edges())) == 4

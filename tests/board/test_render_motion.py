@@ -9,6 +9,7 @@ from renderkit import BLUE, GREEN, RED, led, make, settle, tone
 
 from pegboard import light, render
 from pegboard.render import BACK, FRONT, JUMP_MS, WIN_MS
+from pegboard.ticks import later
 
 
 def test_jump_is_animated_hole_by_hole_and_ends_on_the_new_hole():
@@ -159,3 +160,54 @@ def test_idle_time_is_settable_at_run_time():
     cfg.idle_ms = 0  # never dims
     r.draw(b, None, 320)
     assert s[led(0, 5)] == bright
+
+
+# Frames a long time apart (each gap under half the tick period, as a running loop's are)
+# across two whole wraps of the Pico's 2**30 ms ticks_ms: about 25 days.
+LONG_GAPS = [k * (1 << 26) for k in range(1, 33)]
+
+
+def test_idle_dimming_holds_across_the_tick_wrap():
+    cfg, s, r, b = make(idle_ms=600000)
+    b.peg(0, 3)
+    t = settle(r, b, 0)
+    bright = s[led(0, 3)]
+    r.draw(b, None, t + 700000)
+    dim = s[led(0, 3)]
+    assert dim != bright
+    for gap in LONG_GAPS:
+        r.draw(b, None, later(t, gap))
+        assert s[led(0, 3)] == dim, gap  # 2**29 ms idle (6.2 days) must not un-dim it
+
+
+def test_win_animation_never_replays_across_the_tick_wrap():
+    cfg, s, r, b = make()
+    b.peg(0, 100)
+    t = settle(r, b, 0)
+    b.peg(0, 21)  # a jump from hole 0 to 121: the win, its chase once it lands
+    r.draw(b, None, t)
+    assert r.animating(t)
+    t = settle(r, b, t)
+    assert not r.animating(t)
+    for gap in LONG_GAPS:
+        now = later(t, gap)
+        r.draw(b, None, now)
+        assert not r.animating(now), gap
+        for h in range(105, 121):  # the chase's holes stay dark
+            assert s[led(0, h)] == (0, 0, 0) or h % 5 == 0, (gap, h)
+
+
+def test_a_win_from_mid_lane_plays_the_chase_once_the_jump_lands():
+    cfg, s, r, b = make()
+    b.peg(0, 50)
+    b.peg(0, 50)  # pegs at 50 and 100: the winning jump starts from hole 50
+    t = settle(r, b, 0)
+    b.peg(0, 21)
+    r.draw(b, None, t)
+    t = settle(r, b, t)
+    assert t > WIN_MS  # the jump, then the chase
+    game = set()
+    for k in range(10):
+        r.draw(b, None, t + 100 * k)
+        game.add(s[led(0, 121)])
+    assert game == {tone(RED, FRONT), tone(RED, BACK)}  # then the game hole blinks

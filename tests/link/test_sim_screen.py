@@ -7,7 +7,8 @@ import pytest
 from crib.board.state import BoardState
 from crib.layout.source import load_layout
 from crib.picture.model import board_picture
-from crib.sim.screen import BLIND, DARK, LIT, SimScreen, draw, grid
+from crib.sim.screen import BLIND, DARK, LIT, WIDTH, SimScreen, draw, grid, row_labels, visible
+from crib.sim.store import MAX_LANES, layout_for
 from crib.sim.virtual import VirtualBoard
 from cribcore.protocol import decode
 from pegboard.config import from_dict, lane_layout
@@ -51,7 +52,7 @@ def cell(screen, lines, lane, hole):
     """The character drawn for a hole (lines as printed, after the two header lines)."""
     pic = board_picture(screen.config, [(0, 0, 0)] * screen.config.leds)
     r, c = grid(pic)[(lane, hole)]
-    label = max(len(n) for n in pic.names) + 1
+    label = max(len(n) for n in row_labels(pic)) + 1
     return lines[2 + r][label + c]
 
 
@@ -72,7 +73,7 @@ def test_taps_peg_and_the_drawing_follows(ui):
     assert cell(screen, lines, 0, 3) == LIT
     assert cell(screen, lines, 0, 2) == DARK
     assert cell(screen, lines, 0, 0) == BLIND
-    assert any(line.startswith("\u25a0 Red") and " 3 " in line for line in lines)
+    assert any(line.startswith("1 \u25a0 Red") and " 3 " in line for line in lines)
     assert any(line.startswith("keys: 1-3") for line in lines)
 
 
@@ -136,3 +137,42 @@ def test_the_grid_never_puts_two_holes_in_one_cell(lanes):
     assert len(set(cells.values())) == len(cells) == lanes * 122
     lines = draw(pic, colour=False)
     assert sum(line.count(DARK) for line in lines) == lanes * 121
+
+
+def _widest_state(players, mode):
+    """A state with the longest lines a lane can have: three-digit scores, a tally, pending
+    points, the crib and a double skunk."""
+    return BoardState.from_dict({
+        "rev": 9999, "target": 121, "players": players, "dealer": 0, "winner": players - 1,
+        "pegs": [[119, 120]] * players, "wins": [99] * players, "settings": {},
+        "skunk": [2] * players, "undos": 0, "pending": [31] * players, "mode": mode,
+        "ma": 450})
+
+
+@pytest.mark.parametrize("lanes", range(2, MAX_LANES + 1))
+@pytest.mark.parametrize("colour", [False, True])
+def test_the_drawing_fits_80_columns_for_every_layout_the_sim_can_show(lanes, colour):
+    config = from_dict(layout_for(lanes))  # the shipped 3 lanes, or widened to 2..4
+    pic = board_picture(config, [(200, 40, 40)] * config.leds)
+    for mode in ("play", "setup", "confirm_new"):
+        lines = draw(pic, _widest_state(lanes, mode), ("undo", 2.5), "a note " * 20, colour)
+        shown = [visible(line) for line in lines]
+        assert max(len(line) for line in shown) <= WIDTH, max(shown, key=len)
+        # Nothing was cut: every hole is drawn, and the key help is all there.
+        assert sum(line.count(LIT) + line.count(BLIND) for line in shown) == len(pic.holes)
+        assert "U hold undo" in " ".join(shown) and "q quit" in shown[-2]
+    # Rows are labelled with the lane names where they fit (two lanes), else with the keys.
+    first = row_labels(pic)[0]
+    assert first == ("Red" if lanes == 2 else "1") and shown[0].lstrip().startswith(first)
+
+
+def test_the_header_of_a_long_store_path_wraps(tmp_path):
+    config = load_layout()
+    screen = SimScreen(None, config, io.StringIO(), colour=False,
+                       header="virtual board: /dev/pts/12  socket://127.0.0.1:65535   store: "
+                              + "/home/somebody/" + "x" * 90 + "/sim")
+    screen.fetch = lambda: ([(0, 0, 0)] * config.leds, _widest_state(3, "play"))
+    screen.refresh()
+    shown = screen.out.getvalue().replace("\x1b[K", "").split("\x1b[H")[-1].split("\n")
+    assert max(len(visible(line)) for line in shown) <= WIDTH
+    assert "x" * 70 in "".join(shown)

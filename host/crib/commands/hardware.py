@@ -1,18 +1,23 @@
-"""Hardware documents from the layout (firmware/config.json or --config FILE): the power
-budget, the bill of materials, the pin map, the wiring diagram and the board face, the
-files of hardware/. Without --out a document goes to stdout; `all` writes them all."""
+"""Hardware documents from the layout (firmware/config.json or --config FILE): the guide,
+the power budget, the bill of materials, the pin map, the schematic and wiring sheet, the
+face drawing and its fabrication files (laser SVG, DXF, drilling templates), the files of
+hardware/. Without --out a text document goes to stdout; `all` writes them all."""
 
 import json
 from pathlib import Path
 
 from crib.errors import CribError
 
-HELP = "power budget, parts list, pin map, wiring and face drawings from the layout"
-WHAT = ("power", "bom", "pins", "face", "wiring", "all")
-FILES = {"power": ("power.md",), "bom": ("BOM.csv", "BOM.md"), "pins": ("pins.md",),
-         "face": ("face.svg",), "wiring": ("wiring.svg",)}
-SHOWN = {"power": "power.md", "bom": "BOM.md", "pins": "pins.md", "face": "face.svg",
-         "wiring": "wiring.svg"}
+HELP = "guide, parts, pins, schematic, wiring, face and fabrication files from the layout"
+WHAT = ("guide", "power", "bom", "pins", "schematic", "wiring", "face", "cut", "all")
+FILES = {"guide": ("README.md",), "power": ("power.md",), "bom": ("BOM.csv", "BOM.md"),
+         "pins": ("pins.md",), "schematic": ("schematic.svg",), "wiring": ("wiring.svg",),
+         "face": ("face.svg",),
+         "cut": ("face-cut.svg", "face.dxf", "face-template-a4.pdf",
+                 "face-template-letter.pdf")}
+SHOWN = {"guide": "README.md", "power": "power.md", "bom": "BOM.md", "pins": "pins.md",
+         "schematic": "schematic.svg", "wiring": "wiring.svg", "face": "face.svg",
+         "cut": "face-cut.svg"}
 
 
 def add_arguments(parser):
@@ -22,20 +27,24 @@ def add_arguments(parser):
                         help="the layout (default: firmware/config.json)")
     parser.add_argument("--out", metavar="DIR", help="write the files into DIR")
     parser.add_argument("--json", action="store_true", help="the figures as JSON")
+    parser.add_argument("--bed", metavar="MM", type=float, default=None,
+                        help="longest piece the cutter takes; a longer face is split "
+                             "(default 400)")
 
 
-def _json(config, what):
+def _json(config, what, ps):
     """The figures behind a document, as plain data."""
-    from crib import hw_parts, hw_power
+    from crib.hardware import circuit, panel
+    from crib.hardware import parts as hw_parts
+    from crib.hardware import power as hw_power
     from crib.layout import face
 
     if what == "power":
         return hw_power.power_budget(config)
     if what == "bom":
-        return [dict(zip(("ref", "qty", "part", "notes"), row))
-                for row in hw_parts.bom_rows(config)]
+        return [dict(zip(hw_parts.BOM_COLUMNS, row)) for row in hw_parts.bom_table(config)]
     if what == "pins":
-        return [dict(zip(("gpio", "pin", "function", "wire_to"), row))
+        return [dict(zip(("pin", "name", "function", "wires_to"), row))
                 for row in hw_parts.pin_rows(config)]
     if what == "face":
         w, h = face.board_size(config)
@@ -43,32 +52,54 @@ def _json(config, what):
                 "holes": {str(k): v for k, v in face.hole_positions(config).items()}}
     if what == "wiring":
         return {"pieces": face.strip_pieces(config), "power": hw_power.power_plan(config),
-                "buttons": hw_parts.buttons(config)}
-    return {k: _json(config, k) for k in WHAT[:-1]}
+                "buttons": circuit.buttons(config),
+                "wires": [vars(w) for w in circuit.wires(config)]}
+    if what == "cut":
+        p = panel.panel(config, face.DEFAULT_SPEC, ps)
+        return {"width_mm": p.width, "height_mm": p.height,
+                "pieces": panel.split(p, ps), "holes": [vars(h) for h in p.holes]}
+    if what in ("guide", "schematic"):
+        return {"wires": [vars(w) for w in circuit.wires(config)]}
+    return {k: _json(config, k, ps) for k in WHAT[:-1]}
 
 
 def run(args, env):
     """Print or write the chosen documents; return the exit code."""
-    # The document makers (svg, xml) are imported here, not when the CLI imports every
-    # command module to build its parser.
-    from crib import hardware
+    # The document makers (svg, xml, schemdraw, ezdxf, fpdf2) are imported here, not when
+    # the CLI imports every command module to build its parser.
+    from dataclasses import replace
 
+    from crib import hardware
+    from crib.hardware.panel import DEFAULT_PANEL
+    from crib.layout import face
+
+    ps = DEFAULT_PANEL
+    if args.bed is not None:
+        if not 50 <= args.bed <= 5000:
+            raise CribError("--bed must be 50..5000 mm, got %g" % args.bed)
+        ps = replace(ps, bed_mm=args.bed)
     config, source = hardware.load_layout(args.config)
     if args.json:
-        env.print(json.dumps(_json(config, args.what), indent=2, sort_keys=True))
+        env.print(json.dumps(_json(config, args.what, ps), indent=2, sort_keys=True))
         return 0
-    docs = hardware.documents(config, source)
+    names = FILES.get(args.what, hardware.DOCS)  # all: every document
     if args.out is None:
         if args.what == "all":
             raise CribError("`crib hardware all` writes %d files: give --out DIR"
                             % len(hardware.DOCS))
-        env.print(docs[SHOWN[args.what]], end="")
+        body = hardware.document(SHOWN[args.what], config, source, face.DEFAULT_SPEC, ps)
+        env.print(body, end="")
         return 0
+    docs = {name: hardware.document(name, config, source, face.DEFAULT_SPEC, ps)
+            for name in names}  # all made before any is written: an error changes nothing
     out = Path(args.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
-        for name in FILES.get(args.what, hardware.DOCS):  # all: every document
-            (out / name).write_text(docs[name])
+        for name, body in docs.items():
+            if isinstance(body, bytes):
+                (out / name).write_bytes(body)
+            else:
+                (out / name).write_text(body)
             env.print("wrote %s" % (out / name))
     except OSError as e:
         raise CribError("cannot write into %s: %s" % (out, e)) from None

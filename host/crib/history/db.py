@@ -111,7 +111,7 @@ def _now():
 
 
 def default_path(environ=None):
-    """$XDG_DATA_HOME/crib/history.sqlite3, or ~/.local/share/crib/history.sqlite3."""
+    """history.sqlite3 in crib's data folder (crib.env.data_dir)."""
     return data_dir(environ) / DB_NAME
 
 

@@ -6,6 +6,8 @@ holds that button down until the next key (any key lets go; that key does nothin
 else), and U holds undo (3 s of it asks "new game?"). q (or Ctrl-C) quits.
 """
 
+import re
+import textwrap
 import time
 
 from crib.board.state import BoardState
@@ -18,8 +20,23 @@ REFRESH_S = 0.1  # the drawing asks the runner for its LEDs this often
 LIT = "\u25cf"  # a lit hole
 DARK = "\u00b7"  # a dark hole over an LED
 BLIND = "\u25cb"  # a hole with no LED under it (the start holes)
-KEY_HELP = ("keys: 1-%d tap a lane  u undo  Enter confirm  h+key hold a button (any key "
-            "lets go)  U hold undo  q quit")
+KEY_HELP = ("keys: 1-%d tap a lane  u undo  Enter confirm  q quit  h then a key: hold that "
+            "button (any key lets go)  U hold undo")
+WIDTH = 80  # the drawing fits a terminal this wide: the board, its labels and every line
+_ESCAPE = re.compile("\x1b\\[[0-9;?]*[A-Za-z]")
+
+
+def visible(line):
+    """A drawn line as it shows: without its colour codes."""
+    return _ESCAPE.sub("", line)
+
+
+def wrap(text, width=WIDTH):
+    """Text (one line or several) as lines of at most width columns, continuations
+    indented."""
+    return [part for line in text.split("\n")
+            for part in textwrap.wrap(line, width, subsequent_indent="  ",
+                                      break_on_hyphens=False) or [""]]
 
 
 def _ranks(values, near, wide):
@@ -47,6 +64,15 @@ def grid(pic):
     return {(h.lane, h.hole): (rows[h.y], cols[h.x]) for h in pic.holes}
 
 
+def row_labels(pic):
+    """What each lane's row is labelled with: its name, or its key (1-4) where the names
+    would push the board past WIDTH (the shipped board's "Green" already would)."""
+    cols = max(c for _, c in grid(pic).values()) + 1
+    if max(len(n) for n in pic.names) + 1 + cols <= WIDTH:
+        return list(pic.names)
+    return [str(lane + 1) for lane in range(len(pic.names))]
+
+
 def _fg(rgb):
     return "\x1b[38;2;%d;%d;%dm" % tuple(rgb)
 
@@ -61,7 +87,8 @@ def draw(pic, state=None, held=None, note="", colour=True, footer=True):
     cells = grid(pic)
     rows = max(r for r, _ in cells.values()) + 1
     cols = max(c for _, c in cells.values()) + 1
-    label = max(len(n) for n in pic.names) + 1
+    labels = row_labels(pic)
+    label = max(len(n) for n in labels) + 1
     canvas = [[" "] * cols for _ in range(rows)]
     paint = [[None] * cols for _ in range(rows)]
     for h in pic.holes:
@@ -71,7 +98,7 @@ def draw(pic, state=None, held=None, note="", colour=True, footer=True):
         else:
             canvas[r][c], paint[r][c] = (BLIND if h.led < 0 else DARK), _GREY
     names = {}
-    for lane, name in enumerate(pic.names):
+    for lane, name in enumerate(labels):
         names[cells[(lane, 0)][0]] = (name, pic.colours[lane])
     lines = []
     for r in range(rows):
@@ -91,11 +118,11 @@ def draw(pic, state=None, held=None, note="", colour=True, footer=True):
         mode = {"play": "playing", "confirm_new": "NEW GAME? tap undo or confirm for yes",
                 "setup": "SETTINGS: tap the last lane to play, hold one for 61/121, "
                          "undo starts"}.get(state.mode, state.mode)
-        lines.append("game to %d, %d players, %s" % (state.target, state.players, mode))
+        lines += wrap("game to %d, %d players, %s" % (state.target, state.players, mode))
     if footer:
         lines.append(("holding %s (%.1f s): any key lets go" % held) if held else "")
-        lines.append(note)
-        lines.append(KEY_HELP % len(pic.names))
+        lines += wrap(note)
+        lines += wrap(KEY_HELP % len(pic.names))
     return lines
 
 
@@ -116,8 +143,8 @@ def _lanes(pic, state, colour):
         mark = "\u25a0"
         if colour:
             mark = _fg(pic.colours[lane]) + mark + _RESET
-        bits = ["%s %-8s %3d  (back %3d)  games %d" % (mark, name, front, back,
-                                                      state.wins[lane])]
+        bits = ["%d %s %-8s %3d  (back %3d)  games %d" % (lane + 1, mark, name, front, back,
+                                                         state.wins[lane])]
         if lane < len(state.pending) and state.pending[lane]:
             bits.append("pending +%d" % state.pending[lane])
         if state.dealer == lane:
@@ -229,14 +256,15 @@ class SimScreen:
         """Draw the board if anything changed since the last frame."""
         got = self.fetch()
         if got is None:
-            lines = [self.header, "", "the board is not answering (it restarts when it dies)"]
+            lines = wrap(self.header) + ["", "the board is not answering (it restarts when it "
+                                          "dies)"]
         else:
             pixels, state = got
             pic = board_picture(self.config, pixels, state.settings.get("brightness"))
             held = None
             if self.held is not None:
                 held = (self.held[0], self.clock() - self.held[1])
-            lines = [self.header, ""] + draw(pic, state, held, self.note, self.colour)
+            lines = wrap(self.header) + [""] + draw(pic, state, held, self.note, self.colour)
         if lines == self.last:
             return
         self.last = lines

@@ -2,13 +2,13 @@
 the layout crib writes there for a game of more lanes; where the runner is; --socket.
 """
 
-import fcntl
 import json
 import os
+import sys
 
 from crib.env import data_dir
 from crib.errors import CribError
-from crib.layout.source import firmware_dir
+from crib.layout.source import RUNNER, firmware_dir
 from pegboard.config import default_dict, from_dict, lane_layout
 
 STORE_LAYOUT = "config.json"  # in a store: the layout crib wrote there for more lanes
@@ -30,9 +30,9 @@ def default_store(environ=None):
 
 def desk_path():
     """firmware/desk.py (the firmware folder: crib.layout.source)."""
-    path = firmware_dir() / "desk.py"
+    path = firmware_dir() / RUNNER
     if not path.exists():
-        raise SimError("the desktop runner %s is missing (run from a source checkout)" % path)
+        raise SimError("the desktop runner %s is missing: reinstall crib" % path)
     return path
 
 
@@ -44,6 +44,38 @@ def parse_address(text):
     return (host or "127.0.0.1", int(port))
 
 
+def try_lock(fd):
+    """Take an exclusive lock on the open file fd without waiting; False if another open
+    file holds it. flock on POSIX, msvcrt on Windows (imported here, where they exist)."""
+    if sys.platform == "win32":
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+    import fcntl
+
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def unlock(fd):
+    """Drop a lock try_lock took on fd and close it."""
+    if sys.platform == "win32":
+        import msvcrt
+
+        try:
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        except OSError:
+            pass
+    os.close(fd)  # closing drops a flock
+
+
 def running_sim(store):
     """The port of a virtual board running on `store` (it holds the lock), else None."""
     lock = os.path.join(store, "sim.lock")
@@ -51,17 +83,15 @@ def running_sim(store):
         fd = os.open(lock, os.O_RDWR)
     except OSError:
         return None
+    if try_lock(fd):
+        unlock(fd)
+        return None
+    os.close(fd)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        try:
-            with open(os.path.join(store, "sim.port")) as f:
-                return f.read().split()[0]
-        except (OSError, IndexError):
-            return None
-    finally:
-        os.close(fd)  # closing drops the lock if we took it
-    return None
+        with open(os.path.join(store, "sim.port")) as f:
+            return f.read().split()[0]
+    except (OSError, IndexError):
+        return None
 
 
 def layout_for(lanes):

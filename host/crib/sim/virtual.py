@@ -13,7 +13,6 @@ its own, written into the store (`widen`), which the board on that store runs fr
 on. docs/sim.md.
 """
 
-import fcntl
 import os
 import queue
 import selectors
@@ -23,19 +22,29 @@ import subprocess
 import sys
 import threading
 import time
-import tty
 
 from crib.sim.store import (
     SimError,
     desk_path,
     running_sim,
     store_layout,
+    try_lock,
+    unlock,
     write_layout,
 )
 from cribcore.protocol import MAX_LINE, MAX_REPLY, LineReader, ProtocolError, decode
 
 _QUICK_DEATHS = 5  # a runner dying this many times within a second of starting: give up
 _RESTART = "restart"  # in the hub's queue of asks: end the runner so it starts again
+# Pseudo terminals are POSIX: where there are none (Windows), a board that asked for one
+# listens on a local TCP socket instead (socket://127.0.0.1:PORT works for every command).
+HAS_PTY = hasattr(os, "openpty")
+# The runner waits on its stdin with select.poll and the hub selects on the runner's pipes:
+# neither works on Windows yet (pipes are not selectable there), so there the virtual board
+# refuses to start with a clear error instead of a traceback.
+UNSUPPORTED = ("the virtual board does not run on Windows yet (its runner and hub wait on "
+               "pipes with select); play with --board none, or on Linux or macOS")
+RUNS_HERE = sys.platform != "win32"
 
 
 class _Client:
@@ -119,6 +128,8 @@ class VirtualBoard:
 
     def start(self):
         """Take the store, open the pty and/or socket, start the runner and the hub."""
+        if not RUNS_HERE:
+            raise SimError(UNSUPPORTED)
         try:
             self._open()
         except BaseException:
@@ -135,7 +146,13 @@ class VirtualBoard:
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         self._sel.register(self._wake_r, selectors.EVENT_READ, "wake")
+        if self.use_pty and not HAS_PTY:
+            self.use_pty = False
+            if self.address is None:
+                self.address = ("127.0.0.1", 0)
         if self.use_pty:
+            import tty  # POSIX, like the pty itself
+
             self._master, self._slave = os.openpty()
             tty.setraw(self._slave)  # no echo, no line editing: bytes pass as they are
             os.set_blocking(self._master, False)
@@ -166,9 +183,7 @@ class VirtualBoard:
     def _take_store(self):
         os.makedirs(self.store, exist_ok=True)
         fd = os.open(os.path.join(self.store, "sim.lock"), os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        if not try_lock(fd):
             os.close(fd)
             raise SimError("a virtual board already runs on %s (port %s)"
                            % (self.store, running_sim(self.store))) from None
@@ -238,7 +253,7 @@ class VirtualBoard:
                     os.unlink(os.path.join(self.store, name))
                 except OSError:
                     pass
-            os.close(self._lockfd)
+            unlock(self._lockfd)
             self._lockfd = None
         self._fail_asks()
 

@@ -6,7 +6,9 @@ and `?` (what this prompt accepts); Enter takes the default shown in brackets. W
 waits for a line, the board is polled (a press on its buttons is recorded and shown when
 it happens, and the prompt shown again); the line typed meanwhile is kept and answers the
 question open when Enter is pressed. At a terminal, lines are edited with readline where
-Python has it (arrows, Home/End, earlier answers with Up).
+Python has it (arrows, Home/End, earlier answers with Up). Where it has not (Windows, a
+Python built without it), keys a terminal sends as codes (arrows, Backspace left in the
+line) could reach the answer: such a line is refused and asked again, never stored.
 """
 
 import queue
@@ -21,6 +23,16 @@ UNDO_WORDS = ("undo", "u")
 QUIT_WORDS = ("quit", "exit")  # not "q": that is a queen
 HELP_WORDS = ("?", "help")
 POLL_S = 0.1  # how often the board is polled while a prompt waits
+# Control characters an edited line must not hold: Escape (arrow and function keys arrive as
+# ESC [ D ...), Backspace and Delete, and the rest of C0 but Tab.
+KEY_CODES = frozenset(chr(c) for c in range(32) if c != 9) | {"\x7f"}
+KEY_CODES_REFUSED = ("that answer holds key codes (arrow keys or Backspace, which this "
+                     "terminal does not edit with): type it again")
+
+
+def has_key_codes(text):
+    """True if text holds a control character a person would not mean to type."""
+    return any(c in KEY_CODES for c in text)
 
 
 class QuitRequest(Exception):
@@ -129,6 +141,9 @@ class Terminal:
                 self.view.events(self.engine.answer(q.id, given))
                 continue
             text = self._read(q)
+            if has_key_codes(text):
+                self.view.problem(KEY_CODES_REFUSED)
+                continue
             low = text.lower()
             if low in QUIT_WORDS:
                 raise QuitRequest()

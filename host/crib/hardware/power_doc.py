@@ -1,6 +1,6 @@
 """power.md: the power budget of a layout in words and tables."""
 
-from crib.hw_power import (
+from crib.hardware.power import (
     DROP_MV,
     FEED_M,
     HEADROOM,
@@ -55,11 +55,13 @@ def power_markdown(config, source):
         % (plan["strip_ma"], PICO_MA, plan["need_ma"],
            -(-plan["need_ma"] * HEADROOM[0] // HEADROOM[1]), plan["supply_a"]),
         "",
-        # As wired (pins.md) USB feeds only the Pico, so say what USB-only power takes.
-        ("That is within the %d mA a USB 2.0 port promises, so the board can run from the "
-         "Pico's USB cable alone: leave out the supply and J1 and wire the 5 V bus to VBUS "
-         "(pin 40) instead. Never connect VBUS and a supply together: the supply would "
-         "push current into the computer." % USB_MA) if p["usb_ok"] else
+        # As wired (pins.md) the Pico's USB feeds only the Pico; USB power for the whole
+        # board comes in on J1, so the fuse and D1 stay in the one circuit.
+        ("That is within the %d mA a USB 2.0 port promises, so a USB charger or power bank "
+         "can feed the whole board: into J1 through a USB-A to 5.5/2.1 mm barrel cable "
+         "(the guide's power bank section). Never wire the 5 V rail to the Pico's VBUS "
+         "(pin 40): a supply there would push current into the computer." % USB_MA)
+        if p["usb_ok"] else
         ("That is more than the %d mA a USB 2.0 port promises: power the board from the "
          "5 V supply on the barrel jack (USB 3 ports give 900 mA, many laptops cope, but "
          "do not count on it)." % USB_MA),

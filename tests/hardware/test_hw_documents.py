@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import math
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -11,17 +12,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import ROOT
 
-from crib import (
-    hardware,
-    hw_errors,
-    hw_face_svg,
-    hw_parts,
-    hw_power,
-    hw_power_doc,
-    hw_svg,
-    hw_wiring_svg,
-)
+from crib import hardware
 from crib.cli import main
+from crib.hardware import errors as hw_errors
+from crib.hardware import face_svg as hw_face_svg
+from crib.hardware import panel
+from crib.hardware import parts as hw_parts
+from crib.hardware import power as hw_power
+from crib.hardware import power_doc as hw_power_doc
+from crib.hardware import svg as hw_svg
+from crib.hardware import wiring_svg as hw_wiring_svg
 from crib.layout import face
 from pegboard import light
 from pegboard.config import default_dict, from_dict, lane_layout
@@ -63,14 +63,25 @@ def classes(svg_text, name):
 
 def test_checked_in_hardware_files_are_what_the_command_makes_now(tmp_path):
     assert main(["hardware", "all", "--out", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(hardware.DOCS)
     for name in hardware.DOCS:
-        assert (ROOT / "hardware" / name).read_text() == (tmp_path / name).read_text(), (
+        assert (ROOT / "hardware" / name).read_bytes() == (tmp_path / name).read_bytes(), (
             "hardware/%s is stale: run `crib hardware all --out hardware`" % name)
 
 
-def test_the_readme_shows_both_drawings():
-    text = (ROOT / "hardware" / "README.md").read_text()
-    assert "face.svg" in text and "wiring.svg" in text and "crib deploy" in text
+def test_the_documents_are_the_same_every_time():
+    c, source = hardware.load_layout()
+    assert hardware.documents(c, source) == hardware.documents(c, source)
+
+
+def test_the_guide_and_the_readme_show_the_drawings():
+    guide = (ROOT / "hardware" / "README.md").read_text()
+    for name in hardware.DOCS:
+        if name != "README.md":
+            assert "(%s)" % name in guide, name
+    assert "crib deploy" in guide
+    readme = (ROOT / "README.md").read_text()
+    assert 'src="hardware/schematic.svg"' in readme and 'src="hardware/face.svg"' in readme
 
 
 # -- power ---------------------------------------------------------------------------------
@@ -93,13 +104,13 @@ def test_the_shipped_layout_is_safe_on_a_usb_2_port():
     p = hw_power.power_budget(c)
     assert p["plan"]["need_ma"] == c.budget_ma + hw_power.PICO_MA <= hw_power.USB_MA
     assert p["usb_ok"]
-    assert "VBUS (pin 40)" in hw_power_doc.power_markdown(c, "x")
+    assert "USB-A to 5.5/2.1 mm barrel cable" in hw_power_doc.power_markdown(c, "x")
 
 
 def test_a_budget_over_usb_asks_for_the_supply():
     c = config(budget=hw_power.USB_MA)
     assert not hw_power.power_budget(c)["usb_ok"]
-    assert "VBUS (pin 40)" not in hw_power_doc.power_markdown(c, "x")
+    assert "USB-A to 5.5/2.1 mm barrel cable" not in hw_power_doc.power_markdown(c, "x")
 
 
 def test_the_limiter_keeps_an_all_white_frame_within_budget():
@@ -174,9 +185,9 @@ def test_bom_counts_follow_the_layout(lanes):
 def test_a_bigger_budget_buys_a_bigger_supply_and_thicker_wire():
     small = hw_parts.bom_rows(config(budget=500))
     big = hw_parts.bom_rows(config(budget=9000))
-    assert [r for r in small if r[0] == "PS1"][0][2].startswith("5 V 1 A")
-    assert [r for r in big if r[0] == "PS1"][0][2].startswith("5 V 12 A")
-    assert [r for r in big if r[0] == "W1"][0][2] != [r for r in small if r[0] == "W1"][0][2]
+    assert [r for r in small if r[0] == "PS1"][0][3].startswith("5 V 1 A")
+    assert [r for r in big if r[0] == "PS1"][0][3].startswith("5 V 12 A")
+    assert [r for r in big if r[0] == "W1"][0][3] != [r for r in small if r[0] == "W1"][0][3]
 
 
 @pytest.mark.parametrize("lanes, holes", [(2, 121), (3, 121), (4, 121), (2, 61)])
@@ -191,8 +202,14 @@ def test_face_svg_has_a_hole_per_hole_with_its_led(lanes, holes):
     assert len(classes(svg, "start")) == lanes and len(classes(svg, "game")) == lanes
     assert len(classes(svg, "skunk")) == len(face.skunk_gaps(c))
     root = ET.fromstring(svg)
-    w, h = face.board_size(c)
-    assert root.get("viewBox") == "0 0 %s %s" % (hw_svg.number(w), hw_svg.number(h))
+    p = panel.panel(c)
+    assert p.width == face.board_size(c)[0] and p.height > face.board_size(c)[1]
+    assert root.get("viewBox") == "0 0 %s %s" % (hw_svg.number(p.width),
+                                                 hw_svg.number(p.height))
+    controls = classes(svg, "control")
+    assert sorted(e.get("data-label") for e in controls if "button" in e.get("class")) == (
+        sorted([ln.name for ln in c.lanes] + ["Undo", "Confirm"]))
+    assert len([e for e in controls if "mount" in e.get("class")]) == 4
 
 
 @pytest.mark.parametrize("lanes", [2, 4])
@@ -204,20 +221,20 @@ def test_wiring_svg_has_every_piece_feed_and_button(lanes):
         face.strip_pieces(c))
     assert [int(e.get("data-led")) for e in classes(svg, "feed")] == (
         hw_power.power_plan(c)["feeds"])
-    assert [int(e.get("data-gpio")) for e in classes(svg, "button")] == [2 + i for i in
+    assert [int(e.get("data-gpio")) for e in classes(svg, "switch")] == [2 + i for i in
                                                                          range(lanes)] + [7, 8]
-    assert len(classes(svg, "jumper")) == len(pieces) - 1
+    assert len(classes(svg, "chain")) == len(pieces) - 1
 
 
 def test_pins_follow_the_layout():
     c = config(lanes=4)
     rows = hw_parts.pin_rows(c)
-    by_gpio = {r[0]: r[1] for r in rows}
-    assert by_gpio == {"GP0": 1, "GP2": 4, "GP3": 5, "GP4": 6, "GP5": 7, "GP7": 10,
-                       "GP8": 11, "-": by_gpio["-"]}
-    assert [r[1] for r in rows] == sorted(r[1] for r in rows)
+    by_name = {r[1]: r[0] for r in rows}
+    assert by_name == {"GP0": 1, "GP2": 4, "GP3": 5, "GP4": 6, "GP5": 7, "GP7": 10,
+                       "GP8": 11, "GND": 38, "VSYS": 39, "VBUS": 40}
+    assert [r[0] for r in rows] == sorted(r[0] for r in rows)
     text = hw_parts.pins_markdown(c, "x.json")
-    assert "White button" in text and "| GP8 | 11 |" in text
+    assert "White button" in text and "| 11 | GP8 |" in text
 
 
 def test_a_pin_off_the_header_is_refused(tmp_path, capsys):
@@ -320,3 +337,34 @@ def test_a_spec_whose_holes_miss_their_leds_is_refused():
         face.hole_positions(config(), face.FaceSpec(hole_pitch=8.0))
     with pytest.raises(face.FaceError):
         face.board_size(config(), face.FaceSpec(track_gap=3.0))
+
+
+def test_the_guide_covers_power_banks_unplugging_and_serial_permissions():
+    text = hardware.document("README.md", *hardware.load_layout())
+    for heading in ("### From a USB power bank", "### Unplugging a strip piece safely",
+                    "## Linux: permission to use the serial port",
+                    "## Colours for colour-blind players"):
+        assert heading in text
+    assert "usermod -aG dialout" in text and 'ATTRS{idVendor}=="2e8a"' in text
+    p = hw_power.power_budget(hardware.load_layout()[0])
+    hours = int(37 * 0.85 / (5 * (p["typical_ma"] + hw_power.PICO_MA) / 1000))
+    assert "lasts about %d hours" % hours in text
+    big = hardware.document("README.md", config(budget=9000), "x")
+    assert "use the mains supply" in big
+
+
+@given(st.integers(400, 60000))
+@settings(max_examples=40, deadline=None)
+def test_the_fuse_carries_the_need_and_stays_within_the_supply(budget):
+    c = config(budget=budget)
+    plan = hw_power.power_plan(c)
+    rows = {r[0]: r for r in hw_parts.bom_rows(c)}
+    part, mpn = rows["F1"][3], rows["F1"][4]
+    amps = float(re.search(r"hold (\d+) mA", part).group(1)) / 1000 if "PTC" in part else (
+        float(re.search(r"fuse ([\d.]+) A", part).group(1)))
+    assert amps * 1000 >= plan["need_ma"] * 1.2  # no nuisance blows at the budget
+    # ...and it blows before the supply wire (W1, sized in power.md) overheats.
+    awg = int(re.match(r"(?:(\d+) x )?(\d+) AWG", rows["W1"][3]).group(2))
+    runs = int(re.match(r"(?:(\d+) x )?", rows["W1"][3]).group(1) or 1)
+    assert amps * 1000 <= runs * [m for g, _, m in hw_power.AWG if g == awg][0]
+    assert mpn.startswith("Littelfuse")

@@ -4,7 +4,7 @@ Computed from the firmware's own LED current model and limiter (pegboard.light,
 pegboard.render); the assumptions are the constants below.
 """
 
-from crib.hw_errors import HardwareError
+from crib.hardware.errors import HardwareError
 from crib.layout import face
 from cribcore.pegs import Board
 from pegboard import light
@@ -99,6 +99,11 @@ def wire_awg(ma, metres, power=True):
             return awg
     raise HardwareError("%d mA over %.1f m needs thicker wire than %d AWG: use several "
                         "feeds" % (ma, metres, AWG[-1][0]))
+
+
+def wire_ma(runs: int, awg: int) -> int:
+    """The current parallel runs of a gauge carry (the AWG table's conservative rating)."""
+    return runs * [m for g, _, m in AWG if g == awg][0]
 
 
 def wire_runs(ma, metres):

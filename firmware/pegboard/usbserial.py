@@ -1,0 +1,107 @@
+"""The Pico's USB serial as the protocol port: writes that never wait, and the REPL
+hand-over (docs/firmware.md, "The USB serial").
+
+- Writes go to a small outbox, drained by flush() (the app calls it every step) one byte
+  at a time while the USB send buffer has room (poll's POLLOUT: room for at least one
+  byte), so no write ever waits. MicroPython waits up to its USB timeout (500 ms a chunk)
+  for room when a host keeps the port open but does not read, which stalled the loop for
+  tens of seconds on one `leds` reply. Past OUT_LIMIT queued bytes, whole new lines are
+  dropped (counted in `dropped`): a host that reads nothing loses replies, and gets them
+  again by retrying with the same id; a line already started is always finished.
+- Ctrl-C (0x03) is a plain byte here (main.py turns MicroPython's keyboard interrupt off
+  while the app runs), so a stray one cannot stop the app; Ctrl-C bytes never reach the
+  protocol. CR, one or more Ctrl-C, CR hands the board over to the REPL: read() raises
+  KeyboardInterrupt, main.py returns, and the REPL reads what follows. That is exactly
+  how mpremote (`crib deploy`) enters the raw REPL, `\\r\\x03` then `\\r\\x01`: the
+  Ctrl-A is left unread for the REPL. A person at a terminal types Enter, Ctrl-C, Enter.
+"""
+
+import select
+import sys
+
+from pegboard.stdio import CHUNK, StdioPort, polled, poller
+
+OUT_LIMIT = 1024  # bytes queued for a slow host before whole new lines are dropped
+_CR = 13
+_CTRL_C = 3
+
+
+class UsbSerial(StdioPort):
+    """port.read() -> bytes available now; port.write(bytes) queues; flush() sends what
+    the host takes now."""
+
+    def __init__(self, stdin=None, stdout=None):
+        StdioPort.__init__(self, stdin, stdout)
+        self._wpoll, self._wipoll = poller(stdout or sys.stdout, select.POLLOUT)
+        self.queued = 0  # bytes in the outbox
+        self.dropped = 0  # lines dropped because the host did not read
+        self._box: list = []  # pieces waiting to be sent
+        self._at = 0  # bytes of the first piece already sent
+        self._open = False  # the last piece queued did not end its line
+        self._skip = False  # dropping the rest of a line
+        self._one = bytearray(1)
+        self._cc = 0  # hand-over: 1 after CR, 2 after CR and Ctrl-C
+
+    def writable(self):
+        """True when the output takes a byte now without waiting."""
+        return polled(self._wpoll, self._wipoll, 0)
+
+    def read(self):
+        """What has arrived, without waiting; byte by byte, so the hand-over leaves what
+        follows it unread for the REPL."""
+        data = bytearray()
+        while len(data) < CHUNK and self.ready():
+            byte = self._raw.read(1)
+            if not byte:
+                break
+            c = byte[0]
+            if c == _CTRL_C:
+                self._cc = 2 if self._cc else 0
+                continue
+            if c == _CR and self._cc == 2:
+                raise KeyboardInterrupt  # CR, Ctrl-C, CR: the REPL's turn
+            self._cc = 1 if c == _CR else 0
+            data.append(c)
+        return bytes(data)
+
+    def write(self, data):
+        """Queue bytes and send what the host takes now."""
+        if not self._open and self.queued >= OUT_LIMIT:
+            self.flush()  # the host may have read meanwhile
+        if not self._open and not self._skip and self.queued >= OUT_LIMIT:
+            self._skip = True  # a new line, and the host is not reading: drop it whole
+            self.dropped += 1
+        if self._skip:
+            self._skip = data[-1:] != b"\n"
+            return
+        self._box.append(data)
+        self.queued += len(data)
+        self._open = data[-1:] != b"\n"
+        self.flush()
+
+    def flush(self):
+        """Send what the host takes now, a byte at a time while there is room; never waits."""
+        box = self._box
+        if not box:
+            return
+        one = self._one
+        write = self._out.write
+        ipoll = self._wipoll
+        while box:
+            # Room for one more byte? (inline: this runs once a byte)
+            if ipoll is not None:
+                for _ in ipoll(0):
+                    break
+                else:
+                    return
+            elif not self.writable():
+                return
+            piece = box[0]
+            one[0] = piece[self._at]
+            if not write(one):
+                return
+            self.queued -= 1
+            self._at += 1
+            if self._at == len(piece):
+                box.pop(0)
+                self._at = 0

@@ -1,0 +1,113 @@
+"""README.md of hardware/: the builder's guide, from guide.md with the circuit filled in.
+
+The wiring steps, the diode's orientation, the face's sizes and the power bank figures
+come from the same circuit, panel and power budget as the drawings, so the guide cannot
+disagree with them; the prose lives in guide.md beside this module.
+"""
+
+import re
+from pathlib import Path
+
+from crib.hardware import circuit
+from crib.hardware.panel import DEFAULT_PANEL, PanelSpec, panel, split
+from crib.hardware.power import PICO_MA, USB_MA, VOLTS, power_budget
+from crib.layout import face
+from crib.layout.face import FaceSpec
+from pegboard.config import Config
+
+TEMPLATE = Path(__file__).with_name("guide.md")
+BANK_WH = 37  # a 10,000 mAh power bank: 10 Ah at the cells' 3.7 V
+BANK_EFFICIENCY = 0.85  # boost to 5 V and cable losses
+STAGES = (("The supply", ("VIN", "5V", "GND"), ("J1", "F1")),
+          ("The Pico's power", ("5V", "VSYS", "GND"), ("D1", "U1.38")),
+          ("The level shifter", ("5V", "GND"), ("U2", "C2")),
+          ("The data line", ("data",), ("U1", "U2", "R1")),
+          ("Power into the strip", ("5V", "GND"), ("C1", "LED1")),
+          ("Between strip pieces", ("chain",), ("LED1",)),
+          ("The buttons", ("button", "GND"), ("SW",)))
+
+
+def wire_line(config: Config, w: circuit.Wire) -> str:
+    """One wire as a guide step: "`J1.+` J1 centre pin to `F1.1` F1 end 1 (22 AWG red)"."""
+    how = "through a JST-SM pair" if w.colour == "three-core" else w.colour
+    return "- `%s` %s to `%s` %s (%s, %s)" % (
+        w.a, circuit.describe(config, w.a), w.b, circuit.describe(config, w.b), w.gauge, how)
+
+
+def wire_steps(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> str:
+    """The wiring list, grouped as a builder would solder it: each wire exactly once."""
+    todo = list(circuit.wires(config, spec))
+    out = []
+    for title, nets, refs in STAGES:
+        mine = [w for w in todo if w.net in nets
+                and any(e.startswith(refs) for e in (w.a, w.b))]
+        if mine:
+            out.append("%s:" % title)
+            out.append("")
+            out += [wire_line(config, w) for w in mine]
+            out.append("")
+            todo = [w for w in todo if w not in mine]
+    if todo:
+        raise RuntimeError("wires in no stage: %r" % todo)
+    return "\n".join(out).rstrip()
+
+
+def _diode(config, spec):
+    anode, cathode = circuit.diode_ends(config, spec)
+    return ("D1 goes with its band (the cathode, `D1.K`) towards %s and its anode "
+            "(`D1.A`) on the %s: the supply feeds VSYS through the diode, and the "
+            "diode keeps the supply off the Pico's USB 5 V, so the USB cable and the supply "
+            "can be plugged in together." % (circuit.describe(config, cathode),
+                                              circuit.describe(config, anode)))
+
+
+def _power_bank(config):
+    p = power_budget(config)
+    need = p["plan"]["need_ma"]
+    typical = p["typical_ma"] + PICO_MA
+    hours = BANK_WH * BANK_EFFICIENCY / (VOLTS * typical / 1000)
+    if need > 2100:
+        return ("This layout may draw %d mA, more than a power bank's 2.1 A port gives: "
+                "use the mains supply, or lower budget_ma." % need)
+    return ("The board never draws more than %d mA, so a USB power bank with a port of "
+            "%s A or more runs it: plug it into J1 with a USB-A to 5.5/2.1 mm barrel cable "
+            "(the fuse and the diode then protect it as they do the mains supply). A "
+            "10,000 mAh bank (about %d Wh) lasts about %d hours of a game in progress "
+            "(%d mA with the Pico). Even dark, the strip draws %d mA, enough to keep banks "
+            "that switch off at a low load awake."
+            % (need, "1" if need <= 1000 else "2.1", BANK_WH, hours, typical, p["idle_ma"]))
+
+
+def guide_markdown(config: Config, source: str, spec: FaceSpec = face.DEFAULT_SPEC,
+                   ps: PanelSpec = DEFAULT_PANEL) -> str:
+    """hardware/README.md text."""
+    p = power_budget(config)
+    pnl = panel(config, spec, ps)
+    pieces = split(pnl, ps)
+    kinds = {k: [h for h in pnl.holes if h.kind == k] for k in ("led", "button", "mount")}
+    split_text = ("It fits a cutter bed of %g mm in one piece." % ps.bed_mm
+                  if len(pieces) == 1 else
+                  "It is longer than a cutter bed of %g mm (`--bed MM` changes that), so the "
+                  "cut files and the templates split it into %d pieces across gaps between "
+                  "hole groups (at y = %s mm from the top); glue them edge to edge on the "
+                  "diffuser." % (ps.bed_mm, len(pieces),
+                                 ", ".join("%g" % round(y0, 1) for y0, _ in pieces[1:])))
+    usb = ("This layout's budget keeps the whole board within the %d mA of a USB 2.0 port."
+           % USB_MA if p["usb_ok"] else
+           "This layout needs more than a USB 2.0 port's %d mA: use the supply." % USB_MA)
+    values = {
+        "source": "`%s`" % source,
+        "panel_size": "%g x %g mm" % (round(pnl.width, 1), round(pnl.height, 1)),
+        "led_holes": str(len(kinds["led"])), "hole_d": "%g" % spec.hole_d,
+        "buttons": str(len(kinds["button"])), "button_d": "%g" % ps.button_d,
+        "jack_d": "%g" % ps.jack_d, "mounts": str(len(kinds["mount"])),
+        "mount_d": "%g" % ps.mount_d, "split": split_text,
+        "pieces": str(len(face.strip_pieces(config, spec))),
+        "wires": wire_steps(config, spec), "diode": _diode(config, spec),
+        "usb": usb, "power_bank": _power_bank(config),
+    }
+    text = TEMPLATE.read_text()
+    missing = set(re.findall(r"\{\{(\w+)\}\}", text)) - set(values)
+    if missing:
+        raise RuntimeError("guide.md asks for %s" % ", ".join(sorted(missing)))
+    return re.sub(r"\{\{(\w+)\}\}", lambda m: values[m.group(1)], text)
