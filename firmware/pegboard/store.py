@@ -116,16 +116,6 @@ class Files:
         """Rename old to new, replacing new."""
         os.rename(old, new)
 
-    def listed(self, path):
-        """The names in path's directory (as path spells them): one directory read at boot
-        instead of a failed open per absent file (about 8 ms each on the Pico)."""
-        head, _, _ = path.rpartition("/")
-        try:
-            names = os.listdir(head or (".", "/")[path.startswith("/")])
-        except OSError:
-            return None
-        return set([(head + "/" if head or path.startswith("/") else "") + n
-                    for n in names])
 
 
 class Store:
@@ -140,11 +130,8 @@ class Store:
         self._newest = None  # the slot holding the newest good copy
         self._recs = {}  # line -> (slot, seq) of the records the newest copy vouches for
         self._slots = {}  # slot index -> (seq, line) of every good record
-        self._listed = None  # the names in the state's directory while load() runs
 
     def _read(self, name):
-        if self._listed is not None and name not in self._listed:
-            return None
         data = self.files.read(name)
         if not data:
             return None  # absent, or created by a save the power cut: no damage
@@ -156,8 +143,6 @@ class Store:
     def load(self):
         """The text of the newest good copy, or None when there is none."""
         p = self.path
-        listed = getattr(self.files, "listed", None)
-        self._listed = listed(p) if listed else None
         for i in range(SLOTS):
             got = self._read(f"{p}.r{i}")
             if got is not None:
@@ -171,7 +156,6 @@ class Store:
                 self.seq = max(self.seq, got[0])
         copies.sort(key=lambda c: -c[0])
         self._copies = copies
-        self._listed = None
         return self.older()
 
     def older(self):
@@ -221,6 +205,8 @@ class Store:
         """Write the new state (a text, or a list of its lines); raise OSError on failure,
         and the last saved state stays."""
         lines = text.split("\n") if type(text) is str else list(text)
+        self._copies = []  # the boot's fallbacks are done with: free their memory
+        self._slots = {}
         refs = []
         keep = {}
         for line in lines[1:]:
@@ -238,7 +224,6 @@ class Store:
                     raise ValueError("more lines than the store keeps")
                 self.seq += 1
                 self.files.write(f"{self.path}.r{slot}", frame(self.seq, [line]))
-                self._slots[slot] = (self.seq, line)
                 keep[line] = (slot, self.seq)
                 used.append(slot)
             refs.append(str(keep[line][0]))
