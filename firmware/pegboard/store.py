@@ -62,7 +62,13 @@ def frame(seq, lines):
         head = f"{MAGIC} {seq} {length} {checksum(lines)}"
         out = [head + " " + checksum(head)]
     else:
-        head = f"{MAGIC_CRC} {seq} {length} {_crc(chr(10).join(lines))}"
+        # The CRC runs over the lines one at a time: no joined copy of the whole text.
+        crc = 0
+        for i, line in enumerate(lines):
+            if i:
+                crc = crc32(b"\n", crc)
+            crc = crc32(line.encode(), crc)
+        head = f"{MAGIC_CRC} {seq} {length} {crc:08x}"
         out = [head + " " + _crc(head)]
     for line in lines:
         out.append("\n")
@@ -108,9 +114,11 @@ class Files:
     def write(self, name, chunks):
         """Create or replace a file with the chunks, in one write (LittleFS commits it
         whole when the file is closed)."""
-        data = "".join(chunks)
+        # Chunk by chunk, never one joined copy (the heap is small); LittleFS makes the new
+        # content visible only when the file is closed.
         with open(name, "w") as f:
-            f.write(data)
+            for chunk in chunks:
+                f.write(chunk)
 
     def rename(self, old, new):
         """Rename old to new, replacing new."""

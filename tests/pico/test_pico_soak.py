@@ -42,7 +42,7 @@ def expected(i):
 
 
 def test_a_thousand_commands_leave_the_heap_as_it_was(pico):
-    pico.send(b"\x03")  # stop main.py: the REPL
+    pico.send(b"\r\x03\r")  # stop main.py (CR Ctrl-C CR: the hand-over to the REPL)
     pico.wait(lambda: pico.raw.endswith(b">>> "), what="the REPL")
     pico.send(SAMPLE)
     start = len(pico.lines)
@@ -64,7 +64,7 @@ def test_a_thousand_commands_leave_the_heap_as_it_was(pico):
         assert (msg.kind, msg.args.get("code")) == expected(i), (i, text)
     assert decode(pico.ask("hello")).kind == "ok"
     pico.sleep(600)
-    pico.send(b"\x03")
+    pico.send(b"\r\x03\r")
     pico.wait(lambda: pico.raw.endswith(b">>> "), what="the REPL after the soak")
     start = len(pico.raw)
     pico.send(b"print('HEAP', H)\r")
