@@ -171,11 +171,10 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True) -> Starlett
             raise Refused(409, f"that question is no longer open (now: {q.prompt})")
         return body, seat, q
 
-    async def answer(request: Request) -> Response:
+    async def _act(act) -> Response:
+        """Run an answer or an undo; every refusal becomes its status and message."""
         try:
-            body, seat, q = await _checked(request, seats.ANSWER_FIELDS, ("question", "answer"))
-            seats.check_turn(seat, q.asks, players(), body.get("for", False))
-            await hub.answer(body["question"], body["answer"])
+            await act()
         except Refused as e:
             return _refusal(e.status, e.message)
         except StaleQuestion as e:
@@ -184,17 +183,18 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True) -> Starlett
             return _refusal(422, str(e))
         return JSONResponse({"ok": True, "version": hub.version})
 
+    async def answer(request: Request) -> Response:
+        async def act():
+            body, seat, q = await _checked(request, seats.ANSWER_FIELDS, ("question", "answer"))
+            seats.check_turn(seat, q.asks, players(), body.get("for", False))
+            await hub.answer(body["question"], body["answer"])
+        return await _act(act)
+
     async def undo(request: Request) -> Response:
-        try:
-            body, seat, q = await _checked(request, seats.UNDO_FIELDS, ("question",))
+        async def act():
+            body, _seat, _q = await _checked(request, seats.UNDO_FIELDS, ("question",))
             await hub.undo(body["question"])
-        except Refused as e:
-            return _refusal(e.status, e.message)
-        except StaleQuestion as e:
-            return _refusal(409, str(e))
-        except AnswerError as e:
-            return _refusal(422, str(e))
-        return JSONResponse({"ok": True, "version": hub.version})
+        return await _act(act)
 
     @asynccontextmanager
     async def lifespan(app):
