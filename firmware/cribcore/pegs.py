@@ -5,6 +5,11 @@ every change bumps `rev` and can be undone; `dumps`/`loads` carry the whole stat
 history included, as one line of ASCII with a checksum (the flash file and the protocol).
 """
 
+try:
+    from binascii import crc32
+except ImportError:  # a MicroPython built without binascii.crc32: zlib's, or Python below
+    crc32 = None  # type: ignore[assignment]
+
 from cribcore.errors import CoreError
 from cribcore.rules import MAX_TARGET, MIN_TARGET, skunk_level
 
@@ -12,7 +17,12 @@ MIN_PLAYERS = 2
 MAX_LANES = 4
 MAX_POINTS = 1000  # one jump; bigger would only be clamped at the target anyway
 MAX_UNDO = 1000
-FORMAT = "v1"
+FORMAT = "v2"  # dumps() writes v2; loads() reads v1 too (a deploy keeps the game)
+# v2's history: one entry per jump, the lane and how far the lane's back peg goes back on
+# undo, in base 32: "0".."v" is the last digit, "A".."Z", "(", ")", "<", ">", "[", "]" one
+# before it (so most entries are one character; v1 spelled each as a number and a comma).
+DIGITS = "0123456789abcdefghijklmnopqrstuv"
+HIGH = "ABCDEFGHIJKLMNOPQRSTUVWXYZ()<>[]"
 
 
 class PegError(CoreError):
@@ -21,6 +31,24 @@ class PegError(CoreError):
     def __init__(self, msg, code="bad_value"):
         super().__init__(msg)
         self.code = code
+
+
+def _crc32_py(data, crc=0):
+    crc ^= 0xFFFFFFFF
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0xEDB88320 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+if crc32 is None:
+    crc32 = _crc32_py  # noqa: F811 - the same CRC, slowly
+
+
+def crc(text):
+    """CRC-32 of an ASCII text as 8 hex digits: binascii's, in C, where there is one."""
+    return "%08x" % (crc32(text.encode()) & 0xFFFFFFFF)
 
 
 def checksum(text):
@@ -159,39 +187,45 @@ class Board:
 
     def dumps(self):
         """The whole state as one ASCII line without spaces, ending in a checksum."""
+        body = self._body(FORMAT)
+        return body + "*" + crc(body)
+
+    def _body(self, fmt):
         p = self.players
-        body = "/".join((
-            FORMAT, "t" + str(self.target), "n" + str(p), "d" + str(self.dealer),
+        hist = _ints(self._hist) if fmt == "v1" else _encode_hist(self)
+        return "/".join((
+            fmt, "t" + str(self.target), "n" + str(p), "d" + str(self.dealer),
             "r" + str(self.rev), "w" + _ints(self.wins), "f" + _ints(self._front[:p]),
-            "b" + _ints(self._back[:p]), "u" + str(self.undo_depth), "h" + _ints(self._hist)))
-        return body + "*" + checksum(body)
+            "b" + _ints(self._back[:p]), "u" + str(self.undo_depth), "h" + hist))
 
     @classmethod
     def loads(cls, text):
-        """Rebuild a board from dumps(); a corrupt, truncated or inconsistent text raises
-        PegError (code bad_board)."""
+        """Rebuild a board from dumps() (or an earlier firmware's v1 text); a corrupt,
+        truncated or inconsistent text raises PegError (code bad_board)."""
         if type(text) is not str:
             raise PegError(f"board text must be a str, got {text!r}", "bad_board")
         body, _, check = text.partition("*")
-        if checksum(body) != check:
+        fmt = body[:2]
+        if check != (checksum(body) if fmt == "v1" else crc(body)):
             raise PegError(f"board text fails its checksum: {text!r}", "bad_board")
         fields = body.split("/")
-        if len(fields) != 10 or fields[0] != FORMAT:
+        if len(fields) != 10 or fmt not in ("v1", FORMAT) or fields[0] != fmt:
             raise PegError(f"not a {FORMAT} board text: {text!r}", "bad_board")
         try:
-            vals = [_parse_ints(f[1:]) for f in fields[1:]]
+            vals = [_parse_ints(f[1:]) for f in fields[1:9]]
             b = cls(vals[1][0], vals[0][0], vals[7][0])
             b.wins = vals[4]
             b._front = vals[5] + [0] * (MAX_LANES - b.players)
             b._back = vals[6] + [0] * (MAX_LANES - b.players)
-            b._hist = vals[8]
+            h = fields[9][1:]
+            b._hist = _parse_ints(h) if fmt == "v1" else _decode_hist(b, h)
             b.set_dealer(vals[2][0])
             b.rev = vals[3][0]
             b._check()
         except (ValueError, IndexError) as e:  # PegError is a ValueError too
             raise PegError(f"bad board text {text!r}: {e}", "bad_board") from None
         # Field letters, ranges and int spellings ("05", "+5", "1_0") in one go.
-        if b.dumps() != text:
+        if b._body(fmt) != body:
             raise PegError(f"board text is not canonical: {text!r}", "bad_board")
         return b
 
@@ -220,6 +254,53 @@ class Board:
             f[lane], b[lane] = b[lane], old
             if t in f[:p]:
                 raise ValueError("a jump after the win")
+
+
+def _encode_hist(board):
+    """v2's history: walking back from the pegs now, each jump as lane + 4 * (how far
+    undoing it moves the lane's back peg back)."""
+    back = board._back[:]
+    out = []
+    for rec in reversed(board._hist):
+        lane, old = rec & 3, rec >> 2
+        v = lane + 4 * (back[lane] - old)
+        back[lane] = old
+        digits = DIGITS[v & 31]
+        v >>= 5
+        while v:
+            digits = HIGH[v & 31] + digits
+            v >>= 5
+        out.append(digits)
+    out.reverse()
+    return "".join(out)
+
+
+def _decode_hist(board, text):
+    """The history from v2's text (ValueError if it is not v2's); _check() then checks it."""
+    vals = []
+    v = 0
+    for ch in text:
+        i = HIGH.find(ch)
+        if i >= 0:
+            v = v * 32 + i
+            continue
+        i = DIGITS.find(ch)
+        if i < 0:
+            raise ValueError(f"history character {ch!r}")
+        vals.append(v * 32 + i)
+        v = 0
+    if v or (text and DIGITS.find(text[-1]) < 0):
+        raise ValueError("history ends inside an entry")
+    back = board._back[:]
+    hist = [0] * len(vals)
+    for k in range(len(vals) - 1, -1, -1):
+        lane = vals[k] & 3
+        if lane >= board.players:
+            raise ValueError(f"history lane {lane}")
+        old = back[lane] - (vals[k] >> 2)
+        hist[k] = lane + 4 * old
+        back[lane] = old
+    return hist
 
 
 def _ints(values):

@@ -439,9 +439,9 @@ class App:
             raise ValueError(f"{board.players} players on {len(self.config.lanes)} lanes")
         settings = decode(lines[1]).args
         ids = lines[2:]
-        for line in ids:
+        for line in ids:  # only the shape: each was an `ok` line this firmware wrote
             word, _, _, reply = line.split(" ", 3)
-            if word != "id" or decode(reply).kind != "ok":
+            if word != "id" or reply[:3] != "ok ":
                 raise ValueError(f"bad id line {line!r}")
         self.board = board
         self.settings.update(settings)

@@ -114,9 +114,9 @@ def test_store_keeps_the_game_across_runs(interpreter, tmp_path):
     got = answers(desk("state\npeg p=1 n=9 id=a\n"))
     assert got[0].args["p1"] == (0, 9) and got[0].args["brightness"] == 70
     assert got[1].args["rev"] == 1  # the retried id was answered, not applied again
-    # board copies, then records: the settings (twice: changed), the ids a and b
-    assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "state.a", "state.b", "state.r0", "state.r1", "state.r2", "state.r3"]
+    # a slot per save, each in a directory of its own (made by its first save)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["state.1", "state.2"]
+    assert [p.name for p in (tmp_path / "state.2").iterdir()] == ["h"]
 
 
 def test_config_file_and_bad_config(tmp_path):
