@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "pico"))
 
 from picorig import Pico, deploy_files, fs_image  # noqa: E402
 
-BURST = 20
+BURST = 300  # enough for every slot's log to fill and be compacted (an erase) twice
 SINGLE = 8
 
 

@@ -5,10 +5,7 @@ every change bumps `rev` and can be undone; `dumps`/`loads` carry the whole stat
 history included, as one line of ASCII with a checksum (the flash file and the protocol).
 """
 
-try:
-    from binascii import crc32
-except ImportError:  # a MicroPython built without binascii.crc32: zlib's, or Python below
-    crc32 = None  # type: ignore[assignment]
+from binascii import crc32  # in C: MicroPython's rp2 and unix ports have it
 
 from cribcore.errors import CoreError
 from cribcore.rules import MAX_TARGET, MIN_TARGET, skunk_level
@@ -33,21 +30,9 @@ class PegError(CoreError):
         self.code = code
 
 
-def _crc32_py(data, crc=0):
-    crc ^= 0xFFFFFFFF
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0xEDB88320 if crc & 1 else 0)
-    return crc ^ 0xFFFFFFFF
-
-
-if crc32 is None:
-    crc32 = _crc32_py  # noqa: F811 - the same CRC, slowly
-
-
 def crc(text):
-    """CRC-32 of an ASCII text as 8 hex digits: binascii's, in C, where there is one."""
+    """CRC-32 of an ASCII text as 8 hex digits (binascii's, in C: an Adler-32 in Python
+    cost the Pico about 20 ms a board line)."""
     return "%08x" % (crc32(text.encode()) & 0xFFFFFFFF)
 
 

@@ -28,19 +28,19 @@ with `refuse()` into `<path>.kept`, never overwritten, and the older state is of
 `.new`, `.old`) are read when no slot is, so a deploy keeps the game.
 """
 
-from cribcore.pegs import checksum, crc32
+from binascii import crc32
 
 SLOTS = 9  # 8 remembered ids each in the slot of its own save, and the slot being written
 KEEP = SLOTS - 2  # a slot may name lines in the slots of the KEEP saves before it
 HEAD = "H"
 DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"  # a line's index within its slot
-LEGACY = (".a", ".b", "", ".new", ".old")  # board copies of earlier firmware
+EARLIER = (".a", ".b", "", ".new", ".old", ".kept")  # pegboard.oldstate reads them
 RECORDS = 11  # earlier firmware's `<path>.r0` .. `.r10`
 
 
 def names(path):
     """Every file a Store(path) reads or writes: a deploy leaves them alone."""
-    return tuple([path + ext for ext in LEGACY + (".kept",)]
+    return tuple([path + ext for ext in EARLIER]
                  + [f"{path}.r{i}" for i in range(RECORDS)]
                  + [f"{path}.{i}/h" for i in range(SLOTS)])
 
@@ -76,32 +76,6 @@ def unframe(data):
     if not lines[0].isdigit():
         return None
     return int(lines[0]), lines[1:]
-
-
-def unframe_legacy(data):
-    """(seq, text) from a state file of earlier firmware (`crib-rec`: CRC-32; `crib-state`:
-    Adler-32), or None if it is corrupt or truncated."""
-    try:
-        head, sep, body = data.decode().partition("\n")
-    except UnicodeError:
-        return None
-    parts = head.split(" ")
-    if not sep or len(parts) != 5:
-        return None
-    if parts[0] == "crib-state":
-        sums = checksum
-    elif parts[0] == "crib-rec":
-        def sums(text):
-            return _crc([text])
-    else:
-        return None
-    if sums(head[:-9]) != parts[4]:
-        return None
-    if not (parts[1].isdigit() and parts[2].isdigit()) or int(parts[2]) != len(body):
-        return None
-    if sums(body) != parts[3]:
-        return None
-    return int(parts[1]), body
 
 
 class Files:
@@ -210,33 +184,18 @@ class Store:
         return out
 
     def _legacy(self):
-        """The board copies of earlier firmware, newest first, as (name, lines)."""
-        p = self.path
-        records = {}
-        for i in range(RECORDS):
-            got = self._read(f"{p}.r{i}", unframe_legacy)
-            if got is not None:
-                records[str(i)] = got
-        copies = []
-        for ext in LEGACY:
-            got = self._read(p + ext, unframe_legacy)
-            if got is None:
-                continue
-            lines = got[1].split("\n")
-            if lines[-1].startswith("recs "):  # its other lines are records
-                refs = [r for r in lines.pop()[5:].split(",") if r]
-                for ref in refs:
-                    if ref not in records or records[ref][0] > got[0]:
-                        self.problems.append(f"{p}.r{ref}: record of copy {got[0]} missing")
-                        break
-                    lines.append(records[ref][1])
-                else:
-                    copies.append((got[0], (p + ext, lines)))
-            else:
-                copies.append((got[0], (p + ext, lines)))
-            self.seq = max(self.seq, got[0])
-        copies.sort(key=lambda c: -c[0])
+        """The copies earlier firmware wrote (pegboard.oldstate), newest first."""
+        import sys
+
+        import pegboard
+        from pegboard import oldstate
+
+        copies = oldstate.copies(self._read, self.path, self.problems)
+        if copies:
+            self.seq = max(self.seq, copies[0][0])
         self._order = [c[1] for c in copies]
+        del sys.modules["pegboard.oldstate"]  # its code leaves the heap
+        del pegboard.oldstate
 
     def refuse(self, reason):
         """The app cannot use the state load()/older() gave: set it aside in `<path>.kept`
