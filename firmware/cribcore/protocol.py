@@ -137,10 +137,26 @@ def arg_range(verb, name):
     return low, high
 
 
+_FIELD: dict = {}  # name -> place in FIELDS * 128 + type letter; made at the first use
+
+
+def _field(name):
+    """A field's place in FIELDS * 128 + its type letter, or None. A dict lookup: searching
+    FIELDS cost the Pico more than the rest of a field's handling. Made at the first use,
+    not at import, where its garbage would be left between the modules loaded after it."""
+    if not _FIELD:
+        at = 0
+        while at < len(FIELDS) - 1:
+            colon = FIELDS.find(":", at)
+            _FIELD[FIELDS[at + 1:colon]] = at * 128 + ord(FIELDS[colon + 1])
+            at = colon + 2
+    return _FIELD.get(name)
+
+
 def field_type(name):
     """The type letter of a field, or None for a field this version does not know."""
-    k = FIELDS.find(" " + name + ":")
-    return FIELDS[k + len(name) + 2] if k >= 0 else None
+    k = _field(name)
+    return None if k is None else chr(k & 127)
 
 
 def _only(text, chars):
@@ -295,17 +311,20 @@ def decode(line):
 
 def _line(word, args):
     """word, then args in FIELDS order with canonical values; None values left out."""
-    found = []  # (where in FIELDS, name): sorted, the FIELDS order
+    found = []  # (_field code, name): sorted, the FIELDS order
+    unknown = []
     for k in args:
         if args[k] is not None:
-            found.append((FIELDS.find(" " + k + ":"), k))
-    unknown = [k for at, k in found if at < 0]
+            code = _field(k)
+            if code is None:
+                unknown.append(k)
+            found.append((code or 0, k))
     if unknown:
         raise ProtocolError(f"no such fields: {unknown!r}", "bad_arg")
     found.sort()
     out = [word]
-    for at, k in found:
-        out.append(k + "=" + format_value(FIELDS[at + len(k) + 2], args[k]))
+    for code, k in found:
+        out.append(k + "=" + format_value(chr(code & 127), args[k]))
     return " ".join(out)
 
 

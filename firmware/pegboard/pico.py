@@ -14,9 +14,6 @@ RP2040's cannot be stopped once started, and this USB serial is also the REPL th
 import gc
 import time
 
-import micropython
-from machine import Pin, Timer
-
 from pegboard.app import App, layout
 from pegboard.sampler import SAMPLE_MS
 from pegboard.store import Store
@@ -32,6 +29,8 @@ def _reader(pin):
 
 
 def _button(number):
+    from machine import Pin  # here, not at import: nothing in pegboard touches hardware then
+
     return _reader(Pin(number, Pin.IN, Pin.PULL_UP))
 
 
@@ -57,6 +56,8 @@ def sample(sampler):
     """A timer that samples the buttons every SAMPLE_MS, whatever the loop is doing (a
     flash save blocks it for 75-90 ms). Hard (an interrupt: a long C call cannot delay it)
     where this MicroPython offers it; Sampler.tick allocates nothing, as that needs."""
+    from machine import Timer
+
     ticks_ms = time.ticks_ms
 
     def tick(_timer):
@@ -72,6 +73,8 @@ def sample(sampler):
 
 def run(config, problem, strip, readers, port, faults):
     """Build the app on the drivers and step it as fast as the loop goes."""
+    import micropython
+
     app = App(config, strip, readers, Store("/state"), port)
     if problem:
         app.bad_config(problem)
