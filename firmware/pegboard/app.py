@@ -15,6 +15,7 @@ from cribcore.protocol import (
     PROTO,
     LineReader,
     ProtocolError,
+    canonical,
     codes,
     command,
     decode,
@@ -62,16 +63,16 @@ def layout(text):
     import sys
 
     import pegboard
-    from pegboard.config import DEFAULT, ConfigError, load_config
+    from pegboard.config import ConfigError, default_config, load_config
 
     problem = None
     if text is None:
-        config, problem = DEFAULT, "no config.json: using the built-in layout"
+        config, problem = default_config(), "no config.json: using the built-in layout"
     else:
         try:
             config = load_config(text)
         except ConfigError as e:
-            config, problem = DEFAULT, str(e)
+            config, problem = default_config(), str(e)
     out = Copy(config)
     out.lanes = tuple([Copy(ln) for ln in config.lanes])
     if sys.implementation.name == "micropython":
@@ -205,7 +206,8 @@ class App:
             self._send(event("warn", code=code, msg=msg))
 
     def bad_config(self, msg):
-        """The layout file was refused: say so and blink red (the app runs on DEFAULT)."""
+        """The layout file was refused: say so and blink red (the app runs on the built-in
+        layout)."""
         self.warn("bad_config", msg)
         self.renderer.alert(True)
 
@@ -259,7 +261,7 @@ class App:
 
     def _change(self, msg, ident):
         """Apply a state-changing command once per id; save; then reply."""
-        key = checksum(encode(msg.verb, **msg.args)) if ident is not None else None
+        key = checksum(canonical(msg)) if ident is not None else None
         for entry in self.ids:
             _, rid, rkey, line = entry.split(" ", 3)
             if rid == ident:

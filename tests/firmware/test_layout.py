@@ -3,7 +3,7 @@
 from support import FIRMWARE, run_micropython
 
 from pegboard.app import layout
-from pegboard.config import DEFAULT, load_config
+from pegboard.config import default_config, load_config
 
 TEXT = (FIRMWARE / "config.json").read_text()
 
@@ -26,7 +26,7 @@ def test_a_bad_or_missing_file_gives_the_built_in_layout_and_says_why():
     for text in (None, "{", '{"version": 2}', TEXT.replace('"leds": 363', '"leds": 3')):
         got, problem = layout(text)
         assert problem and type(problem) is str, text
-        same(got, DEFAULT)
+        same(got, default_config())
 
 
 def test_micropython_drops_the_validator_after_boot():
