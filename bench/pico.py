@@ -71,7 +71,7 @@ def main(argv=None):
         start = len(p.lines)
         t0 = p.send("".join("peg p=%d n=1 id=u%d\n" % (i % 3, i) for i in range(BURST)))
         p.wait(lambda: sum(1 for ln in p.lines[start:] if ln.text.startswith("ok")) >= BURST,
-               what="the burst's replies")
+               timeout=600, what="the burst's replies")
         last = [ln for ln in p.lines[start:] if ln.text.startswith("ok")][BURST - 1]
         cost = flash_cost(before, p.stats()["flash"])
         print("burst of %d pegs, per saved change:  %7.1f ms, %.2f page programs, "

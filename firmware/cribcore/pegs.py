@@ -172,12 +172,11 @@ class Board:
 
     def dumps(self):
         """The whole state as one ASCII line without spaces, ending in a checksum."""
-        body = self._body(FORMAT)
+        body = self._body(FORMAT, _encode_hist(self))
         return body + "*" + crc(body)
 
-    def _body(self, fmt):
+    def _body(self, fmt, hist):
         p = self.players
-        hist = _ints(self._hist) if fmt == "v1" else _encode_hist(self)
         return "/".join((
             fmt, "t" + str(self.target), "n" + str(p), "d" + str(self.dealer),
             "r" + str(self.rev), "w" + _ints(self.wins), "f" + _ints(self._front[:p]),
@@ -187,58 +186,9 @@ class Board:
     def loads(cls, text):
         """Rebuild a board from dumps() (or an earlier firmware's v1 text); a corrupt,
         truncated or inconsistent text raises PegError (code bad_board)."""
-        if type(text) is not str:
-            raise PegError(f"board text must be a str, got {text!r}", "bad_board")
-        body, _, check = text.partition("*")
-        fmt = body[:2]
-        if check != (checksum(body) if fmt == "v1" else crc(body)):
-            raise PegError(f"board text fails its checksum: {text!r}", "bad_board")
-        fields = body.split("/")
-        if len(fields) != 10 or fmt not in ("v1", FORMAT) or fields[0] != fmt:
-            raise PegError(f"not a {FORMAT} board text: {text!r}", "bad_board")
-        try:
-            vals = [_parse_ints(f[1:]) for f in fields[1:9]]
-            b = cls(vals[1][0], vals[0][0], vals[7][0])
-            b.wins = vals[4]
-            b._front = vals[5] + [0] * (MAX_LANES - b.players)
-            b._back = vals[6] + [0] * (MAX_LANES - b.players)
-            h = fields[9][1:]
-            b._hist = _parse_ints(h) if fmt == "v1" else _decode_hist(b, h)
-            b.set_dealer(vals[2][0])
-            b.rev = vals[3][0]
-            b._check()
-        except (ValueError, IndexError) as e:  # PegError is a ValueError too
-            raise PegError(f"bad board text {text!r}: {e}", "bad_board") from None
-        # Field letters, ranges and int spellings ("05", "+5", "1_0") in one go.
-        if b._body(fmt) != body:
-            raise PegError(f"board text is not canonical: {text!r}", "bad_board")
-        return b
+        from cribcore.boardtext import loads  # needed at boot only: the firmware drops it
 
-    def _check(self):
-        """Raise ValueError unless positions, winner, tally and history are consistent."""
-        p, t = self.players, self.target
-        f, b = self._front, self._back
-        if len(self.wins) != MAX_LANES or min(self.wins) < 0 or len(f) != MAX_LANES:
-            raise ValueError("bad tally or lanes")
-        at_target = [i for i in range(p) if f[i] == t]
-        for i in range(p):
-            if not (0 <= b[i] < f[i] <= t or f[i] == b[i] == 0):
-                raise ValueError(f"lane {i} pegs {b[i]},{f[i]}")
-        if len(at_target) > 1 or len(self._hist) > self.undo_depth or self.rev < 0:
-            raise ValueError("two winners, long history or negative rev")
-        self.winner = at_target[0] if at_target else -1
-        if self.winner >= 0 and self.wins[self.winner] < 1:
-            raise ValueError("winner without a tally")
-        if self.winner >= 0 and self._hist and self._hist[-1] & 3 != self.winner:
-            raise ValueError("a jump after the win")
-        f, b = f[:], b[:]
-        for rec in reversed(self._hist):
-            lane, old = rec & 3, rec >> 2
-            if lane >= p or not (0 <= old < b[lane] < f[lane] or old == b[lane] == 0 < f[lane]):
-                raise ValueError(f"history entry {rec}")
-            f[lane], b[lane] = b[lane], old
-            if t in f[:p]:
-                raise ValueError("a jump after the win")
+        return loads(cls, text)
 
 
 def _encode_hist(board):
@@ -260,37 +210,5 @@ def _encode_hist(board):
     return "".join(out)
 
 
-def _decode_hist(board, text):
-    """The history from v2's text (ValueError if it is not v2's); _check() then checks it."""
-    vals = []
-    v = 0
-    for ch in text:
-        i = HIGH.find(ch)
-        if i >= 0:
-            v = v * 32 + i
-            continue
-        i = DIGITS.find(ch)
-        if i < 0:
-            raise ValueError(f"history character {ch!r}")
-        vals.append(v * 32 + i)
-        v = 0
-    if v or (text and DIGITS.find(text[-1]) < 0):
-        raise ValueError("history ends inside an entry")
-    back = board._back[:]
-    hist = [0] * len(vals)
-    for k in range(len(vals) - 1, -1, -1):
-        lane = vals[k] & 3
-        if lane >= board.players:
-            raise ValueError(f"history lane {lane}")
-        old = back[lane] - (vals[k] >> 2)
-        hist[k] = lane + 4 * old
-        back[lane] = old
-    return hist
-
-
 def _ints(values):
     return ",".join([str(v) for v in values])
-
-
-def _parse_ints(text):
-    return [int(v) for v in text.split(",")] if text else []

@@ -81,6 +81,16 @@ def layout(text):
     return out, problem
 
 
+def _drop(name):
+    """Under MicroPython, forget a module needed only at boot: its code leaves the heap."""
+    import sys
+
+    if sys.implementation.name == "micropython" and name in sys.modules:
+        del sys.modules[name]
+        package, _, module = name.rpartition(".")
+        delattr(sys.modules[package], module)
+
+
 class App:
     """The firmware app over its drivers: strip, button readers, store, serial port."""
 
@@ -120,6 +130,8 @@ class App:
                 except OSError:
                     pass
                 text = store.older()
+        _drop("cribcore.boardtext")  # Board.loads and the store's reading half are done
+        _drop("pegboard.storeboot")  # with until the next boot
         for problem in store.problems:
             self.warn("bad_state", problem)
         self._apply_settings()

@@ -33,18 +33,15 @@ from binascii import crc32
 SLOTS = 9  # 8 remembered ids each in the slot of its own save, and the slot being written
 KEEP = SLOTS - 2  # a slot may name lines in the slots of the KEEP saves before it
 HEAD = "H"
-DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"  # a line's index within its slot
-EARLIER = (".a", ".b", "", ".new", ".old", ".kept")  # pegboard.oldstate reads them
-RECORDS = 11  # earlier firmware's `<path>.r0` .. `.r10`
+# Where a line is, in a slot's `@` list: its slot (d saves back) and its index there. The
+# first line after the board, the usual case, is one letter: "A" + d; any other, two digits.
+FIRST = "ABCDEFGHIJ"
+DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 
-def names(path):
-    """Every file a Store(path) reads or writes: a deploy leaves them alone."""
-    return tuple([path + ext for ext in EARLIER]
-                 + [f"{path}.r{i}" for i in range(RECORDS)]
-                 + [f"{path}.{i}/h" for i in range(SLOTS)])
-
-
+def ref(back, index):
+    """The `@` list's entry for a line `back` saves back, at `index` in that slot."""
+    return FIRST[back] if index == 1 else DIGITS[back] + DIGITS[index]
 def _crc(chunks):
     c = 0
     for chunk in chunks:
@@ -60,22 +57,6 @@ def frame(seq, lines):
         out.append(line)
     out.insert(0, HEAD + _crc(out) + " ")
     return out
-
-
-def unframe(data):
-    """(seq, lines) from a slot file's bytes, or None if it is corrupt or truncated."""
-    if data[:1] != b"H" or len(data) < 11:
-        return None
-    try:
-        text = data[10:].decode()
-    except UnicodeError:
-        return None
-    if data[1:9] != _crc([text]).encode() or data[9:10] != b" ":
-        return None
-    lines = text.split("\n")
-    if not lines[0].isdigit():
-        return None
-    return int(lines[0]), lines[1:]
 
 
 class Files:
@@ -122,97 +103,26 @@ class Store:
     def _slot(self, seq):
         return f"{self.path}.{seq % SLOTS}/h"
 
-    def _read(self, name, unframe=unframe):
-        data = self.files.read(name)
-        if not data:
-            return None  # absent, or created by a save the power cut: no damage
-        got = unframe(data)
-        if got is None:
-            self.problems.append(f"{name}: corrupt or truncated, ignored")
-        return got
+    # The reading half lives in pegboard.storeboot: used at boot only, then dropped.
 
     def load(self):
         """The text of the newest good state (its lines, board first), or None."""
-        for i in range(SLOTS):
-            name = f"{self.path}.{i}/h"
-            got = self._read(name)
-            if got is None:
-                continue
-            if got[0] % SLOTS != i:
-                self.problems.append(f"{name}: holds save {got[0]}, ignored")
-                continue
-            self._slots[got[0]] = got[1]
-            self.seq = max(self.seq, got[0])
-        self._order = sorted(self._slots, reverse=True)
-        if not self._order:
-            self._legacy()
-        return self.older()
+        from pegboard.storeboot import load
+
+        return load(self)
 
     def older(self):
         """The next good state, older than the last one offered (None when none is left)."""
-        while self._order:
-            seq = self._order.pop(0)
-            lines = self._lines(seq) if type(seq) is int else seq[1]
-            if lines is not None:
-                self._newest = seq
-                return "\n".join(lines)
-        self._newest = None
-        self._where = {}
-        return None
+        from pegboard.storeboot import older
 
-    def _lines(self, seq):
-        """The state saved as seq from its slot and those it names (None if one is gone)."""
-        own = self._slots[seq]
-        refs = own[-1]
-        if not refs.startswith("@") or len(refs) % 2 != 1:
-            self.problems.append(f"{self._slot(seq)}: no line list, ignored")
-            return None
-        out = [own[0]]
-        where = {}
-        for k in range(1, len(refs), 2):
-            back = DIGITS.find(refs[k])
-            at = seq - back
-            index = DIGITS.find(refs[k + 1])
-            held = self._slots.get(at)
-            if back < 0 or back > KEEP or held is None or not 0 < index < len(held) - 1:
-                if seq == self.seq:  # the newest must be whole: an older one may not be
-                    self.problems.append(f"{self._slot(seq)}: line of save {at} missing")
-                return None
-            out.append(held[index])
-            where[held[index]] = (at, index)
-        self._where = where
-        return out
-
-    def _legacy(self):
-        """The copies earlier firmware wrote (pegboard.oldstate), newest first."""
-        import sys
-
-        import pegboard
-        from pegboard import oldstate
-
-        copies = oldstate.copies(self._read, self.path, self.problems)
-        if copies:
-            self.seq = max(self.seq, copies[0][0])
-        self._order = [c[1] for c in copies]
-        del sys.modules["pegboard.oldstate"]  # its code leaves the heap
-        del pegboard.oldstate
+        return older(self)
 
     def refuse(self, reason):
         """The app cannot use the state load()/older() gave: set it aside in `<path>.kept`
         (unless something is kept there already) for a person to decide about."""
-        if self._newest is None:
-            return
-        kept = self.path + ".kept"
-        if self.files.read(kept) is None:
-            seq = self._newest
-            if type(seq) is int:
-                lines = self._lines(seq)
-                lines = lines + ["@" + "".join(["0" + DIGITS[i] for i in range(1, len(lines))])]
-                data = frame(seq, lines)
-            else:
-                data = [self.files.read(seq[0]).decode()]
-            self.files.write(kept, ["# refused: " + reason.replace("\n", " ") + "\n"] + data)
-        self._newest = None
+        from pegboard.storeboot import refuse
+
+        refuse(self, reason)
 
     def save(self, lines):
         """Write the new state (a list of lines, the board's first; or a text); raise
@@ -231,7 +141,7 @@ class Store:
             if at is None or seq - at[0] > KEEP:  # new, or in the slot the next save takes
                 at = (seq, len(own))
                 own.append(line)
-            refs.append(DIGITS[seq - at[0]] + DIGITS[at[1]])
+            refs.append(ref(seq - at[0], at[1]))
             where[line] = at
         own.append("".join(refs))
         self.files.write(self._slot(seq), frame(seq, own))

@@ -6,11 +6,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cribcore.pegs import checksum, crc
-from pegboard.store import KEEP, SLOTS, Store, frame, names, unframe
+from pegboard.store import KEEP, SLOTS, Store, frame
+from pegboard.storeboot import names, unframe
 
 
 def test_frame_round_trip_and_every_truncation_or_flip_is_caught():
-    lines = ["board v2/x*1", "set brightness=4", "id 1 abc ok rev=1", "@00"]
+    lines = ["board v2/x*1", "set brightness=4", "id 1 abc ok rev=1", "@A02"]
     data = "".join(frame(7, lines)).encode()
     assert unframe(data) == (7, lines)
     assert unframe("".join(frame(3, [])).encode()) == (3, [])

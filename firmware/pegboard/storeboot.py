@@ -1,0 +1,134 @@
+"""The reading half of pegboard.store: at boot, the newest whole state from the slots (or
+from earlier firmware's files, pegboard.oldstate), the older ones, setting one aside.
+Used only at boot: the app drops this module afterwards, and its code leaves the heap.
+"""
+
+from pegboard.store import DIGITS, FIRST, HEAD, KEEP, SLOTS, _crc, frame, ref
+
+
+def names(path):
+    """Every file a Store(path) reads or writes: a deploy leaves them alone."""
+    from pegboard.oldstate import COPIES, RECORDS
+
+    return tuple([path + ext for ext in COPIES + (".kept",)]
+                 + [f"{path}.r{i}" for i in range(RECORDS)]
+                 + [f"{path}.{i}/h" for i in range(SLOTS)])
+
+
+def unframe(data):
+    """(seq, lines) from a slot file's bytes, or None if it is corrupt or truncated."""
+    if data[:1] != HEAD.encode() or len(data) < 11:
+        return None
+    try:
+        text = data[10:].decode()
+    except UnicodeError:
+        return None
+    if data[1:9] != _crc([text]).encode() or data[9:10] != b" ":
+        return None
+    lines = text.split("\n")
+    if not lines[0].isdigit():
+        return None
+    return int(lines[0]), lines[1:]
+
+
+def read(store, name, unframe=unframe):
+    """A file's (seq, content), or None: absent, empty (a save the power cut had only
+    created: no damage) or damaged (reported in store.problems)."""
+    data = store.files.read(name)
+    if not data:
+        return None
+    got = unframe(data)
+    if got is None:
+        store.problems.append(f"{name}: corrupt or truncated, ignored")
+    return got
+
+
+def load(store):
+    """The text of the newest good state, or None."""
+    for i in range(SLOTS):
+        name = f"{store.path}.{i}/h"
+        got = read(store, name)
+        if got is None:
+            continue
+        if got[0] % SLOTS != i:
+            store.problems.append(f"{name}: holds save {got[0]}, ignored")
+            continue
+        store._slots[got[0]] = got[1]
+        store.seq = max(store.seq, got[0])
+    store._order = sorted(store._slots, reverse=True)
+    if not store._order:
+        import sys
+
+        import pegboard
+        from pegboard import oldstate
+
+        copies = oldstate.copies(lambda name, unframe: read(store, name, unframe),
+                                 store.path, store.problems)
+        if copies:
+            store.seq = max(store.seq, copies[0][0])
+        store._order = [c[1] for c in copies]
+        del sys.modules["pegboard.oldstate"]  # read once: its code leaves the heap
+        del pegboard.oldstate
+    return older(store)
+
+
+def older(store):
+    """The next good state, older than the last one offered (None when none is left)."""
+    while store._order:
+        seq = store._order.pop(0)
+        got = lines(store, seq) if type(seq) is int else seq[1]
+        if got is not None:
+            store._newest = seq
+            return "\n".join(got)
+    store._newest = None
+    store._where = {}
+    return None
+
+
+def lines(store, seq):
+    """The state saved as seq from its slot and those it names (None if one is gone)."""
+    own = store._slots[seq]
+    refs = own[-1]
+    out = [own[0]]
+    where = {}
+    k = 1
+    while refs[:1] == "@" and k < len(refs):
+        back = FIRST.find(refs[k])
+        if back >= 0:
+            index = 1
+            k += 1
+        else:
+            back = DIGITS.find(refs[k])
+            index = DIGITS.find(refs[k + 1: k + 2] or "?")
+            k += 2
+        at = seq - back
+        held = store._slots.get(at)
+        if back < 0 or back > KEEP or held is None or not 0 < index < len(held) - 1:
+            if seq == store.seq:  # the newest must be whole: an older one may not be
+                store.problems.append(f"{store.path}.{seq % SLOTS}/h: line of save {at} "
+                                      "missing")
+            return None
+        out.append(held[index])
+        where[held[index]] = (at, index)
+    if refs[:1] != "@":
+        store.problems.append(f"{store.path}.{seq % SLOTS}/h: no line list, ignored")
+        return None
+    store._where = where
+    return out
+
+
+def refuse(store, reason):
+    """Set the state last offered aside in `<path>.kept`, unless something is kept there
+    already: every line of it in one file (a slot's own format), for a person to decide."""
+    seq = store._newest
+    if seq is None:
+        return
+    kept = store.path + ".kept"
+    if store.files.read(kept) is None:
+        if type(seq) is int:
+            got = lines(store, seq)
+            data = frame(seq, got + ["@" + "".join([ref(0, i) for i in range(1, len(got))])])
+        else:
+            data = [store.files.read(seq[0]).decode()]
+        store.files.write(kept, ["# refused: " + reason.replace("\n", " ") + "\n"] + data)
+    store._newest = None
