@@ -130,8 +130,8 @@ class App:
                 except OSError:
                     pass
                 text = store.older()
-        _drop("cribcore.boardtext")  # Board.loads and the store's reading half are done
-        _drop("pegboard.storeboot")  # with until the next boot
+        for name in ("pegboard.restore", "cribcore.boardtext", "pegboard.storeboot"):
+            _drop(name)  # reading the saved state is done with until the next boot
         for problem in store.problems:
             self.warn("bad_state", problem)
         self._apply_settings()
@@ -443,23 +443,11 @@ class App:
 
     def _restore(self, lines):
         """Take board, settings and ids from the state's lines (or its text); raise
-        ValueError if they are bad."""
-        if type(lines) is str:
-            lines = lines.split("\n")
-        if len(lines) < 2 or not lines[0].startswith("board "):
-            raise ValueError(f"not a state text: {lines[0][:40]!r}")
-        board = Board.loads(lines[0][6:])
-        if board.players > len(self.config.lanes):
-            raise ValueError(f"{board.players} players on {len(self.config.lanes)} lanes")
-        settings = decode(lines[1]).args
-        ids = lines[2:]
-        for line in ids:  # only the shape: each was an `ok` line this firmware wrote
-            word, _, _, reply = line.split(" ", 3)
-            if word != "id" or reply[:3] != "ok ":
-                raise ValueError(f"bad id line {line!r}")
-        self.board = board
+        ValueError if they are bad (pegboard.restore: boot-only code, dropped after)."""
+        from pegboard.restore import restore
+
+        self.board, settings, self.ids = restore(lines, len(self.config.lanes))
         self.settings.update(settings)
-        self.ids = ids
 
     def _begin(self):
         """Start a change: it is made on copies of board, settings and ids, which become

@@ -9,7 +9,9 @@ exactly the reference's.
 
 from apprig import Files, PowerCut, Rig, config
 
+from cribcore.pegs import Board
 from cribcore.protocol import decode
+from pegboard.restore import restore
 from pegboard.store import Store
 
 SCRIPT = [
@@ -136,3 +138,29 @@ def test_a_saved_game_the_layout_refuses_is_kept_and_an_older_copy_tried():
 
 def rig_on_lanes(files, lanes):
     return Rig(config(lanes=lanes), files=files)
+
+
+def test_a_saved_state_is_read_back_only_when_every_line_is_sound():
+    board = "board " + Board(3, 121).dumps()
+    good = [board, "set brightness=55 budget_ma=450 pause_ms=1500 idle_ms=600000",
+            "id a 00000001 ok rev=1 id=a"]
+    b, settings, ids = restore(good, 3)
+    assert b.players == 3 and ids == good[2:]
+    assert settings == {"brightness": 55, "budget_ma": 450, "pause_ms": 1500,
+                        "idle_ms": 600000}
+    for bad in ([board], ["set brightness=5", "set brightness=5"],
+                [board, "peg brightness=55"], [board, "set brightness=500"],
+                [board, "set brightness=x5"], [board, "set colour=5"],
+                [board, "set brightness"], [board, "set x", "id a k err code=x"],
+                [board, "set", "ok a k ok rev=1"], [board, "set", "id a"]):
+        try:
+            restore(bad, 3)
+        except ValueError:
+            continue
+        raise AssertionError(bad)
+    try:
+        restore(good, 2)  # three players on two lanes
+    except ValueError as e:
+        assert "3 players on 2 lanes" in str(e)
+    else:
+        raise AssertionError("3 players on 2 lanes")

@@ -4,8 +4,8 @@ state and its fallback, damage, power cuts, earlier formats, real files."""
 from apprig import Files, PowerCut
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import earlier_state_file as earlier
 
-from cribcore.pegs import checksum, crc
 from pegboard.store import KEEP, SLOTS, Store, frame
 from pegboard.storeboot import names, unframe
 
@@ -21,14 +21,6 @@ def test_frame_round_trip_and_every_truncation_or_flip_is_caught():
             flipped = data[:i] + bytes([data[i] ^ bit]) + data[i + 1:]
             assert unframe(flipped) is None, (i, bit)
     assert unframe(b"\xff" + data) is None and unframe(b"") is None
-
-
-def legacy(seq, lines, magic="crib-rec"):
-    """A state file as the firmware before the slots wrote it (CRC-32 or Adler-32)."""
-    sums = checksum if magic == "crib-state" else crc
-    body = "\n".join(lines)
-    head = f"{magic} {seq} {len(body)} {sums(body)}"
-    return (head + " " + sums(head) + "\n" + body).encode()
 
 
 class Failing(Files):
@@ -130,10 +122,10 @@ def test_any_sequence_of_states_loads_the_newest_and_its_fallback(states):
 
 def test_the_earlier_formats_are_read_so_a_deploy_keeps_the_game():
     # the firmware before the slots: board copies naming records of the other lines
-    files = Files({"state.a": legacy(5, ["board a", "recs 0,1"]),
-                   "state.b": legacy(8, ["board b", "recs 0,2"]),
-                   "state.r0": legacy(3, ["set y"]), "state.r1": legacy(4, ["id p k ok"]),
-                   "state.r2": legacy(7, ["id q k ok"])})
+    files = Files({"state.a": earlier(5, ["board a", "recs 0,1"]),
+                   "state.b": earlier(8, ["board b", "recs 0,2"]),
+                   "state.r0": earlier(3, ["set y"]), "state.r1": earlier(4, ["id p k ok"]),
+                   "state.r2": earlier(7, ["id q k ok"])})
     s = Store("state", files)
     assert s.load() == "board b\nset y\nid q k ok" and s.problems == []
     assert s.older() == "board a\nset y\nid p k ok"
@@ -142,7 +134,7 @@ def test_the_earlier_formats_are_read_so_a_deploy_keeps_the_game():
     s.save(["board c", "set y", "id q k ok"])
     assert s.seq == 9 and Store("state", files).load() == "board c\nset y\nid q k ok"
     # and the one before it: one file, every line, Adler-32
-    old = legacy(7, ["board v", "set y", "id q k ok rev=7"], "crib-state")
+    old = earlier(7, ["board v", "set y", "id q k ok rev=7"], "crib-state")
     files = Files({"state": old, "state.old": old})
     s = Store("state", files)
     assert s.load() == "board v\nset y\nid q k ok rev=7" and s.problems == []
@@ -246,7 +238,7 @@ def test_fault_5_a_refused_copy_is_kept_and_the_older_one_offered():
     assert third.load() == "players 3 change %d\nset x" % (2 * SLOTS - 1)
     third.refuse("another")  # something is kept already: it is not overwritten
     assert files.files["state.kept"].decode() == kept
-    old = Files({"state.a": legacy(4, ["players 4", "recs "])})  # an earlier format's too
+    old = Files({"state.a": earlier(4, ["players 4", "recs "])})  # an earlier format's too
     s = Store("state", old)
     assert s.load() == "players 4"
     s.refuse("4 players")
