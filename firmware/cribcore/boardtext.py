@@ -73,21 +73,28 @@ def _check(board):
             raise ValueError("a jump after the win")
 
 
+# A character's worth in v2's history: 1 + a last digit, 33 + a leading one, 0 if neither.
+_WORTH = bytearray(128)
+for _i in range(32):
+    _WORTH[ord(DIGITS[_i])] = 1 + _i
+    _WORTH[ord(HIGH[_i])] = 33 + _i
+
+
 def _decode_hist(board, text):
     """The history from v2's text (ValueError if it is not v2's); _check() then checks it."""
     vals = []
     v = 0
-    for ch in text:
-        i = HIGH.find(ch)
-        if i >= 0:
-            v = v * 32 + i
-            continue
-        i = DIGITS.find(ch)
-        if i < 0:
-            raise ValueError(f"history character {ch!r}")
-        vals.append(v * 32 + i)
-        v = 0
-    if v or (text and DIGITS.find(text[-1]) < 0):
+    w = 1
+    for c in text.encode():  # bytes: no string per character
+        w = _WORTH[c] if c < 128 else 0
+        if w > 32:
+            v = v * 32 + w - 33
+        elif w:
+            vals.append(v * 32 + w - 1)
+            v = 0
+        else:
+            raise ValueError(f"history character {chr(c)!r}")
+    if w > 32:
         raise ValueError("history ends inside an entry")
     back = board._back[:]
     hist = [0] * len(vals)

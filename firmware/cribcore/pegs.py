@@ -20,6 +20,7 @@ FORMAT = "v2"  # dumps() writes v2; loads() reads v1 too (a deploy keeps the gam
 # before it (so most entries are one character; v1 spelled each as a number and a comma).
 DIGITS = "0123456789abcdefghijklmnopqrstuv"
 HIGH = "ABCDEFGHIJKLMNOPQRSTUVWXYZ()<>[]"
+_LAST, _LEAD = DIGITS.encode(), HIGH.encode()
 
 
 class PegError(CoreError):
@@ -195,19 +196,17 @@ def _encode_hist(board):
     """v2's history: walking back from the pegs now, each jump as lane + 4 * (how far
     undoing it moves the lane's back peg back)."""
     back = board._back[:]
-    out = []
+    out = bytearray()  # newest first, each number's digits last first: reversed at the end
     for rec in reversed(board._hist):
         lane, old = rec & 3, rec >> 2
         v = lane + 4 * (back[lane] - old)
         back[lane] = old
-        digits = DIGITS[v & 31]
+        out.append(_LAST[v & 31])
         v >>= 5
         while v:
-            digits = HIGH[v & 31] + digits
+            out.append(_LEAD[v & 31])
             v >>= 5
-        out.append(digits)
-    out.reverse()
-    return "".join(out)
+    return bytes(reversed(out)).decode()
 
 
 def _ints(values):
