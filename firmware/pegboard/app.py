@@ -44,43 +44,6 @@ REPEAT_MS = 10000  # the same warning again within this is counted, not sent aga
 _CODES = codes()
 
 
-class Copy:
-    """A plain copy of another object's attributes."""
-
-    def __init__(self, obj):
-        for name in obj.__dict__:
-            setattr(self, name, getattr(obj, name))
-
-
-def layout(text):
-    """(config, problem): the layout from config.json text, or the built-in one and why.
-
-    pegboard.config validates it; the app runs on a plain copy. Validation (and the
-    built-in layout it makes at import) is needed only at boot, so under MicroPython the
-    module is dropped afterwards: with no Config alive, its code and data leave the heap
-    (about 13K on the unix port, where it decides whether the desk runner fits in 96K).
-    """
-    import sys
-
-    import pegboard
-    from pegboard.config import ConfigError, default_config, load_config
-
-    problem = None
-    if text is None:
-        config, problem = default_config(), "no config.json: using the built-in layout"
-    else:
-        try:
-            config = load_config(text)
-        except ConfigError as e:
-            config, problem = default_config(), str(e)
-    out = Copy(config)
-    out.lanes = tuple([Copy(ln) for ln in config.lanes])
-    if sys.implementation.name == "micropython":
-        del sys.modules["pegboard.config"]
-        del pegboard.config
-    return out, problem
-
-
 def _drop(name):
     """Under MicroPython, forget a module needed only at boot: its code leaves the heap."""
     import sys

@@ -14,7 +14,8 @@ RP2040's cannot be stopped once started, and this USB serial is also the REPL th
 import gc
 import time
 
-from pegboard.app import App, layout
+from pegboard.app import App
+from pegboard.layout import boot_layout
 from pegboard.sampler import SAMPLE_MS
 from pegboard.store import Store
 from pegboard.usbserial import UsbSerial
@@ -37,12 +38,7 @@ def _button(number):
 def drivers():
     """(config, problem, strip, readers, port) from config.json: built once, kept across
     restarts (a new WS2812 would claim another DMA channel every time)."""
-    try:
-        with open("config.json") as f:
-            text = f.read()
-    except OSError:
-        text = None
-    config, problem = layout(text)
+    config, problem = boot_layout()
     readers = {"undo": _button(config.pins["undo"])}
     if config.pins.get("confirm") is not None:
         readers["confirm"] = _button(config.pins["confirm"])
