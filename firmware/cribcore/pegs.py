@@ -49,8 +49,8 @@ def checksum(text):
             a = (a + 10) % 65521
             b = (b + a) % 65521
         nl = True
-        for ch in line:
-            a = (a + ord(ch)) % 65521
+        for c in line.encode():  # bytes: no string per character (MicroPython interns
+            a = (a + c) % 65521  # each one-character string it makes)
             b = (b + a) % 65521
     return f"{b:04x}{a:04x}"
 

@@ -8,8 +8,8 @@ holds a state (a deploy keeps the game); the store imports this only then, and d
 """
 
 from cribcore.pegs import checksum, crc
+from pegboard.storeboot import COPIES
 
-COPIES = (".a", ".b", "", ".new", ".old")
 RECORDS = 11
 
 

@@ -34,14 +34,22 @@ SLOTS = 9  # 8 remembered ids each in the slot of its own save, and the slot bei
 KEEP = SLOTS - 2  # a slot may name lines in the slots of the KEEP saves before it
 HEAD = "H"
 # Where a line is, in a slot's `@` list: its slot (d saves back) and its index there. The
-# first line after the board, the usual case, is one letter: "A" + d; any other, two digits.
-FIRST = "ABCDEFGHIJ"
-DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+# first line after the board, the usual case, is one letter: "A" + d; any other, two digits
+# (bytes: MicroPython would intern every one-character string made by indexing a str).
+FIRST = b"ABCDEFGHIJ"
+DIGITS = b"0123456789abcdefghijklmnopqrstuvwxyz"
 
 
-def ref(back, index):
-    """The `@` list's entry for a line `back` saves back, at `index` in that slot."""
-    return FIRST[back] if index == 1 else DIGITS[back] + DIGITS[index]
+def ref(out, back, index):
+    """Append to the bytearray out the `@` list's entry for a line `back` saves back, at
+    `index` in that slot."""
+    if index == 1:
+        out.append(FIRST[back])
+    else:
+        out.append(DIGITS[back])
+        out.append(DIGITS[index])
+
+
 def _crc(chunks):
     c = 0
     for chunk in chunks:
@@ -134,16 +142,16 @@ class Store:
         seq = self.seq + 1
         self.seq = seq  # even if the write fails: its slot may hold anything now
         own = [lines[0]]
-        refs = ["@"]
+        refs = bytearray(b"@")
         where = {}
         for line in lines[1:]:
             at = self._where.get(line)
             if at is None or seq - at[0] > KEEP:  # new, or in the slot the next save takes
                 at = (seq, len(own))
                 own.append(line)
-            refs.append(ref(seq - at[0], at[1]))
+            ref(refs, seq - at[0], at[1])
             where[line] = at
-        own.append("".join(refs))
+        own.append(refs.decode())
         self.files.write(self._slot(seq), frame(seq, own))
         self._where = where
         self._newest = seq

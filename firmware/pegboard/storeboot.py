@@ -3,12 +3,14 @@ from earlier firmware's files, pegboard.oldstate), the older ones, setting one a
 Used only at boot: the app drops this module afterwards, and its code leaves the heap.
 """
 
-from pegboard.store import DIGITS, FIRST, HEAD, KEEP, SLOTS, _crc, frame, ref
+from pegboard.store import HEAD, KEEP, SLOTS, _crc, frame, ref
+
+COPIES = (".a", ".b", "", ".new", ".old")  # state copies of earlier firmware (oldstate)
 
 
 def names(path):
     """Every file a Store(path) reads or writes: a deploy leaves them alone."""
-    from pegboard.oldstate import COPIES, RECORDS
+    from pegboard.oldstate import RECORDS
 
     return tuple([path + ext for ext in COPIES + (".kept",)]
                  + [f"{path}.r{i}" for i in range(RECORDS)]
@@ -56,7 +58,7 @@ def load(store):
         store._slots[got[0]] = got[1]
         store.seq = max(store.seq, got[0])
     store._order = sorted(store._slots, reverse=True)
-    if not store._order:
+    if not store._order and [1 for ext in COPIES if store.files.read(store.path + ext)]:
         import sys
 
         import pegboard
@@ -85,21 +87,26 @@ def older(store):
     return None
 
 
+def _digit(c):
+    """A byte of store.DIGITS as its value (-1 if it is none)."""
+    return c - 48 if 48 <= c <= 57 else c - 87 if 97 <= c <= 122 else -1
+
+
 def lines(store, seq):
     """The state saved as seq from its slot and those it names (None if one is gone)."""
     own = store._slots[seq]
-    refs = own[-1]
+    refs = own[-1].encode()
     out = [own[0]]
     where = {}
     k = 1
-    while refs[:1] == "@" and k < len(refs):
-        back = FIRST.find(refs[k])
-        if back >= 0:
-            index = 1
+    while refs[:1] == b"@" and k < len(refs):
+        c = refs[k]
+        if 65 <= c < 75:  # store.FIRST: the first line of a slot
+            back, index = c - 65, 1
             k += 1
         else:
-            back = DIGITS.find(refs[k])
-            index = DIGITS.find(refs[k + 1: k + 2] or "?")
+            back = _digit(c)
+            index = _digit(refs[k + 1]) if k + 1 < len(refs) else -1
             k += 2
         at = seq - back
         held = store._slots.get(at)
@@ -110,7 +117,7 @@ def lines(store, seq):
             return None
         out.append(held[index])
         where[held[index]] = (at, index)
-    if refs[:1] != "@":
+    if refs[:1] != b"@":
         store.problems.append(f"{store.path}.{seq % SLOTS}/h: no line list, ignored")
         return None
     store._where = where
@@ -127,7 +134,10 @@ def refuse(store, reason):
     if store.files.read(kept) is None:
         if type(seq) is int:
             got = lines(store, seq)
-            data = frame(seq, got + ["@" + "".join([ref(0, i) for i in range(1, len(got))])])
+            refs = bytearray(b"@")
+            for i in range(1, len(got)):
+                ref(refs, 0, i)
+            data = frame(seq, got + [refs.decode()])
         else:
             data = [store.files.read(seq[0]).decode()]
         store.files.write(kept, ["# refused: " + reason.replace("\n", " ") + "\n"] + data)
