@@ -1,112 +1,59 @@
-"""Board texts read back: `Board.loads` (cribcore.pegs) for v2 and the earlier v1, with
-every consistency check. Needed only when a saved board is read (at boot on the Pico), so
-it is a module of its own that the firmware drops from memory afterwards.
+"""The pieces of a board's text (cribcore.pegs writes it, cribcore.boardread reads it
+back): its format, its checksums and v2's history encoding.
 """
 
-from cribcore.pegs import (
-    DIGITS,
-    FORMAT,
-    HIGH,
-    MAX_LANES,
-    PegError,
-    _encode_hist,
-    _ints,
-    checksum,
-    crc,
-)
+from binascii import crc32  # in C: MicroPython's rp2 and unix ports have it
+
+FORMAT = "v2"  # dumps() writes v2; loads() reads v1 too (a deploy keeps the game)
+# v2's history: one entry per jump, the lane and how far the lane's back peg goes back on
+# undo, in base 32: "0".."v" is the last digit, "A".."Z", "(", ")", "<", ">", "[", "]" one
+# before it (so most entries are one character; v1 spelled each as a number and a comma).
+DIGITS = "0123456789abcdefghijklmnopqrstuv"
+HIGH = "ABCDEFGHIJKLMNOPQRSTUVWXYZ()<>[]"
+_LAST, _LEAD = DIGITS.encode(), HIGH.encode()
 
 
-def loads(cls, text):
-    """A `cls` board from its text; PegError (bad_board) if it is corrupt or inconsistent."""
-    if type(text) is not str:
-        raise PegError(f"board text must be a str, got {text!r}", "bad_board")
-    body, _, check = text.partition("*")
-    fmt = body[:2]
-    if check != (checksum(body) if fmt == "v1" else crc(body)):
-        raise PegError(f"board text fails its checksum: {text!r}", "bad_board")
-    fields = body.split("/")
-    if len(fields) != 10 or fmt not in ("v1", FORMAT) or fields[0] != fmt:
-        raise PegError(f"not a {FORMAT} board text: {text!r}", "bad_board")
-    try:
-        vals = [_parse_ints(f[1:]) for f in fields[1:9]]
-        b = cls(vals[1][0], vals[0][0], vals[7][0])
-        b.wins = vals[4]
-        b._front = vals[5] + [0] * (MAX_LANES - b.players)
-        b._back = vals[6] + [0] * (MAX_LANES - b.players)
-        h = fields[9][1:]
-        b._hist = _parse_ints(h) if fmt == "v1" else _decode_hist(b, h)
-        b.set_dealer(vals[2][0])
-        b.rev = vals[3][0]
-        _check(b)
-    except (ValueError, IndexError) as e:  # PegError is a ValueError too
-        raise PegError(f"bad board text {text!r}: {e}", "bad_board") from None
-    # Field letters, ranges and int spellings ("05", "+5", "1_0") in one go.
-    if b._body(fmt, _ints(b._hist) if fmt == "v1" else _encode_hist(b)) != body:
-        raise PegError(f"board text is not canonical: {text!r}", "bad_board")
-    return b
+def crc(text):
+    """CRC-32 of an ASCII text as 8 hex digits (binascii's, in C: an Adler-32 in Python
+    cost the Pico about 20 ms a board line)."""
+    return "%08x" % (crc32(text.encode()) & 0xFFFFFFFF)
 
 
-def _check(board):
-    """Raise ValueError unless positions, winner, tally and history are consistent."""
-    p, t = board.players, board.target
-    f, b = board._front, board._back
-    if len(board.wins) != MAX_LANES or min(board.wins) < 0 or len(f) != MAX_LANES:
-        raise ValueError("bad tally or lanes")
-    at_target = [i for i in range(p) if f[i] == t]
-    for i in range(p):
-        if not (0 <= b[i] < f[i] <= t or f[i] == b[i] == 0):
-            raise ValueError(f"lane {i} pegs {b[i]},{f[i]}")
-    if len(at_target) > 1 or len(board._hist) > board.undo_depth or board.rev < 0:
-        raise ValueError("two winners, long history or negative rev")
-    board.winner = at_target[0] if at_target else -1
-    if board.winner >= 0 and board.wins[board.winner] < 1:
-        raise ValueError("winner without a tally")
-    if board.winner >= 0 and board._hist and board._hist[-1] & 3 != board.winner:
-        raise ValueError("a jump after the win")
-    f, b = f[:], b[:]
+def checksum(text):
+    """Adler-32 of an ASCII text as 8 hex digits (two 16-bit halves: no big ints on the Pico).
+
+    text may also be a list of lines: summed as if joined by newlines, without joining them.
+    """
+    a, b = 1, 0
+    nl = False
+    for line in [text] if type(text) is str else text:
+        if nl:
+            a = (a + 10) % 65521
+            b = (b + a) % 65521
+        nl = True
+        for c in line.encode():  # bytes: no string per character (MicroPython interns
+            a = (a + c) % 65521  # each one-character string it makes)
+            b = (b + a) % 65521
+    return f"{b:04x}{a:04x}"
+
+
+def encode_hist(board):
+    """v2's history: walking back from the pegs now, each jump as lane + 4 * (how far
+    undoing it moves the lane's back peg back)."""
+    back = board._back[:]
+    out = bytearray()  # newest first, each number's digits last first: reversed at the end
     for rec in reversed(board._hist):
         lane, old = rec & 3, rec >> 2
-        if lane >= p or not (0 <= old < b[lane] < f[lane] or old == b[lane] == 0 < f[lane]):
-            raise ValueError(f"history entry {rec}")
-        f[lane], b[lane] = b[lane], old
-        if t in f[:p]:
-            raise ValueError("a jump after the win")
-
-
-# A character's worth in v2's history: 1 + a last digit, 33 + a leading one, 0 if neither.
-_WORTH = bytearray(128)
-for _i in range(32):
-    _WORTH[ord(DIGITS[_i])] = 1 + _i
-    _WORTH[ord(HIGH[_i])] = 33 + _i
-
-
-def _decode_hist(board, text):
-    """The history from v2's text (ValueError if it is not v2's); _check() then checks it."""
-    vals = []
-    v = 0
-    w = 1
-    for c in text.encode():  # bytes: no string per character
-        w = _WORTH[c] if c < 128 else 0
-        if w > 32:
-            v = v * 32 + w - 33
-        elif w:
-            vals.append(v * 32 + w - 1)
-            v = 0
-        else:
-            raise ValueError(f"history character {chr(c)!r}")
-    if w > 32:
-        raise ValueError("history ends inside an entry")
-    back = board._back[:]
-    hist = [0] * len(vals)
-    for k in range(len(vals) - 1, -1, -1):
-        lane = vals[k] & 3
-        if lane >= board.players:
-            raise ValueError(f"history lane {lane}")
-        old = back[lane] - (vals[k] >> 2)
-        hist[k] = lane + 4 * old
+        v = lane + 4 * (back[lane] - old)
         back[lane] = old
-    return hist
+        out.append(_LAST[v & 31])
+        v >>= 5
+        while v:
+            out.append(_LEAD[v & 31])
+            v >>= 5
+    return bytes(reversed(out)).decode()
 
 
-def _parse_ints(text):
-    return [int(v) for v in text.split(",")] if text else []
+def ints(values):
+    """Integers as a comma-separated list."""
+    return ",".join([str(v) for v in values])

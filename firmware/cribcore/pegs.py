@@ -5,8 +5,8 @@ every change bumps `rev` and can be undone; `dumps`/`loads` carry the whole stat
 history included, as one line of ASCII with a checksum (the flash file and the protocol).
 """
 
-from binascii import crc32  # in C: MicroPython's rp2 and unix ports have it
-
+from cribcore.boardtext import FORMAT, crc, encode_hist, ints
+from cribcore.boardtext import checksum as checksum  # the app keys ids with it
 from cribcore.errors import CoreError
 from cribcore.rules import MAX_TARGET, MIN_TARGET, skunk_level
 
@@ -14,13 +14,7 @@ MIN_PLAYERS = 2
 MAX_LANES = 4
 MAX_POINTS = 1000  # one jump; bigger would only be clamped at the target anyway
 MAX_UNDO = 1000
-FORMAT = "v2"  # dumps() writes v2; loads() reads v1 too (a deploy keeps the game)
-# v2's history: one entry per jump, the lane and how far the lane's back peg goes back on
-# undo, in base 32: "0".."v" is the last digit, "A".."Z", "(", ")", "<", ">", "[", "]" one
-# before it (so most entries are one character; v1 spelled each as a number and a comma).
-DIGITS = "0123456789abcdefghijklmnopqrstuv"
-HIGH = "ABCDEFGHIJKLMNOPQRSTUVWXYZ()<>[]"
-_LAST, _LEAD = DIGITS.encode(), HIGH.encode()
+
 
 
 class PegError(CoreError):
@@ -29,30 +23,6 @@ class PegError(CoreError):
     def __init__(self, msg, code="bad_value"):
         super().__init__(msg)
         self.code = code
-
-
-def crc(text):
-    """CRC-32 of an ASCII text as 8 hex digits (binascii's, in C: an Adler-32 in Python
-    cost the Pico about 20 ms a board line)."""
-    return "%08x" % (crc32(text.encode()) & 0xFFFFFFFF)
-
-
-def checksum(text):
-    """Adler-32 of an ASCII text as 8 hex digits (two 16-bit halves: no big ints on the Pico).
-
-    text may also be a list of lines: summed as if joined by newlines, without joining them.
-    """
-    a, b = 1, 0
-    nl = False
-    for line in [text] if type(text) is str else text:
-        if nl:
-            a = (a + 10) % 65521
-            b = (b + a) % 65521
-        nl = True
-        for c in line.encode():  # bytes: no string per character (MicroPython interns
-            a = (a + c) % 65521  # each one-character string it makes)
-            b = (b + a) % 65521
-    return f"{b:04x}{a:04x}"
 
 
 def _whole(value, low, high, what, code="bad_value"):
@@ -173,41 +143,23 @@ class Board:
 
     def dumps(self):
         """The whole state as one ASCII line without spaces, ending in a checksum."""
-        body = self._body(FORMAT, _encode_hist(self))
+        body = self._body(FORMAT, encode_hist(self))
         return body + "*" + crc(body)
 
     def _body(self, fmt, hist):
         p = self.players
         return "/".join((
             fmt, "t" + str(self.target), "n" + str(p), "d" + str(self.dealer),
-            "r" + str(self.rev), "w" + _ints(self.wins), "f" + _ints(self._front[:p]),
-            "b" + _ints(self._back[:p]), "u" + str(self.undo_depth), "h" + hist))
+            "r" + str(self.rev), "w" + ints(self.wins), "f" + ints(self._front[:p]),
+            "b" + ints(self._back[:p]), "u" + str(self.undo_depth), "h" + hist))
 
     @classmethod
     def loads(cls, text):
         """Rebuild a board from dumps() (or an earlier firmware's v1 text); a corrupt,
         truncated or inconsistent text raises PegError (code bad_board)."""
-        from cribcore.boardtext import loads  # needed at boot only: the firmware drops it
+        from cribcore.boardread import loads  # needed at boot only: the firmware drops it
 
-        return loads(cls, text)
-
-
-def _encode_hist(board):
-    """v2's history: walking back from the pegs now, each jump as lane + 4 * (how far
-    undoing it moves the lane's back peg back)."""
-    back = board._back[:]
-    out = bytearray()  # newest first, each number's digits last first: reversed at the end
-    for rec in reversed(board._hist):
-        lane, old = rec & 3, rec >> 2
-        v = lane + 4 * (back[lane] - old)
-        back[lane] = old
-        out.append(_LAST[v & 31])
-        v >>= 5
-        while v:
-            out.append(_LEAD[v & 31])
-            v >>= 5
-    return bytes(reversed(out)).decode()
-
-
-def _ints(values):
-    return ",".join([str(v) for v in values])
+        try:
+            return loads(cls, text)
+        except ValueError as e:
+            raise PegError(str(e), "bad_board") from None

@@ -93,7 +93,7 @@ class App:
                 except OSError:
                     pass
                 text = store.older()
-        for name in ("pegboard.restore", "cribcore.boardtext", "pegboard.storeboot"):
+        for name in ("pegboard.restore", "cribcore.boardread", "pegboard.storeboot"):
             _drop(name)  # reading the saved state is done with until the next boot
         for problem in store.problems:
             self.warn("bad_state", problem)

@@ -8,9 +8,7 @@ holds a state (a deploy keeps the game); the store imports this only then, and d
 """
 
 from cribcore.pegs import checksum, crc
-from pegboard.storeboot import COPIES
-
-RECORDS = 11
+from pegboard.statefiles import COPIES, RECORDS
 
 
 def unframe(data):

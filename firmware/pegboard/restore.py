@@ -1,5 +1,5 @@
 """The saved state read back at boot: board, settings and remembered ids from the store's
-lines. Used once, at boot: the app drops this module (and cribcore.boardtext, which
+lines. Used once, at boot: the app drops this module (and cribcore.boardread, which
 Board.loads imports) afterwards, so their code leaves the heap.
 """
 

@@ -3,15 +3,11 @@ from earlier firmware's files, pegboard.oldstate), the older ones, setting one a
 Used only at boot: the app drops this module afterwards, and its code leaves the heap.
 """
 
-from pegboard.store import HEAD, KEEP, SLOTS, _crc, frame, ref
-
-COPIES = (".a", ".b", "", ".new", ".old")  # state copies of earlier firmware (oldstate)
+from pegboard.statefiles import COPIES, HEAD, KEEP, RECORDS, SLOTS, crc, frame, ref
 
 
 def names(path):
     """Every file a Store(path) reads or writes: a deploy leaves them alone."""
-    from pegboard.oldstate import RECORDS
-
     return tuple([path + ext for ext in COPIES + (".kept",)]
                  + [f"{path}.r{i}" for i in range(RECORDS)]
                  + [f"{path}.{i}/h" for i in range(SLOTS)])
@@ -25,7 +21,7 @@ def unframe(data):
         text = data[10:].decode()
     except UnicodeError:
         return None
-    if data[1:9] != _crc([text]).encode() or data[9:10] != b" ":
+    if data[1:9] != crc([text]).encode() or data[9:10] != b" ":
         return None
     lines = text.split("\n")
     if not lines[0].isdigit():

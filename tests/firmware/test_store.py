@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import earlier_state_file as earlier
 
-from pegboard.store import KEEP, SLOTS, Store, frame
+from pegboard.statefiles import KEEP, SLOTS, frame
+from pegboard.store import Store
 from pegboard.storeboot import names, unframe
 
 
