@@ -9,19 +9,20 @@ Ctrl-C, CR: docs/firmware.md, "The USB serial") ends main.py. No hardware watchd
 RP2040's cannot be stopped once started, and this USB serial is also the REPL that
 `crib deploy` and a person use; a watchdog would reset the board under them
 (docs/firmware.md, "Faults").
+
+The saved game is on the LEDs before most of the app is even imported (first_frame):
+importing the protocol, the buttons, the app and the USB port takes the emulated Pico
+about 200 ms, and a player looks at the board, not at the serial port.
 """
 
 import gc
 import time
 
-from pegboard.app import App
 from pegboard.layout import boot_layout
-from pegboard.sampler import SAMPLE_MS
-from pegboard.store import Store
-from pegboard.usbserial import UsbSerial
 from pegboard.ws2812 import WS2812
 
 RESTART_MS = 1000  # a fault that keeps recurring restarts at most once a second
+STATE = "/state"  # the Store's path: the game on flash
 
 
 def _reader(pin):
@@ -36,7 +37,7 @@ def _button(number):
 
 
 def drivers():
-    """(config, problem, strip, readers, port) from config.json: built once, kept across
+    """(config, problem, strip, readers) from config.json: built once, kept across
     restarts (a new WS2812 would claim another DMA channel every time)."""
     config, problem = boot_layout()
     readers = {"undo": _button(config.pins["undo"])}
@@ -45,11 +46,27 @@ def drivers():
     for i, lane in enumerate(config.lanes):
         readers["lane%d" % i] = _button(lane.button)
     strip = WS2812(config.pins["leds"], config.leds)
-    return config, problem, strip, readers, UsbSerial()
+    return config, problem, strip, readers
 
 
-def sample(sampler):
-    """A timer that samples the buttons every SAMPLE_MS, whatever the loop is doing (a
+def first_frame(config, strip):
+    """Load the saved game and draw it, with only the store, the board and the renderer
+    imported; (store, saved, renderer) for the app to carry on with."""
+    from pegboard.render import Renderer
+    from pegboard.restore import load
+    from pegboard.store import Store
+
+    store = Store(STATE)
+    saved = load(store, config)
+    renderer = Renderer(config, strip)
+    renderer.brightness = saved.settings["brightness"]  # the app applies every setting
+    renderer.budget_ma = saved.settings["budget_ma"]
+    renderer.draw(saved.board, None, time.ticks_ms())
+    return store, saved, renderer
+
+
+def sample(sampler, period):
+    """A timer that samples the buttons every period ms, whatever the loop is doing (a
     flash save blocks it for 75-90 ms). Hard (an interrupt: a long C call cannot delay it)
     where this MicroPython offers it; Sampler.tick allocates nothing, as that needs."""
     from machine import Timer
@@ -60,24 +77,35 @@ def sample(sampler):
         sampler.tick(ticks_ms())
 
     try:
-        timer = Timer(period=SAMPLE_MS, callback=tick, hard=True)
+        timer = Timer(period=period, callback=tick, hard=True)
     except (TypeError, ValueError):  # no hard timer callbacks here: scheduled ones
-        timer = Timer(period=SAMPLE_MS, callback=tick)
+        timer = Timer(period=period, callback=tick)
     sampler.timed = True
     return timer
 
 
-def run(config, problem, strip, readers, port, faults):
-    """Build the app on the drivers and step it as fast as the loop goes."""
+def run(config, problem, strip, readers, port, faults, first=None):
+    """Build the app on the drivers (and, at boot, on what first_frame loaded and drew)
+    and step it as fast as the loop goes."""
     import micropython
 
-    app = App(config, strip, readers, Store("/state"), port)
+    from pegboard.app import App
+
+    if first is None:
+        from pegboard.store import Store
+
+        app = App(config, strip, readers, Store(STATE), port)
+    else:
+        store, saved, renderer = first
+        app = App(config, strip, readers, store, port, saved=saved, renderer=renderer)
     if problem:
         app.bad_config(problem)
     for fault in faults:
         app.warn("internal", "restarted after " + fault)
     del faults[:]
-    timer = sample(app.buttons.sampler)
+    from pegboard.sampler import SAMPLE_MS
+
+    timer = sample(app.buttons.sampler, SAMPLE_MS)
     # Ctrl-C becomes a plain byte while the app runs: a stray one must not stop it. The
     # port hands over to the REPL on CR, Ctrl-C, CR (mpremote's way in) instead.
     micropython.kbd_intr(-1)
@@ -92,12 +120,17 @@ def run(config, problem, strip, readers, port, faults):
 def main():
     """Run the app; restart it after any fault; return only for the REPL hand-over."""
     faults: list = []
-    parts = None
+    made = parts = None  # the drivers; with the port
     while True:
+        first = None
         try:
             if parts is None:
-                parts = drivers()
-            run(*parts, faults)
+                made = made or drivers()
+                first = first_frame(made[0], made[2])  # a fault here: again, from here
+                from pegboard.usbserial import UsbSerial
+
+                parts = made + (UsbSerial(),)
+            run(*parts, faults, first)
         except KeyboardInterrupt:
             return
         except Exception as e:  # noqa: BLE001 - anything else: start again
