@@ -26,7 +26,8 @@ except ImportError:  # CPython: a millisecond clock that wraps like the Pico's t
     def ticks_ms():
         return (time.monotonic_ns() // 1000000) & ((1 << 30) - 1)
 
-from pegboard.app import App, layout
+from pegboard.app import App
+from pegboard.layout import layout
 from pegboard.stdio import StdioPort
 from pegboard.store import Store
 

@@ -69,6 +69,8 @@ ERRORS = (
 _KEY = "abcdefghijklmnopqrstuvwxyz0123456789_"
 _ID = _KEY + "ABCDEFGHIJKLMNOPQRSTUVWXYZ-"
 _WORD = _ID + ".:"
+_PRINTABLE = (" !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`"
+              "abcdefghijklmnopqrstuvwxyz{|}~")  # 32..126, a constant: no garbage at import
 
 
 class ProtocolError(CoreError):
@@ -135,14 +137,36 @@ def arg_range(verb, name):
     return low, high
 
 
+_FIELD: dict = {}  # name -> place in FIELDS * 128 + type letter; made at the first use
+
+
+def _field(name):
+    """A field's place in FIELDS * 128 + its type letter, or None. A dict lookup: searching
+    FIELDS cost the Pico more than the rest of a field's handling. Made at the first use,
+    not at import, where its garbage would be left between the modules loaded after it."""
+    if not _FIELD:
+        at = 0
+        while at < len(FIELDS) - 1:
+            colon = FIELDS.find(":", at)
+            _FIELD[FIELDS[at + 1:colon]] = at * 128 + ord(FIELDS[colon + 1])
+            at = colon + 2
+    return _FIELD.get(name)
+
+
 def field_type(name):
     """The type letter of a field, or None for a field this version does not know."""
-    k = FIELDS.find(" " + name + ":")
-    return FIELDS[k + len(name) + 2] if k >= 0 else None
+    k = _field(name)
+    return None if k is None else chr(k & 127)
+
+
+def _only(text, chars):
+    """True when every character of text is one of chars (strip runs in C: no Python
+    loop a character, which the Pico feels on every line)."""
+    return not text.strip(chars)
 
 
 def _check(raw, chars, limit):
-    if not 0 < len(raw) <= limit or [c for c in raw if c not in chars]:
+    if not 0 < len(raw) <= limit or not _only(raw, chars):
         raise ProtocolError(f"bad word {raw!r}", "bad_arg")
     return raw
 
@@ -172,14 +196,14 @@ def parse_value(typ, raw):
 def format_value(typ, value):
     """A field value's canonical text, quoted only when it has to be."""
     text = ",".join([str(v) for v in value]) if typ in "ls" else str(value)
-    if text and (typ != "t" or not [c for c in text if c in ' "\\']):
+    if text and (typ != "t" or not (" " in text or '"' in text or "\\" in text)):
         return text
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _tokens(line):
     """The words before the first key=value, and the (key, raw value) pairs."""
-    if [c for c in line if not " " <= c <= "~"]:
+    if not _only(line, _PRINTABLE):
         raise ProtocolError(f"not printable ASCII: {line!r}", "bad_line")
     words, pairs = [], []
     i, n = 0, len(line)
@@ -195,7 +219,7 @@ def _tokens(line):
             i = end
             continue
         name = line[i:eq]
-        if eq < 0 or not 0 < len(name) <= 16 or [c for c in name if c not in _KEY]:
+        if eq < 0 or not 0 < len(name) <= 16 or not _only(name, _KEY):
             raise ProtocolError(f"expected key=value at {line[i:i + 20]!r}", "bad_line")
         i = eq + 1
         if line[i:i + 1] == '"':
@@ -227,9 +251,15 @@ def _quoted(line, i):
     raise ProtocolError(f"unterminated or badly escaped quote: {line!r}", "bad_line")
 
 
+_LAST_SPEC = [None, None]  # the last verb's (verb, spec): a burst of pegs parses it once
+
+
 def _spec(row):
-    """{name: (low, high, required)} of a command's arguments."""
+    """{name: (low, high, required)} of a command's arguments (do not change it)."""
+    if _LAST_SPEC[0] == row[0]:
+        return _LAST_SPEC[1]
     out = {}
+    _LAST_SPEC[0], _LAST_SPEC[1] = row[0], out
     for tok in row[2].split():
         name, _, rng = tok.strip("[]").partition("=")
         low, _, high = rng.partition("..")
@@ -281,12 +311,21 @@ def decode(line):
 
 def _line(word, args):
     """word, then args in FIELDS order with canonical values; None values left out."""
-    keys = [k for k in args if args[k] is not None]
-    unknown = [k for k in keys if field_type(k) is None]
+    found = []  # (_field code, name): sorted, the FIELDS order
+    unknown = []
+    for k in args:
+        if args[k] is not None:
+            code = _field(k)
+            if code is None:
+                unknown.append(k)
+            found.append((code or 0, k))
     if unknown:
         raise ProtocolError(f"no such fields: {unknown!r}", "bad_arg")
-    keys.sort(key=lambda k: FIELDS.find(" " + k + ":"))
-    return " ".join([word] + [k + "=" + format_value(field_type(k), args[k]) for k in keys])
+    found.sort()
+    out = [word]
+    for code, k in found:
+        out.append(k + "=" + format_value(chr(code & 127), args[k]))
+    return " ".join(out)
 
 
 def encode(verb_, **args):
@@ -296,6 +335,12 @@ def encode(verb_, **args):
     line = _line(verb_, args)
     decode(line)
     return line
+
+
+def canonical(msg):
+    """A decoded command's line spelled one way (fields in FIELDS order), unchecked: the
+    board's key for `id=` retries, without the cost of checking it again."""
+    return _line(msg.verb, msg.args)
 
 
 def ok(**args):
@@ -380,29 +425,51 @@ class LineReader:
     def feed(self, data):
         """Take any bytes; return the lines they complete."""
         out = []
-        buf = self._buf
-        for c in data:
-            if c == 10 or c == 13:
-                if self._skip:
-                    pass
-                elif self._long:
-                    out.append(ProtocolError("line too long, discarded", "too_long"))
-                elif self._bad:
-                    out.append(ProtocolError("line with bytes that are not printable "
-                                             "ASCII", "bad_line"))
-                elif self._text:
-                    out.append(buf.decode())
-                self._buf = buf = bytearray()
-                self._bad = self._long = self._text = self._skip = False
-            elif self._long or self._skip:
-                continue
-            elif len(buf) >= self.limit:
-                self._long = True
-                self._buf = buf = bytearray()
-            else:
-                if c < 32 or c > 126:
-                    self._bad = True
-                elif c != 32:
-                    self._text = True
-                buf.append(c)
+        n = len(data)
+        i = 0
+        while i < n:
+            end = _eol(data, i)
+            piece = data[i:end]
+            i = end + 1
+            if not (self._long or self._skip):
+                if len(self._buf) + len(piece) > self.limit:
+                    self._long = True
+                    self._buf = bytearray()
+                elif piece:
+                    if piece.strip(_PRINTABLE_B):
+                        self._bad = True
+                    if piece.strip(b" "):
+                        self._text = True
+                    self._buf += piece
+            if end < n:  # a terminator: the line is done
+                out.extend(self._end())
         return out
+
+    def _end(self):
+        """The line the terminator just ended: [str], [ProtocolError] or [] (blank)."""
+        out = []
+        if self._skip:
+            pass
+        elif self._long:
+            out.append(ProtocolError("line too long, discarded", "too_long"))
+        elif self._bad:
+            out.append(ProtocolError("line with bytes that are not printable ASCII",
+                                     "bad_line"))
+        elif self._text:
+            out.append(self._buf.decode())
+        self._buf = bytearray()
+        self._bad = self._long = self._text = self._skip = False
+        return out
+
+
+_PRINTABLE_B = (b" !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`"
+                b"abcdefghijklmnopqrstuvwxyz{|}~")
+
+
+def _eol(data, i):
+    """Where the next LF or CR at or after i is (len(data) when none is)."""
+    lf = data.find(b"\n", i)
+    cr = data.find(b"\r", i)
+    if lf < 0:
+        return len(data) if cr < 0 else cr
+    return lf if cr < 0 or lf < cr else cr

@@ -15,6 +15,7 @@ from cribcore.protocol import (
     PROTO,
     LineReader,
     ProtocolError,
+    canonical,
     codes,
     command,
     decode,
@@ -41,43 +42,6 @@ FRAME_MS = 10  # a driven clock (`tick`) advances in frames like a real loop
 MAX_WARNINGS = 8  # warnings kept (for hello and the boot replay): the newest
 REPEAT_MS = 10000  # the same warning again within this is counted, not sent again
 _CODES = codes()
-
-
-class Copy:
-    """A plain copy of another object's attributes."""
-
-    def __init__(self, obj):
-        for name in obj.__dict__:
-            setattr(self, name, getattr(obj, name))
-
-
-def layout(text):
-    """(config, problem): the layout from config.json text, or the built-in one and why.
-
-    pegboard.config validates it; the app runs on a plain copy. Validation (and the
-    built-in layout it makes at import) is needed only at boot, so under MicroPython the
-    module is dropped afterwards: with no Config alive, its code and data leave the heap
-    (about 13K on the unix port, where it decides whether the desk runner fits in 96K).
-    """
-    import sys
-
-    import pegboard
-    from pegboard.config import DEFAULT, ConfigError, load_config
-
-    problem = None
-    if text is None:
-        config, problem = DEFAULT, "no config.json: using the built-in layout"
-    else:
-        try:
-            config = load_config(text)
-        except ConfigError as e:
-            config, problem = DEFAULT, str(e)
-    out = Copy(config)
-    out.lanes = tuple([Copy(ln) for ln in config.lanes])
-    if sys.implementation.name == "micropython":
-        del sys.modules["pegboard.config"]
-        del pegboard.config
-    return out, problem
 
 
 class App:
@@ -205,7 +169,8 @@ class App:
             self._send(event("warn", code=code, msg=msg))
 
     def bad_config(self, msg):
-        """The layout file was refused: say so and blink red (the app runs on DEFAULT)."""
+        """The layout file was refused: say so and blink red (the app runs on the built-in
+        layout)."""
         self.warn("bad_config", msg)
         self.renderer.alert(True)
 
@@ -259,7 +224,7 @@ class App:
 
     def _change(self, msg, ident):
         """Apply a state-changing command once per id; save; then reply."""
-        key = checksum(encode(msg.verb, **msg.args)) if ident is not None else None
+        key = checksum(canonical(msg)) if ident is not None else None
         for entry in self.ids:
             _, rid, rkey, line = entry.split(" ", 3)
             if rid == ident:

@@ -1,7 +1,7 @@
 """The board layout (lanes, hole-to-LED maps, pins, light, timings), read from config.json.
 
-load_config(text) checks every field and raises ConfigError naming the bad one; DEFAULT is
-the shipped 3 x 121 serpentine layout at a low brightness, the fallback for a bad file.
+load_config(text) checks every field and raises ConfigError naming the bad one; default_config()
+is the shipped 3 x 121 serpentine layout at a low brightness, the fallback for a bad file.
 """
 
 import json
@@ -254,5 +254,7 @@ def default_dict(brightness=40):
     }
 
 
-# The fallback when config.json is missing or bad: the shipped layout, dimmed.
-DEFAULT = from_dict(default_dict(brightness=10))
+def default_config():
+    """The fallback when config.json is missing or bad: the shipped layout, dimmed. Built
+    when asked for, not at import: validating it cost every boot about 30 ms on the Pico."""
+    return from_dict(default_dict(brightness=10))

@@ -1,13 +1,23 @@
 """The Pico's USB serial as the protocol port: writes that never wait, and the REPL
 hand-over (docs/firmware.md, "The USB serial").
 
-- Writes go to a small outbox, drained by flush() (the app calls it every step) one byte
-  at a time while the USB send buffer has room (poll's POLLOUT: room for at least one
-  byte), so no write ever waits. MicroPython waits up to its USB timeout (500 ms a chunk)
-  for room when a host keeps the port open but does not read, which stalled the loop for
-  tens of seconds on one `leds` reply. Past OUT_LIMIT queued bytes, whole new lines are
-  dropped (counted in `dropped`): a host that reads nothing loses replies, and gets them
-  again by retrying with the same id; a line already started is always finished.
+- Writes go to a small outbox, drained by flush() (the app calls it every step) while the
+  USB send buffer has room. poll's POLLOUT only promises room for one byte, and
+  MicroPython waits up to its USB timeout (500 ms a 64-byte chunk) for room when a host
+  keeps the port open but does not read, which stalled the loop for tens of seconds on
+  one `leds` reply. So there are two ways to send:
+  - trusting (the host has been taking everything): a piece of up to PIECE bytes in one
+    write. A write costs the Pico about as much for 64 bytes as for one, and one byte at
+    a time made every reply 4-5 ms slower. If the host stops reading just then, that one
+    write can wait (at most twice the timeout, once); a short write, or a poll that says
+    no room, ends the trust.
+  - careful: a byte at a time, each after a poll that says there is room, so nothing
+    waits, until the host has taken a whole send buffer's worth (FIFO bytes), the outbox
+    is empty and there is room: trusting again. So a host that reads in fits and starts
+    makes at most one write wait per FIFO bytes it reads.
+  Past OUT_LIMIT queued bytes, whole new lines are dropped (counted in `dropped`): a host
+  that reads nothing loses replies, and gets them again by retrying with the same id; a
+  line already started is always finished.
 - Ctrl-C (0x03) is a plain byte here (main.py turns MicroPython's keyboard interrupt off
   while the app runs), so a stray one cannot stop the app; Ctrl-C bytes never reach the
   protocol. CR, one or more Ctrl-C, CR hands the board over to the REPL: read() raises
@@ -22,6 +32,8 @@ import sys
 from pegboard.stdio import CHUNK, StdioPort, polled, poller
 
 OUT_LIMIT = 1024  # bytes queued for a slow host before whole new lines are dropped
+PIECE = 64  # bytes a trusting write sends at once: one USB packet
+FIFO = 256  # MicroPython's USB serial send buffer (CFG_TUD_CDC_TX_BUFSIZE)
 _CR = 13
 _CTRL_C = 3
 
@@ -40,6 +52,8 @@ class UsbSerial(StdioPort):
         self._open = False  # the last piece queued did not end its line
         self._skip = False  # dropping the rest of a line
         self._one = bytearray(1)
+        self.trusting = True  # the host has been taking all we send: whole pieces
+        self._proof = 0  # careful: bytes the host has taken since the trust ended
         self._cc = 0  # hand-over: 1 after CR, 2 after CR and Ctrl-C
 
     def writable(self):
@@ -80,10 +94,43 @@ class UsbSerial(StdioPort):
         self.flush()
 
     def flush(self):
-        """Send what the host takes now, a byte at a time while there is room; never waits."""
+        """Send what the host takes now: whole pieces while it takes everything, else a
+        byte at a time while there is room (see the module's docstring)."""
         box = self._box
         if not box:
             return
+        if self.trusting:
+            self._send_pieces(box)
+            if not box or not self.trusting:
+                return
+        self._send_bytes(box)
+        if not box and self._proof >= FIFO and self.writable():
+            self.trusting = True  # a buffer's worth went, and there is room: it reads
+
+    def _send_pieces(self, box):
+        while box:
+            if not self.writable():
+                self._distrust()
+                return
+            piece = box[0]
+            end = min(len(piece), self._at + PIECE)
+            want = end - self._at
+            chunk = piece if want == len(piece) else piece[self._at:end]
+            sent = self._out.write(chunk) or 0
+            self.queued -= sent
+            self._at += sent
+            if self._at == len(piece):
+                box.pop(0)
+                self._at = 0
+            if sent < want:  # the host stopped taking it: careful from here
+                self._distrust()
+                return
+
+    def _distrust(self):
+        self.trusting = False
+        self._proof = 0
+
+    def _send_bytes(self, box):
         one = self._one
         write = self._out.write
         ipoll = self._wipoll
@@ -101,6 +148,7 @@ class UsbSerial(StdioPort):
             if not write(one):
                 return
             self.queued -= 1
+            self._proof += 1
             self._at += 1
             if self._at == len(piece):
                 box.pop(0)

@@ -6,14 +6,16 @@ Plain asserts: runs under pytest and under MicroPython (tests/mp_run.py).
 import json
 
 from pegboard.config import (
-    DEFAULT,
     Config,
     ConfigError,
+    default_config,
     default_dict,
     from_dict,
     lane_layout,
     load_config,
 )
+
+DEFAULT = default_config()
 
 # The repository root is what precedes tests/board/ in this file's path ("" if relative).
 CONFIG_JSON = __file__[:__file__.rfind("tests/board")] + "firmware/config.json"

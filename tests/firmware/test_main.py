@@ -2,6 +2,8 @@
 (tests/firmware/mainrig/run_main.py): it restarts the app after a fault rather than
 dropping to the REPL, and leaves for the REPL on the hand-over."""
 
+import shutil
+
 from support import FIRMWARE, TESTS, run_micropython
 
 from cribcore.protocol import decode
@@ -12,7 +14,9 @@ RIG = TESTS / "firmware" / "mainrig" / "run_main.py"
 def run_main(tmp_path, chunks):
     script = tmp_path / "script"
     script.write_bytes(b"|".join(chunks))
-    proc = run_micropython([RIG, FIRMWARE, script], heap="256K", timeout=120, cwd=FIRMWARE)
+    # The board's files in a folder of their own: the boot writes its layout cache there.
+    shutil.copy(FIRMWARE / "config.json", tmp_path / "config.json")
+    proc = run_micropython([RIG, FIRMWARE, script], heap="256K", timeout=120, cwd=tmp_path)
     assert proc.stderr == "", proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[-1] == "main.py returned", proc.stdout

@@ -1,6 +1,7 @@
 """pegboard.usbserial.UsbSerial, the Pico's port (fakes of the USB serial's two sides):
-writes never wait on a host that has stopped reading, and the REPL hand-over happens on
-mpremote's raw-REPL entry (Ctrl-C then Ctrl-A) but never on a stray Ctrl-C."""
+a host that stops reading makes at most one write wait, once; a reading host gets each
+reply in one write; the REPL hand-over happens on mpremote's raw-REPL entry (Ctrl-C then
+Ctrl-A) but never on a stray Ctrl-C."""
 
 import pytest
 from apprig import Files, Strip, config
@@ -8,7 +9,7 @@ from apprig import Files, Strip, config
 from cribcore.protocol import decode
 from pegboard.app import App
 from pegboard.store import Store
-from pegboard.usbserial import OUT_LIMIT, UsbSerial
+from pegboard.usbserial import FIFO, OUT_LIMIT, PIECE, UsbSerial
 
 
 class Input:
@@ -31,8 +32,10 @@ class Output:
         self.room = room
         self.got = b""
         self.stalls = 0
+        self.writes = 0
 
     def write(self, data):
+        self.writes += 1
         if len(data) > self.room:
             self.stalls += 1
         n = min(len(data), self.room)
@@ -63,12 +66,13 @@ def lines(n):
     return [b"ok rev=%d proto=1 fw=0.1.0 desk=0 lanes=3 holes=121\n" % i for i in range(n)]
 
 
-def test_a_host_that_stops_reading_never_makes_a_write_wait():
-    port = Port(out_room=100)
+def test_a_host_that_stops_reading_makes_one_write_wait_once():
+    port = Port(out_room=100)  # room for one line and a half: the second line must wait
     for line in lines(500):
         port.write(line)
         port.flush()
-    assert port.output.stalls == 0
+    assert port.output.stalls == 1  # the write the host stopped during; then careful
+    assert not port.trusting
     assert port.queued <= OUT_LIMIT + 64  # bounded: whole lines past the limit dropped
     port.output.host_reads()
     port.flush()
@@ -76,8 +80,37 @@ def test_a_host_that_stops_reading_never_makes_a_write_wait():
     assert all(x.endswith("\n") for x in got)  # only whole lines, in order
     assert [decode(x.strip()).args["rev"] for x in got] == list(range(len(got)))
     assert port.dropped == 500 - len(got) > 0
+    assert port.trusting  # everything went and there is room: whole pieces again
     port.write(lines(1)[0])
     assert port.output.got.endswith(lines(1)[0])  # a reading host gets the next at once
+
+
+def test_a_reading_host_gets_each_reply_in_few_writes():
+    port = Port(out_room=1 << 20)
+    reply = b"ok rev=12 p0=3,7 winner=-1 id=ab12cd-17\n"
+    long = b"ok rev=1 px=" + b"0:ff0000," * 30 + b'""\n'
+    for data in (reply, long):
+        before = port.output.writes
+        port.write(data)
+        assert port.output.got.endswith(data)
+        # One write a USB packet's worth: a write costs the Pico about as much as one byte
+        assert port.output.writes - before == -(-len(data) // PIECE)
+    assert port.output.stalls == 0
+
+
+def test_a_host_that_reads_in_fits_and_starts_waits_once_a_buffer():
+    port = Port(out_room=30)
+    for line in lines(60):
+        port.write(line)
+        port.flush()
+        port.output.room += 50  # the host reads about a line now and then
+        port.flush()
+    assert port.output.stalls <= 1 + len(port.output.got) // FIFO
+    port.output.host_reads()
+    port.flush()
+    got = port.output.got.decode().splitlines(True)
+    assert all(x.endswith("\n") for x in got)
+    assert [decode(x.strip()).args["rev"] for x in got] == list(range(len(got)))
 
 
 def test_a_long_reply_written_in_pieces_is_never_torn():

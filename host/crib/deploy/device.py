@@ -39,7 +39,7 @@ from crib.deploy.plan import (
     plan_firmware,
 )
 from cribcore import VERSION
-from pegboard.config import DEFAULT
+from pegboard.config import default_config
 
 BAUD = 115200
 BYTE_TIMEOUT = 5  # s without a byte from the device before mpremote gives up
@@ -254,7 +254,7 @@ def _device_layout(transport, plan, out):
         lanes = check_config(text, "config.json on the device")
     except DeployError as e:
         out("warning   %s; the board will run its built-in layout" % e)
-        return None, len(DEFAULT.lanes)
+        return None, len(default_config().lanes)
     out("kept      config.json (the device's own layout, %d lanes; replace it with "
         "`crib deploy --config FILE`)" % lanes)
     return None, lanes

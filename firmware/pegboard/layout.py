@@ -1,0 +1,151 @@
+"""config.json to the layout the app runs on: validated by pegboard.config, or, at the
+Pico's boot, taken from the board's own record of the last validation.
+
+Validating means importing pegboard.config and checking every field: about 75 ms of the
+emulated Pico's boot. `boot_layout()` keeps what a validation produced in `layout.cache`
+beside config.json: the layout as JSON, under a header with the CRC-32s of the
+config.json text and of the validator's own file it came from, and of the JSON itself.
+Any difference (a new config.json, new firmware, a damaged cache) and the board validates
+again and rewrites the cache: one small file, written once per new layout. A layout that
+fails validation is never cached (the board blinks red and says why at every boot).
+"""
+
+import json
+
+try:
+    from binascii import crc32
+except ImportError:  # no binascii: no cache, the layout is validated at every boot
+    crc32 = None  # type: ignore[assignment]
+
+CONFIG = "config.json"
+CACHE = "layout.cache"
+MAGIC = "crib-layout 1"  # a new number whenever _dump/_load change
+VALIDATOR = ("pegboard/config.mpy", "pegboard/config.py")  # what the cache came from
+
+
+class Copy:
+    """A plain copy of another object's attributes (or of a dict's items)."""
+
+    def __init__(self, obj):
+        items = obj if type(obj) is dict else obj.__dict__
+        for name in items:
+            setattr(self, name, items[name])
+
+
+def layout(text):
+    """(config, problem): the layout from config.json text, or the built-in one and why.
+
+    pegboard.config validates it; the app runs on a plain copy. Validation (and the
+    built-in layout) is needed only at boot, so under MicroPython the module is dropped
+    afterwards: with no Config alive, its code and data leave the heap (about 13K on the
+    unix port, where it decides whether the desk runner fits in its heap).
+    """
+    import sys
+
+    import pegboard
+    from pegboard.config import ConfigError, default_config, load_config
+
+    problem = None
+    if text is None:
+        config, problem = default_config(), "no config.json: using the built-in layout"
+    else:
+        try:
+            config = load_config(text)
+        except ConfigError as e:
+            config, problem = default_config(), str(e)
+    out = Copy(config)
+    out.lanes = tuple([Copy(ln) for ln in config.lanes])
+    if sys.implementation.name == "micropython":
+        del sys.modules["pegboard.config"]
+        del pegboard.config
+    return out, problem
+
+
+def _read(name):
+    try:
+        with open(name, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def _sum(data):
+    return "%08x" % crc32(data)
+
+
+def _key(root, text):
+    """The cache's key for config.json text: the text's CRC and the validator's."""
+    for name in VALIDATOR:
+        code = _read(root + name)
+        if code is not None:
+            return "%s %s %s" % (MAGIC, _sum(text), _sum(code))
+    return None
+
+
+def _dump(config):
+    d = dict(config.__dict__)
+    d["lanes"] = [ln.__dict__ for ln in config.lanes]
+    del d["lane_leds"]
+    return json.dumps(d)
+
+
+def _load(body):
+    d = json.loads(body)
+    lanes = []
+    for ln in d["lanes"]:
+        ln["colour"] = tuple(ln["colour"])
+        ln["leds"] = tuple(ln["leds"])
+        ln["segments"] = tuple([tuple(s) for s in ln["segments"]])
+        lanes.append(Copy(ln))
+    d["lanes"] = tuple(lanes)
+    d["lane_leds"] = tuple([ln.leds for ln in lanes])
+    return Copy(d)
+
+
+def cached(root, text):
+    """The layout the cache holds for config.json text, or None (no cache, another
+    text or firmware, damage)."""
+    key = _key(root, text) if crc32 is not None else None
+    data = _read(root + CACHE) if key is not None else None
+    if not data:
+        return None
+    head, _, body = data.partition(b"\n")
+    if head != (key + " " + _sum(body)).encode():
+        return None
+    try:
+        return _load(body)
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def remember(root, text, config):
+    """Write the cache for a layout validated from config.json text (best effort: a
+    failed write costs the next boot a validation, nothing else)."""
+    key = _key(root, text) if crc32 is not None else None
+    if key is None:
+        return
+    body = _dump(config).encode()
+    try:
+        with open(root + CACHE, "wb") as f:
+            f.write((key + " " + _sum(body) + "\n").encode())
+            f.write(body)
+    except OSError:
+        pass
+
+
+def boot_layout(root=""):
+    """(config, problem) for the Pico's boot: config.json in root, through the cache."""
+    text = _read(root + CONFIG)
+    if text is None:
+        return layout(None)
+    config = cached(root, text)
+    if config is not None:
+        return config, None
+    try:
+        decoded = text.decode()
+    except ValueError:  # not UTF-8: refused as the validator refuses any non-JSON
+        decoded = "(not UTF-8 text)"
+    config, problem = layout(decoded)
+    if problem is None:
+        remember(root, text, config)
+    return config, problem

@@ -1,0 +1,107 @@
+"""The Pico's drivers and loop: build the real drivers from config.json and run the board
+app for ever (main.py calls main()).
+
+Nothing stops the loop: App.step catches every fault of a step and reports it. A fault
+outside a step (the App cannot even be built, say for want of memory) restarts the app
+RESTART_MS later, reported as `evt warn code=internal` by the new one, rather than
+dropping to the REPL. Only the REPL hand-over (KeyboardInterrupt from UsbSerial, on CR,
+Ctrl-C, CR: docs/firmware.md, "The USB serial") ends main.py. No hardware watchdog: the
+RP2040's cannot be stopped once started, and this USB serial is also the REPL that
+`crib deploy` and a person use; a watchdog would reset the board under them
+(docs/firmware.md, "Faults").
+"""
+
+import gc
+import time
+
+from pegboard.app import App
+from pegboard.layout import boot_layout
+from pegboard.sampler import SAMPLE_MS
+from pegboard.store import Store
+from pegboard.usbserial import UsbSerial
+from pegboard.ws2812 import WS2812
+
+RESTART_MS = 1000  # a fault that keeps recurring restarts at most once a second
+
+
+def _reader(pin):
+    # Buttons pull the pin to ground: pressed reads 0.
+    return lambda: not pin.value()
+
+
+def _button(number):
+    from machine import Pin  # here, not at import: nothing in pegboard touches hardware then
+
+    return _reader(Pin(number, Pin.IN, Pin.PULL_UP))
+
+
+def drivers():
+    """(config, problem, strip, readers, port) from config.json: built once, kept across
+    restarts (a new WS2812 would claim another DMA channel every time)."""
+    config, problem = boot_layout()
+    readers = {"undo": _button(config.pins["undo"])}
+    if config.pins.get("confirm") is not None:
+        readers["confirm"] = _button(config.pins["confirm"])
+    for i, lane in enumerate(config.lanes):
+        readers["lane%d" % i] = _button(lane.button)
+    strip = WS2812(config.pins["leds"], config.leds)
+    return config, problem, strip, readers, UsbSerial()
+
+
+def sample(sampler):
+    """A timer that samples the buttons every SAMPLE_MS, whatever the loop is doing (a
+    flash save blocks it for 75-90 ms). Hard (an interrupt: a long C call cannot delay it)
+    where this MicroPython offers it; Sampler.tick allocates nothing, as that needs."""
+    from machine import Timer
+
+    ticks_ms = time.ticks_ms
+
+    def tick(_timer):
+        sampler.tick(ticks_ms())
+
+    try:
+        timer = Timer(period=SAMPLE_MS, callback=tick, hard=True)
+    except (TypeError, ValueError):  # no hard timer callbacks here: scheduled ones
+        timer = Timer(period=SAMPLE_MS, callback=tick)
+    sampler.timed = True
+    return timer
+
+
+def run(config, problem, strip, readers, port, faults):
+    """Build the app on the drivers and step it as fast as the loop goes."""
+    import micropython
+
+    app = App(config, strip, readers, Store("/state"), port)
+    if problem:
+        app.bad_config(problem)
+    for fault in faults:
+        app.warn("internal", "restarted after " + fault)
+    del faults[:]
+    timer = sample(app.buttons.sampler)
+    # Ctrl-C becomes a plain byte while the app runs: a stray one must not stop it. The
+    # port hands over to the REPL on CR, Ctrl-C, CR (mpremote's way in) instead.
+    micropython.kbd_intr(-1)
+    try:
+        while True:
+            app.step(time.ticks_ms())
+    finally:
+        micropython.kbd_intr(3)
+        timer.deinit()
+
+
+def main():
+    """Run the app; restart it after any fault; return only for the REPL hand-over."""
+    faults: list = []
+    parts = None
+    while True:
+        try:
+            if parts is None:
+                parts = drivers()
+            run(*parts, faults)
+        except KeyboardInterrupt:
+            return
+        except Exception as e:  # noqa: BLE001 - anything else: start again
+            faults = faults[-3:] + [repr(e)]
+            gc.collect()
+            time.sleep_ms(RESTART_MS)
+
