@@ -55,19 +55,18 @@ class Renderer:
     def __init__(self, config, strip):
         self.config = config
         self.strip = strip
-        self._brightness = config.brightness
-        self._budget_ma = config.budget_ma
-        self._turn = -1
+        self.brightness = config.brightness
+        self.budget_ma = config.budget_ma
+        self.turn = -1  # the lane whose turn it is (the `turn` command), -1 none
         self._gamma = light.gamma_table(config.gamma)
         self._frame = Frame(min(len(strip), config.leds), len(config.lanes))
         self._alert = False
         self._woke = None
-        self._state = None
+        self._state: tuple = ()  # what the last frame was composed from
         self._board = None  # the board, rev, buttons and idle_ms last drawn...
         self._rev = -1
         self._buttons = None
         self._brev = None
-        self._idle = None
         self._due = None  # ...and the tick before which nothing else can change the frame
         self._wait = 0  # while composing: ms until the frame can next change
         self._seen: list = [None] * 4  # (front, back) per lane as last drawn
@@ -78,38 +77,6 @@ class Renderer:
         self._bri = -1
         self._retone(self._bright(False))
 
-    # -- settings: a change is looked at in the next draw --------------------------------
-
-    @property
-    def brightness(self):
-        """Brightness in percent (1..100), settable at run time."""
-        return self._brightness
-
-    @brightness.setter
-    def brightness(self, value):
-        self._brightness = value
-        self._due = None
-
-    @property
-    def budget_ma(self):
-        """The current limiter's budget (mA), settable at run time."""
-        return self._budget_ma
-
-    @budget_ma.setter
-    def budget_ma(self, value):
-        self._budget_ma = value
-        self._due = None
-
-    @property
-    def turn(self):
-        """The lane whose turn it is (the `turn` command), -1 none."""
-        return self._turn
-
-    @turn.setter
-    def turn(self, lane):
-        self._turn = lane
-        self._due = None
-
     @property
     def idle_ms(self):
         """Idle time before dimming (0: never): the config's, settable at run time."""
@@ -118,7 +85,6 @@ class Renderer:
     @idle_ms.setter
     def idle_ms(self, ms):
         self.config.idle_ms = ms
-        self._due = None
 
     @property
     def last_ma(self):
@@ -147,7 +113,7 @@ class Renderer:
         self._bri = bri
 
     def _bright(self, dim):
-        bri = max(1, min(100, self._brightness)) * 256 // 100
+        bri = max(1, min(100, self.brightness)) * 256 // 100
         return max(1, bri >> IDLE_SHIFT) if dim else bri
 
     def alert(self, on):
@@ -200,24 +166,26 @@ class Renderer:
         if self._woke is None:
             self._woke = now_ms
         fresh = board.rev != self._rev or board is not self._board
+        state = self._state
         if (not fresh and self._due is not None and elapsed(now_ms, self._due) < 0
-                and self.config.idle_ms == self._idle and buttons is self._buttons
-                and (buttons is None or buttons.rev == self._brev)):
+                and buttons is self._buttons and (buttons is None or buttons.rev == self._brev)
+                and self.turn == state[-1] and self.brightness == state[-5]
+                and self.budget_ma == state[-4] and self.config.idle_ms == state[-3]):
             return 0  # what the frame shows cannot have changed yet: the idle loop's way
         players = min(board.players, len(self.config.lanes))
         mode = "play" if buttons is None else buttons.mode
         choice = buttons.choice if mode == "setup" else None
         pend = tuple([0 if buttons is None else buttons.pending(i) for i in range(players)])
         idle = self.config.idle_ms
-        self._board, self._rev, self._buttons, self._idle = board, board.rev, buttons, idle
+        self._board, self._rev, self._buttons = board, board.rev, buttons
         self._brev = None if buttons is None else buttons.rev
         self._wait = LOOK_MS
         if fresh:
             self._track(board, players, now_ms)
         self._start_win(board, players, now_ms)
         state = (id(board), board.rev, board.players, board.target, board.dealer,
-                 board.winner, mode, choice, pend, self._brightness, self._budget_ma, idle,
-                 self._alert, self._turn)
+                 board.winner, mode, choice, pend, self.brightness, self.budget_ma, idle,
+                 self._alert, self.turn)
         if state != self._state:
             self._state = state
             self._woke = now_ms
@@ -229,7 +197,7 @@ class Renderer:
         elif idle > 0:
             self._soon(idle - elapsed(now_ms, self._woke))
         if (self._alert or mode != "play" or board.winner >= 0 or max(pend + (0,)) > 0
-                or 0 <= self._turn < players):
+                or 0 <= self.turn < players):
             # The blinks (ghost, question, turn pulse, skunk, alert) change on this grid,
             # which starts again where the ticks wrap.
             grid = TICK_MS - now_ms % TICK_MS
@@ -249,7 +217,7 @@ class Renderer:
                 for hole in (1, 2, 3):
                     frame.paint(self.hole_led(lane, hole), self._red)
         self._due = later(now_ms, self._wait)
-        return frame.send(self.strip, self.config.leds, self.config.led_ma, self._budget_ma)
+        return frame.send(self.strip, self.config.leds, self.config.led_ma, self.budget_ma)
 
     def _track(self, board, players, now):
         # A leapfrog (new back == old front, front moved on) starts the jump animation:
@@ -335,7 +303,7 @@ class Renderer:
             mark = self._mark
             if lane < players:
                 mark = self._lanes[lane][_M] if board.dealer == lane else self._mark
-                if lane == self._turn and winner < 0 and mode == "play" and not dim:
+                if lane == self.turn and winner < 0 and mode == "play" and not dim:
                     mark = self._pulse[lane][pulse]
             self._show_marks(lane, target, mark, self._skunk, self._game, lane < players)
         paint = self._frame.paint
