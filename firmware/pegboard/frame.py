@@ -113,17 +113,26 @@ class Frame:
         how many were set."""
         scale = light.limit_scale(self._total, leds, model, budget_ma)
         count = 0
-        if self._force:
-            count = self._send(strip, range(self.n), 1, scale, True)
+        if self._force:  # every pixel, whatever it shows
+            want, out = self._want, self._out
+            if scale < light.ONE:
+                for k in range(3 * self.n):
+                    out[k] = (want[k] * scale) >> 8
+            else:
+                out[:] = want
+            for led in range(self.n):
+                k = 3 * led
+                strip[led] = (out[k], out[k + 1], out[k + 2])
+            count = self.n
             self._force = False
         else:
             if scale != self._scale:
                 self._check.extend(self._lit)  # every lit LED may change
             for groups in self._check:
                 for group in groups:
-                    count += self._send(strip, group, 1, scale, False)
-            count += self._send(strip, self._old, 2, scale, False)
-            count += self._send(strip, self._log, 2, scale, False)
+                    count += self._send(strip, group, 1, scale)
+            count += self._send(strip, self._old, 2, scale)
+            count += self._send(strip, self._log, 2, scale)
         self._scale = scale
         self.sent = True
         del self._check[:]
@@ -132,7 +141,7 @@ class Frame:
             strip.write()
         return count
 
-    def _send(self, strip, leds, step, scale, force):
+    def _send(self, strip, leds, step, scale):
         # Compare leds[::step] with what the strip shows; set the ones that differ.
         want, out = self._want, self._out
         limit = scale < light.ONE
@@ -146,7 +155,7 @@ class Frame:
             r, g, b = want[k], want[k + 1], want[k + 2]
             if limit:
                 r, g, b = (r * scale) >> 8, (g * scale) >> 8, (b * scale) >> 8
-            if force or out[k] != r or out[k + 1] != g or out[k + 2] != b:
+            if out[k] != r or out[k + 1] != g or out[k + 2] != b:
                 out[k] = r
                 out[k + 1] = g
                 out[k + 2] = b

@@ -99,8 +99,9 @@ class Renderer:
         g = self._gamma
 
         def tone(rgb, level):
-            return tuple([((v * bri) >> 8 or 1) if v else 0
-                          for v in (g[c * level // 255] for c in rgb)])
+            r, gr, b = g[rgb[0] * level // 255], g[rgb[1] * level // 255], g[rgb[2] * level // 255]
+            return (((r * bri) >> 8 or 1) if r else 0, ((gr * bri) >> 8 or 1) if gr else 0,
+                    ((b * bri) >> 8 or 1) if b else 0)
 
         lanes = self.config.lanes
         self._lanes = [tuple([tone(ln.colour, v) for v in _TONES]) for ln in lanes]
