@@ -3,7 +3,8 @@ flash model, booting MicroPython's rp2 UF2 with our deploy build).
 
 python bench/pico.py [--uf2 PATH]   prints, in emulated milliseconds (see
 ../shared/pico/README.md: no XIP cache misses, an instantaneous flash, so indicative):
-- reset to `evt boot` and to the first LED frame, on fresh flash and with a saved game;
+- reset to `evt boot` and to the first LED frame, on fresh flash and with a saved game
+  (a game under way, its undo history full);
 - command to reply of a `peg` (and of a `hello`, which changes nothing);
 - per saved change in a burst of pegs: time, page programs, sector erases;
 - animation frame rate: frames a second on the strip while a jump and a win animate,
@@ -23,8 +24,9 @@ from picorig import Pico, deploy_files, fs_image  # noqa: E402
 
 from pegboard.render import HOLE_MS, JUMP_MS  # noqa: E402
 
-BURST = 20
+BURST = 300  # enough for every slot's log to fill and be compacted (an erase) twice
 SINGLE = 8
+FULL = 70  # pegs of the saved game booted from: more than its 64-jump undo history
 
 
 def flash_cost(before, after):
@@ -73,15 +75,17 @@ def main(argv=None):
               % (statistics.median(pegs), SINGLE, min(pegs), max(pegs)))
         before = p.stats()["flash"]
         start = len(p.lines)
-        t0 = p.send("".join("peg p=%d n=1 id=u%d\n" % (i % 3, i) for i in range(BURST)))
+        # ids shaped like the companion's (crib.board.ids: a random prefix, a counter)
+        t0 = p.send("".join("peg p=%d n=1 id=5e3a1c-%d\n" % (i % 3, i) for i in range(BURST)))
         p.wait(lambda: sum(1 for ln in p.lines[start:] if ln.text.startswith("ok")) >= BURST,
-               what="the burst's replies")
+               timeout=600, what="the burst's replies")
         last = [ln for ln in p.lines[start:] if ln.text.startswith("ok")][BURST - 1]
         cost = flash_cost(before, p.stats()["flash"])
         print("burst of %d pegs, per saved change:  %7.1f ms, %.2f page programs, "
               "%.2f sector erases (4K; %d of 32K, %d of 64K in all)"
               % (BURST, (last.t - t0) / 1e6 / BURST, cost["programs"] / BURST,
                  cost["erase4k"] / BURST, cost["erase32k"], cost["erase64k"]))
+        p.ask("new players=3 target=121")  # the burst took the pegs near the end
         p.sleep(500)
         fps, n = frame_rate(p, "peg p=0 n=12", 400)
         print("animation: a jump (12 holes)        %7.1f frames/s (%d frames in 400 ms; "
@@ -96,6 +100,12 @@ def main(argv=None):
         fps, n = frame_rate(p, "peg p=0 n=30", 1000)
         print("animation: a win                    %7.1f frames/s (%d frames in 1 s)"
               % (fps, n))
+        # The saved game the next boot reads: a game under way, its undo history full.
+        p.ask("new players=3 target=121")
+        start = len(p.lines)
+        p.send("".join("peg p=%d n=1 id=g%d\n" % (i % 3, i) for i in range(FULL)))
+        p.wait(lambda: sum(1 for ln in p.lines[start:] if ln.text.startswith("ok")) >= FULL,
+               timeout=600, what="the game's replies")
         flash = p.dump()
     with Pico(flash=flash) as p:
         boot_ms, frame_ms = boot_times(p)

@@ -55,3 +55,23 @@ def read_until(fd, want, seconds=20):
                 break
             seen += chunk
     return seen
+
+
+def earlier_state_file(seq, lines, magic="crib-rec"):
+    """A state file as the firmware before the store's slots wrote it: `crib-rec` (CRC-32;
+    board copies `state.a`/`.b` and records `state.rN`) or `crib-state` (Adler-32; `state`,
+    `.new`, `.old`)."""
+    from cribcore.pegs import checksum, crc
+
+    sums = checksum if magic == "crib-state" else crc
+    body = "\n".join(lines)
+    head = f"{magic} {seq} {len(body)} {sums(body)}"
+    return (head + " " + sums(head) + "\n" + body).encode()
+
+
+def v1_board(board):
+    """A board's text in the earlier firmware's v1 (the history as numbers, Adler-32)."""
+    from cribcore.pegs import checksum
+
+    body = board._body("v1", ",".join([str(h) for h in board._hist]))
+    return body + "*" + checksum(body)

@@ -346,7 +346,7 @@ def test_redeploy_keeps_the_game_in_progress(pico, tmp_path):
     assert pico.ask("peg p=0 n=5 id=1").startswith("ok")
     assert pico.ask("peg p=1 n=7 id=2").startswith("ok")
     before = pico.files(list(planning.STATE_FILES))
-    assert before["state.a"] and before["state.b"]
+    assert before["state.1/h"] and before["state.2/h"]
     _deploy(_changed_firmware(tmp_path), pico.port, tmp_path)
     assert pico.files(list(planning.STATE_FILES)) == before
     state = pico.ask("state")

@@ -5,6 +5,8 @@ every change bumps `rev` and can be undone; `dumps`/`loads` carry the whole stat
 history included, as one line of ASCII with a checksum (the flash file and the protocol).
 """
 
+from cribcore.boardtext import FORMAT, crc, encode_hist, ints
+from cribcore.boardtext import checksum as checksum  # the app keys ids with it
 from cribcore.errors import CoreError
 from cribcore.rules import MAX_TARGET, MIN_TARGET, skunk_level
 
@@ -12,7 +14,7 @@ MIN_PLAYERS = 2
 MAX_LANES = 4
 MAX_POINTS = 1000  # one jump; bigger would only be clamped at the target anyway
 MAX_UNDO = 1000
-FORMAT = "v1"
+
 
 
 class PegError(CoreError):
@@ -21,24 +23,6 @@ class PegError(CoreError):
     def __init__(self, msg, code="bad_value"):
         super().__init__(msg)
         self.code = code
-
-
-def checksum(text):
-    """Adler-32 of an ASCII text as 8 hex digits (two 16-bit halves: no big ints on the Pico).
-
-    text may also be a list of lines: summed as if joined by newlines, without joining them.
-    """
-    a, b = 1, 0
-    nl = False
-    for line in [text] if type(text) is str else text:
-        if nl:
-            a = (a + 10) % 65521
-            b = (b + a) % 65521
-        nl = True
-        for ch in line:
-            a = (a + ord(ch)) % 65521
-            b = (b + a) % 65521
-    return f"{b:04x}{a:04x}"
 
 
 def _whole(value, low, high, what, code="bad_value"):
@@ -159,72 +143,23 @@ class Board:
 
     def dumps(self):
         """The whole state as one ASCII line without spaces, ending in a checksum."""
+        body = self._body(FORMAT, encode_hist(self))
+        return body + "*" + crc(body)
+
+    def _body(self, fmt, hist):
         p = self.players
-        body = "/".join((
-            FORMAT, "t" + str(self.target), "n" + str(p), "d" + str(self.dealer),
-            "r" + str(self.rev), "w" + _ints(self.wins), "f" + _ints(self._front[:p]),
-            "b" + _ints(self._back[:p]), "u" + str(self.undo_depth), "h" + _ints(self._hist)))
-        return body + "*" + checksum(body)
+        return "/".join((
+            fmt, "t" + str(self.target), "n" + str(p), "d" + str(self.dealer),
+            "r" + str(self.rev), "w" + ints(self.wins), "f" + ints(self._front[:p]),
+            "b" + ints(self._back[:p]), "u" + str(self.undo_depth), "h" + hist))
 
     @classmethod
     def loads(cls, text):
-        """Rebuild a board from dumps(); a corrupt, truncated or inconsistent text raises
-        PegError (code bad_board)."""
-        if type(text) is not str:
-            raise PegError(f"board text must be a str, got {text!r}", "bad_board")
-        body, _, check = text.partition("*")
-        if checksum(body) != check:
-            raise PegError(f"board text fails its checksum: {text!r}", "bad_board")
-        fields = body.split("/")
-        if len(fields) != 10 or fields[0] != FORMAT:
-            raise PegError(f"not a {FORMAT} board text: {text!r}", "bad_board")
+        """Rebuild a board from dumps() (or an earlier firmware's v1 text); a corrupt,
+        truncated or inconsistent text raises PegError (code bad_board)."""
+        from cribcore.boardread import loads  # needed at boot only: the firmware drops it
+
         try:
-            vals = [_parse_ints(f[1:]) for f in fields[1:]]
-            b = cls(vals[1][0], vals[0][0], vals[7][0])
-            b.wins = vals[4]
-            b._front = vals[5] + [0] * (MAX_LANES - b.players)
-            b._back = vals[6] + [0] * (MAX_LANES - b.players)
-            b._hist = vals[8]
-            b.set_dealer(vals[2][0])
-            b.rev = vals[3][0]
-            b._check()
-        except (ValueError, IndexError) as e:  # PegError is a ValueError too
-            raise PegError(f"bad board text {text!r}: {e}", "bad_board") from None
-        # Field letters, ranges and int spellings ("05", "+5", "1_0") in one go.
-        if b.dumps() != text:
-            raise PegError(f"board text is not canonical: {text!r}", "bad_board")
-        return b
-
-    def _check(self):
-        """Raise ValueError unless positions, winner, tally and history are consistent."""
-        p, t = self.players, self.target
-        f, b = self._front, self._back
-        if len(self.wins) != MAX_LANES or min(self.wins) < 0 or len(f) != MAX_LANES:
-            raise ValueError("bad tally or lanes")
-        at_target = [i for i in range(p) if f[i] == t]
-        for i in range(p):
-            if not (0 <= b[i] < f[i] <= t or f[i] == b[i] == 0):
-                raise ValueError(f"lane {i} pegs {b[i]},{f[i]}")
-        if len(at_target) > 1 or len(self._hist) > self.undo_depth or self.rev < 0:
-            raise ValueError("two winners, long history or negative rev")
-        self.winner = at_target[0] if at_target else -1
-        if self.winner >= 0 and self.wins[self.winner] < 1:
-            raise ValueError("winner without a tally")
-        if self.winner >= 0 and self._hist and self._hist[-1] & 3 != self.winner:
-            raise ValueError("a jump after the win")
-        f, b = f[:], b[:]
-        for rec in reversed(self._hist):
-            lane, old = rec & 3, rec >> 2
-            if lane >= p or not (0 <= old < b[lane] < f[lane] or old == b[lane] == 0 < f[lane]):
-                raise ValueError(f"history entry {rec}")
-            f[lane], b[lane] = b[lane], old
-            if t in f[:p]:
-                raise ValueError("a jump after the win")
-
-
-def _ints(values):
-    return ",".join([str(v) for v in values])
-
-
-def _parse_ints(text):
-    return [int(v) for v in text.split(",")] if text else []
+            return loads(cls, text)
+        except ValueError as e:
+            raise PegError(str(e), "bad_board") from None

@@ -44,6 +44,16 @@ REPEAT_MS = 10000  # the same warning again within this is counted, not sent aga
 _CODES = codes()
 
 
+def _drop(name):
+    """Under MicroPython, forget a module needed only at boot: its code leaves the heap."""
+    import sys
+
+    if sys.implementation.name == "micropython" and name in sys.modules:
+        del sys.modules[name]
+        package, _, module = name.rpartition(".")
+        delattr(sys.modules[package], module)
+
+
 class App:
     """The firmware app over its drivers: strip, button readers, store, serial port."""
 
@@ -83,6 +93,8 @@ class App:
                 except OSError:
                     pass
                 text = store.older()
+        for name in ("pegboard.restore", "cribcore.boardread", "pegboard.storeboot"):
+            _drop(name)  # reading the saved state is done with until the next boot
         for problem in store.problems:
             self.warn("bad_state", problem)
         self._apply_settings()
@@ -394,23 +406,11 @@ class App:
 
     def _restore(self, lines):
         """Take board, settings and ids from the state's lines (or its text); raise
-        ValueError if they are bad."""
-        if type(lines) is str:
-            lines = lines.split("\n")
-        if len(lines) < 2 or not lines[0].startswith("board "):
-            raise ValueError(f"not a state text: {lines[0][:40]!r}")
-        board = Board.loads(lines[0][6:])
-        if board.players > len(self.config.lanes):
-            raise ValueError(f"{board.players} players on {len(self.config.lanes)} lanes")
-        settings = decode(lines[1]).args
-        ids = lines[2:]
-        for line in ids:
-            word, _, _, reply = line.split(" ", 3)
-            if word != "id" or decode(reply).kind != "ok":
-                raise ValueError(f"bad id line {line!r}")
-        self.board = board
+        ValueError if they are bad (pegboard.restore: boot-only code, dropped after)."""
+        from pegboard.restore import restore
+
+        self.board, settings, self.ids = restore(lines, len(self.config.lanes))
         self.settings.update(settings)
-        self.ids = ids
 
     def _begin(self):
         """Start a change: it is made on copies of board, settings and ids, which become

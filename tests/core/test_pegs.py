@@ -1,6 +1,6 @@
 """cribcore.pegs: the board model (plain asserts, CPython and MicroPython)."""
 
-from cribcore.pegs import MAX_LANES, Board, PegError, checksum
+from cribcore.pegs import MAX_LANES, Board, PegError, checksum, crc
 
 
 def refused(fn, code):
@@ -200,7 +200,7 @@ def test_loads_rejects_inconsistent_texts_with_a_valid_checksum():
     good = "v1/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h0,1,1"
     assert Board.loads(resigned(good)).front(1) == 7
     bad = [
-        "v2/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h0,1,1",   # format
+        "v3/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h0,1,1",   # format
         "v1/t61/n5/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h0,1,1",   # players
         "v1/t61/n2/d2/r3/w0,0,0,0/f5,7/b0,4/u64/h0,1,1",    # dealer
         "v1/t61/n2/d-1/r-3/w0,0,0,0/f5,7/b0,4/u64/h0,1,1",  # rev
@@ -227,6 +227,54 @@ def test_loads_rejects_inconsistent_texts_with_a_valid_checksum():
         assert refused(lambda body=body: Board.loads(resigned(body)), "bad_board"), body
     for junk in (None, 5, b"v1", "", "*", "v1*1"):
         assert refused(lambda junk=junk: Board.loads(junk), "bad_board"), junk
+
+
+# Written by the firmware before v2 (Adler-32, the history as numbers): still read, so a
+# deploy keeps a game in progress.
+V1 = ("v1/t121/n3/d-1/r49/w1,0,0,0/f121,83,99/b114,72,95/u64/h0,1,2,0,1,2,12,41,10,32,49,42,"
+      "64,81,86,92,97,94,124,101,122,152,141,126,200,173,146,248,189,186,256,213,190,260,217,"
+      "234,296,221,262,340,237,290,388,241,326,404,273,358,440*1a9f2de5")
+
+
+def test_a_v1_text_of_the_earlier_firmware_is_read_and_saved_again_as_v2():
+    b = Board.loads(V1)
+    assert (b.winner, b.wins[:3], b.rev, b.undo_count) == (0, [1, 0, 0], 49, 49)
+    assert pegs(b) == [(114, 121), (72, 83), (95, 99)]
+    text = b.dumps()
+    assert text.startswith("v2/t121/n3/") and len(text) < len(V1) - 60
+    c = Board.loads(text)
+    assert c._hist == b._hist and c.dumps() == text
+    while c.undo_count:  # the same history: undone to the same pegs, jump by jump
+        assert b.undo() == c.undo() and pegs(b) == pegs(c)
+    assert refused(lambda: Board.loads(V1[:-1] + "6"), "bad_board")
+
+
+def test_v2_is_checked_with_crc32_and_keeps_a_small_jump_to_one_character():
+    assert crc("123456789") == "cbf43926"  # the CRC-32 check value
+    b = Board(players=3, target=121, undo_depth=64)
+    for i in range(80):
+        b.peg(i % 3, 1 + i % 7)
+    body, _, check = b.dumps().partition("*")
+    assert check == crc(body)
+    assert len(body.split("/h")[1]) == 64  # 64 jumps of 1..7 points: a character each
+    b.peg(0, 1000)
+    assert Board.loads(b.dumps()).dumps() == b.dumps()
+
+
+def test_loads_rejects_bad_v2_histories_with_a_valid_checksum():
+    good = "v2/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h01h"  # v1's h0,1,1
+    b = Board.loads(good + "*" + crc(good))
+    assert b._hist == [0, 1, 1] and pegs(b) == [(0, 5), (4, 7)]
+    for h in ("01i",  # lane 2 of 2
+              "01l",  # undoing past the start hole
+              "01A",  # ends inside an entry
+              "01Ah",  # a leading zero digit: not canonical
+              "01,h", "01 h", "01w"):  # not v2 digits
+        body = good[:-3] + h
+        assert refused(lambda body=body: Board.loads(body + "*" + crc(body)), "bad_board"), h
+    v1 = good.replace("v2/", "v1/")
+    assert refused(lambda: Board.loads(v1 + "*" + checksum(v1)), "bad_board")  # v2 digits
+    assert refused(lambda: Board.loads(good + "*" + checksum(good)), "bad_board")  # Adler
 
 
 def test_checksum_is_adler32():

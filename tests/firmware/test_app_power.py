@@ -9,7 +9,9 @@ exactly the reference's.
 
 from apprig import Files, PowerCut, Rig, config
 
+from cribcore.pegs import Board
 from cribcore.protocol import decode
+from pegboard.restore import restore
 from pegboard.store import Store
 
 SCRIPT = [
@@ -23,7 +25,7 @@ SCRIPT = [
     "peg p=0 n=49 id=8",
     "new players=2 target=121 id=9",
     "peg p=1 n=3 id=10",
-]
+] + ["peg p=%d n=%d id=%d" % (i % 2, 1 + i % 5, i) for i in range(11, 21)]  # round the ring
 
 
 def rig_on(files):
@@ -41,8 +43,8 @@ def reference():
 
 def test_every_cut_keeps_acknowledged_changes_and_applies_retries_once():
     start, replies, ops, final = reference()
-    # A board copy per change, one record per new id, one for the changed settings.
-    assert len(SCRIPT) <= ops <= 2 * len(SCRIPT) + 1
+    # One slot written per change, its settings and ids carried or named.
+    assert ops == len(SCRIPT)
     runs = 0
     for k in range(1, ops + 1):
         for keep in (0, 1, 30, 100000):
@@ -101,7 +103,7 @@ def test_a_corrupt_state_file_is_reported_at_boot_and_the_last_good_state_used()
     rig = rig_on(files)
     rig.send("peg p=0 n=5 id=1")
     rig.send("peg p=1 n=9 id=2")
-    files.files["state.b"] = files.files["state.b"][:-3]  # the newest copy, truncated
+    files.files["state.2/h"] = files.files["state.2/h"][:-3]  # the newest save, truncated
     again = rig_on(files)
     assert again.app.board.front(0) == 5 and again.app.board.front(1) == 0
     boot = [decode(x) for x in again.boot]
@@ -136,3 +138,29 @@ def test_a_saved_game_the_layout_refuses_is_kept_and_an_older_copy_tried():
 
 def rig_on_lanes(files, lanes):
     return Rig(config(lanes=lanes), files=files)
+
+
+def test_a_saved_state_is_read_back_only_when_every_line_is_sound():
+    board = "board " + Board(3, 121).dumps()
+    good = [board, "set brightness=55 budget_ma=450 pause_ms=1500 idle_ms=600000",
+            "id a 00000001 ok rev=1 id=a"]
+    b, settings, ids = restore(good, 3)
+    assert b.players == 3 and ids == good[2:]
+    assert settings == {"brightness": 55, "budget_ma": 450, "pause_ms": 1500,
+                        "idle_ms": 600000}
+    for bad in ([board], ["set brightness=5", "set brightness=5"],
+                [board, "peg brightness=55"], [board, "set brightness=500"],
+                [board, "set brightness=x5"], [board, "set colour=5"],
+                [board, "set brightness"], [board, "set x", "id a k err code=x"],
+                [board, "set", "ok a k ok rev=1"], [board, "set", "id a"]):
+        try:
+            restore(bad, 3)
+        except ValueError:
+            continue
+        raise AssertionError(bad)
+    try:
+        restore(good, 2)  # three players on two lanes
+    except ValueError as e:
+        assert "3 players on 2 lanes" in str(e)
+    else:
+        raise AssertionError("3 players on 2 lanes")

@@ -1,21 +1,26 @@
-"""The state file store: framing, newest good copy, corrupt and truncated copies, real files."""
+"""The state store: framing, a slot per save, lines named not rewritten, the newest whole
+state and its fallback, damage, power cuts, earlier formats, real files."""
 
 from apprig import Files, PowerCut
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support import earlier_state_file as earlier
 
-from pegboard.store import Store, frame, names, unframe
+from pegboard.statefiles import KEEP, SLOTS, frame
+from pegboard.store import Store
+from pegboard.storeboot import names, unframe
 
 
 def test_frame_round_trip_and_every_truncation_or_flip_is_caught():
-    lines = ["board v1/x*1", "set brightness=4", "id 1 abc ok rev=1"]
-    text = "\n".join(lines)
+    lines = ["board v2/x*1", "set brightness=4", "id 1 abc ok rev=1", "@A02"]
     data = "".join(frame(7, lines)).encode()
-    assert unframe(data) == (7, text)
-    assert unframe("".join(frame(7, [text])).encode()) == (7, text)
-    assert unframe("".join(frame(3, [])).encode()) == (3, "")
+    assert unframe(data) == (7, lines)
+    assert unframe("".join(frame(3, [])).encode()) == (3, [])
     for i in range(len(data)):
         assert unframe(data[:i]) is None, i
-        flipped = data[:i] + bytes([data[i] ^ 0x01]) + data[i + 1:]
-        assert unframe(flipped) is None, i
+        for bit in (0x01, 0x80):
+            flipped = data[:i] + bytes([data[i] ^ bit]) + data[i + 1:]
+            assert unframe(flipped) is None, (i, bit)
     assert unframe(b"\xff" + data) is None and unframe(b"") is None
 
 
@@ -33,8 +38,14 @@ class Failing(Files):
         return super()._cut()
 
 
-def state(files, name):
-    return unframe(files.files[name])
+def slot(files, seq):
+    return unframe(files.files[f"state.{seq % SLOTS}/h"])
+
+
+def state(n, ids=8, settings="set x"):
+    """The lines of a state after change n: board, settings, the last `ids` ids."""
+    return ["board %d" % n, settings] + ["id %d k ok rev=%d" % (i, i)
+                                         for i in range(max(0, n - ids + 1), n + 1)]
 
 
 def test_save_then_load_gives_the_newest_text():
@@ -43,33 +54,88 @@ def test_save_then_load_gives_the_newest_text():
     assert s.load() is None and s.problems == []
     s.save("one")
     s.save("two")
-    assert sorted(files.files) == ["state.a", "state.b"]
+    assert sorted(files.files) == ["state.1/h", "state.2/h"]
     again = Store("state", files)
     assert again.load() == "two" and again.seq == 2
-    again.save("three")  # over the older copy: "two" stays
+    again.save("three")  # a slot of its own: "two" stays
     assert Store("state", files).load() == "three"
-    assert state(files, "state.b")[1].startswith("two")
+    assert slot(files, 2) == (2, ["two", "@"])
 
 
-def test_ids_are_records_of_their_own_written_once():
+def test_a_save_is_one_write_of_the_board_and_the_new_lines_only():
     files = Files()
     s = Store("state", files)
-    s.save(["board 1", "set x", "id a k ok rev=1"])
-    s.save(["board 2", "set x", "id a k ok rev=1", "id b k ok rev=2"])
-    ops = files.ops
-    s.save(["board 3", "set x", "id b k ok rev=2", "id c k ok rev=3"])
-    assert files.ops - ops == 2  # the new id's record, then the board copy
-    assert Store("state", files).load() == "board 3\nset x\nid b k ok rev=2\nid c k ok rev=3"
-    for n in range(4, 30):  # the slot of an id no longer vouched for is reused
-        ids = ["id %d k ok rev=%d" % (i, i) for i in range(max(0, n - 8), n)]
-        s.save(["board %d" % n, "set x"] + ids)
-        assert Store("state", files).load() == "\n".join(["board %d" % n, "set x"] + ids)
-    # 9 records vouched for (settings, 8 ids) and the one written next: 10 slots
-    assert sorted(files.files) == sorted(names("state")[:2] + names("state")[6:-1])
+    s.save(state(0))
+    for n in range(1, 40):
+        ops = files.ops
+        s.save(state(n))
+        assert files.ops - ops == 1
+        seq, lines = slot(files, s.seq)
+        # the board, this change's id, now and then the settings, carried before the slot
+        # that holds them is rewritten; every other line is named, not written again
+        assert lines[0] == "board %d" % n and lines[1] in ("id %d k ok rev=%d" % (n, n),
+                                                          "set x")
+        assert len(lines) <= 4 and lines[-1].startswith("@")
+        assert Store("state", files).load() == "\n".join(state(n))
+    assert sorted(files.files) == sorted(names("state")[-SLOTS:])
 
 
-def test_the_earlier_format_is_read_so_a_deploy_keeps_the_game():
-    old = "".join(frame(7, ["board v", "set y", "id q k ok rev=7"])).encode()
+def test_a_line_kept_longer_than_the_ring_is_carried_and_ids_keep_their_order():
+    files = Files()
+    s = Store("state", files)
+    for n in range(1, 3 * SLOTS):  # buttons: no new id, the same ids and settings stay
+        lines = state(5) if n > 5 else state(n)
+        lines[0] = "board %d" % n
+        s.save(lines)
+        assert Store("state", files).load() == "\n".join(lines), n
+    for seq in range(s.seq - KEEP, s.seq + 1):  # every line is in one of the last slots
+        assert slot(files, seq)[0] == seq
+
+
+def test_the_state_before_the_newest_stays_whole_as_its_fallback():
+    files = Files()
+    s = Store("state", files)
+    for n in range(1, 3 * SLOTS):
+        s.save(state(n, ids=n % 9, settings="set %d" % (n // 5)))
+        again = Store("state", files)
+        assert again.load() == "\n".join(state(n, ids=n % 9, settings="set %d" % (n // 5)))
+        if n > 1:
+            prev = n - 1
+            want = state(prev, ids=prev % 9, settings="set %d" % (prev // 5))
+            assert again.older() == "\n".join(want)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(["a", "b", "c", "set 1", "set 2", "id x", "id y",
+                                          "", "id z ok rev=3"]), max_size=9),
+                min_size=1, max_size=30))
+def test_any_sequence_of_states_loads_the_newest_and_its_fallback(states):
+    files = Files()
+    s = Store("state", files)
+    for n, others in enumerate(states):
+        s.save(["board %d" % n] + others)
+        again = Store("state", files)
+        assert again.load() == "\n".join(["board %d" % n] + others)
+        if n:
+            assert again.older() == "\n".join(["board %d" % (n - 1)] + states[n - 1])
+        assert again.problems == []
+
+
+def test_the_earlier_formats_are_read_so_a_deploy_keeps_the_game():
+    # the firmware before the slots: board copies naming records of the other lines
+    files = Files({"state.a": earlier(5, ["board a", "recs 0,1"]),
+                   "state.b": earlier(8, ["board b", "recs 0,2"]),
+                   "state.r0": earlier(3, ["set y"]), "state.r1": earlier(4, ["id p k ok"]),
+                   "state.r2": earlier(7, ["id q k ok"])})
+    s = Store("state", files)
+    assert s.load() == "board b\nset y\nid q k ok" and s.problems == []
+    assert s.older() == "board a\nset y\nid p k ok"
+    s = Store("state", files)
+    s.load()
+    s.save(["board c", "set y", "id q k ok"])
+    assert s.seq == 9 and Store("state", files).load() == "board c\nset y\nid q k ok"
+    # and the one before it: one file, every line, Adler-32
+    old = earlier(7, ["board v", "set y", "id q k ok rev=7"], "crib-state")
     files = Files({"state": old, "state.old": old})
     s = Store("state", files)
     assert s.load() == "board v\nset y\nid q k ok rev=7" and s.problems == []
@@ -77,42 +143,41 @@ def test_the_earlier_format_is_read_so_a_deploy_keeps_the_game():
     assert s.seq > 7 and Store("state", files).load() == "board w\nset y\nid q k ok rev=7"
 
 
-def test_a_damaged_newest_copy_falls_back_to_the_previous_one_and_is_reported():
+def test_a_damaged_newest_slot_falls_back_to_the_previous_one_and_is_reported():
     files = Files()
     s = Store("state", files)
-    s.save("one")
-    s.save("two")
-    files.files["state.b"] = files.files["state.b"][:-1] + b"X"
+    s.save(["one", "set x"])
+    s.save(["two", "set x"])
+    files.files["state.2/h"] = files.files["state.2/h"][:-1] + b"X"
     again = Store("state", files)
-    assert again.load() == "one"
-    assert len(again.problems) == 1 and "state.b" in again.problems[0]
-    again.save("three")  # over the damaged copy; the good one stays
-    assert state(files, "state.a")[1].startswith("one")
-    assert Store("state", files).load() == "three"
+    assert again.load() == "one\nset x"
+    assert len(again.problems) == 1 and "state.2/h" in again.problems[0]
+    again.save(["three", "set x"])
+    assert Store("state", files).load() == "three\nset x"
+    files.files["state.1/h"] = b"junk"  # a line the newest names is gone: real damage
+    again = Store("state", files)
+    assert again.load() is None and len(again.problems) == 2
 
 
-def test_a_cut_at_any_step_of_a_save_leaves_the_old_or_the_new_text():
-    for cut in (1, 2):
-        for keep in (0, 10, 10000):
-            files = Files()
-            s = Store("state", files)
-            s.save(["board 1", "set x", "id a k ok"])
-            s.save(["board 2", "set x", "id a k ok", "id b k ok"])
-            files.ops, files.cut_at, files.keep = 0, cut, keep
-            try:
-                s.save(["board 3", "set x", "id a k ok", "id b k ok", "id c k ok"])
-            except PowerCut:
-                pass
-            files.cut_at = None
-            again = Store("state", files)
-            got = again.load()
-            done = cut == 2 and keep == 10000
-            assert got.startswith("board 3" if done else "board 2"), (cut, keep, got)
-            assert ("id c" in got) == done  # an id of a change that did not land: gone
-            # A cut leaves an empty file where LittleFS had only made the name: no damage.
-            assert (again.problems == []) == (keep in (0, 10000)), again.problems
-            again.save(["board 4", "set x", "id d k ok"])
-            assert Store("state", files).load() == "board 4\nset x\nid d k ok"
+def test_a_cut_during_a_save_leaves_the_old_or_the_new_text():
+    for keep in (0, 10, 10000):
+        files = Files()
+        s = Store("state", files)
+        for n in range(1, 12):
+            s.save(state(n))
+        files.ops, files.cut_at, files.keep = 0, 1, keep
+        try:
+            s.save(state(12))
+        except PowerCut:
+            pass
+        files.cut_at = None
+        again = Store("state", files)
+        got = again.load()
+        assert got == "\n".join(state(12 if keep == 10000 else 11)), keep
+        # A cut leaves an empty file where LittleFS had only made the name: no damage.
+        assert (again.problems == []) == (keep in (0, 10000)), again.problems
+        again.save(state(13))
+        assert Store("state", files).load() == "\n".join(state(13))
 
 
 def test_a_failed_write_raises_and_keeps_the_state():
@@ -128,57 +193,69 @@ def test_a_failed_write_raises_and_keeps_the_state():
         raise AssertionError("save on a failed flash must raise")
     files.fail = False
     assert Store("state", files).load() == "one"
+    for n in range(1, 12):  # saves go on after a failed one, naming only whole slots
+        s.save(state(n))
+        assert Store("state", files).load() == "\n".join(state(n))
 
 
 def test_fault_3_a_refused_change_never_comes_back():
     # The save of a change fails, then so does the app's save of the old state (its
     # rollback): at the next boot the refused change must not win.
-    for first in (1, 2):  # the id record or the state copy fails
-        files = Failing()
-        s = Store("state", files)
-        s.save(["board old", "set x", "id a k ok"])
-        files.ops, files.fail_at = 0, {first, first + 1, first + 2}
-        for lines in (["board refused", "set x", "id a k ok", "id r k ok"],
-                      ["board old", "set x", "id a k ok"]):
-            try:
-                s.save(lines)
-            except OSError:
-                pass
-        files.fail_at = set()
-        got = Store("state", files).load()
-        assert got == "board old\nset x\nid a k ok", (first, got)
-        again = Store("state", files)
-        again.load()
-        again.save(["board next", "set x", "id a k ok", "id n k ok"])
-        assert Store("state", files).load() == "board next\nset x\nid a k ok\nid n k ok"
+    files = Failing()
+    s = Store("state", files)
+    s.save(["board old", "set x", "id a k ok"])
+    files.ops, files.fail_at = 0, {1, 2}
+    for lines in (["board refused", "set x", "id a k ok", "id r k ok"],
+                  ["board old", "set x", "id a k ok"]):
+        try:
+            s.save(lines)
+        except OSError:
+            pass
+    files.fail_at = set()
+    got = Store("state", files).load()
+    assert got == "board old\nset x\nid a k ok", got
+    again = Store("state", files)
+    again.load()
+    again.save(["board next", "set x", "id a k ok", "id n k ok"])
+    assert Store("state", files).load() == "board next\nset x\nid a k ok\nid n k ok"
 
 
 def test_fault_5_a_refused_copy_is_kept_and_the_older_one_offered():
     files = Files()
     s = Store("state", files)
-    s.save("players 3")
-    s.save("players 4")
+    s.save(["players 3", "set x"])
+    s.save(["players 4", "set x"])
     again = Store("state", files)
-    assert again.load() == "players 4"
+    assert again.load() == "players 4\nset x"
     again.refuse("4 players on 3 lanes")
-    assert again.older() == "players 3"
-    for n in range(5):  # changes go on: the refused game is still kept
-        again.save("players 3 change %d" % n)
+    assert again.older() == "players 3\nset x"
+    for n in range(2 * SLOTS):  # changes go on: the refused game is still kept
+        again.save(["players 3 change %d" % n, "set x"])
     kept = files.files["state.kept"].decode()
     assert kept.startswith("# refused: 4 players on 3 lanes\n")
-    seq, text = unframe(kept.split("\n", 1)[1].encode())  # the copy as it was on flash
-    assert (seq, text.split("\n")[0]) == (2, "players 4")
+    seq, lines = unframe(kept.split("\n", 1)[1].encode())  # every line, in one file
+    assert (seq, lines[:2]) == (2, ["players 4", "set x"])
     third = Store("state", files)
-    assert third.load() == "players 3 change 4"
+    assert third.load() == "players 3 change %d\nset x" % (2 * SLOTS - 1)
     third.refuse("another")  # something is kept already: it is not overwritten
     assert files.files["state.kept"].decode() == kept
+    old = Files({"state.a": earlier(4, ["players 4", "recs "])})  # an earlier format's too
+    s = Store("state", old)
+    assert s.load() == "players 4"
+    s.refuse("4 players")
+    assert old.files["state.kept"] == b"# refused: 4 players\n" + old.files["state.a"]
 
 
 def test_fault_12_an_interrupted_create_is_no_damage():
-    files = Files({"state.a": "".join(frame(3, ["one"])).encode(), "state.b": b"",
-                   "state.i0": b""})
+    files = Files({"state.3/h": "".join(frame(3, ["one", "@"])).encode(), "state.4/h": b""})
     s = Store("state", files)
     assert s.load() == "one" and s.problems == []
+
+
+def test_a_slot_holding_another_slots_save_is_reported():
+    files = Files({"state.3/h": "".join(frame(5, ["one", "@"])).encode()})
+    s = Store("state", files)
+    assert s.load() is None and "state.3/h" in s.problems[0]
 
 
 def test_real_files(tmp_path):
@@ -186,9 +263,9 @@ def test_real_files(tmp_path):
     s = Store(path)
     assert s.load() is None
     s.save("one\ntwo")
-    s.save("three")
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["state.a", "state.b", "state.r0"]
-    assert Store(path).load() == "three"
-    (tmp_path / "state.b").write_bytes(b"crib-state 9 5 00000000\nhello")
+    s.save("three\ntwo")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["state.1", "state.2"]
+    assert Store(path).load() == "three\ntwo"
+    (tmp_path / "state.2" / "h").write_bytes(b"Hffffffff 2\nthree")
     again = Store(path)
     assert again.load() == "one\ntwo" and len(again.problems) == 1

@@ -3,9 +3,12 @@ command of a save boots to the acknowledged change or the one in flight, loses n
 acknowledged, applies nothing twice, and is not reported as damage (`bad_state`)."""
 
 import pytest
-from picorig import Pico
+from picorig import Pico, fs_image, read_fs
+from support import earlier_state_file as earlier
+from support import v1_board
 
-from cribcore.protocol import decode
+from cribcore.pegs import Board, checksum
+from cribcore.protocol import decode, encode
 
 pytestmark = pytest.mark.pico
 
@@ -13,13 +16,15 @@ BASE = ["peg p=0 n=7 id=b1", "set brightness=55 id=b2", "peg p=2 n=3 id=b3"]
 CHANGE = "peg p=1 n=4 id=cut1"
 
 
-@pytest.fixture(scope="module")
-def saved(image):
+@pytest.fixture(scope="module", params=[0, 9], ids=["new-slot", "ring-wrapped"])
+def saved(image, request):
     """(whole flash with a game saved on it, the state reply, flash commands of one save).
-    The save is counted on the change every cut below interrupts, from the same flash."""
+    The save is counted on the change every cut below interrupts, from the same flash:
+    after BASE it creates its slot (a directory and a file); after 9 more changes it
+    rewrites one, as every save does from then on."""
     with Pico(fs=image) as p:
         p.booted()
-        for line in BASE:
+        for line in BASE + ["peg p=0 n=1 id=w%d" % i for i in range(request.param)]:
             assert p.ask(line).startswith("ok")
         state = p.ask("state")
         flash = p.dump()
@@ -95,3 +100,34 @@ def test_a_power_cut_at_every_flash_command_of_a_save(saved):
             problems.append((k, boot["warn"]))
     # An ordinary power cut loses nothing: it must not be reported as damage.
     assert problems == []
+
+
+def test_a_game_saved_by_the_earlier_firmware_boots_and_is_kept(build):
+    """The files of the firmware before the slots (board copies and records, a v1 board
+    line): a deploy leaves them, the new firmware reads them, answers their ids, and its
+    first save moves the game into the slots."""
+    board = Board(3, 121)
+    board.peg(2, 9)
+    board.peg(0, 5)
+    reply = "ok rev=2 p0=0,5 winner=-1 id=old2"
+    lines = ["board " + v1_board(board), "set brightness=55 budget_ma=450 pause_ms=1500 "
+             "idle_ms=600000", "id old2 %s %s" % (checksum(encode("peg", p=0, n=5)), reply)]
+    files = dict(build)
+    files["state.a"] = earlier(7, lines[:1] + ["recs 0,1"])
+    files["state.r0"] = earlier(5, lines[1:2])
+    files["state.r1"] = earlier(6, lines[2:])
+    with Pico(fs=fs_image(files)) as p:
+        assert "warn" not in decode(p.booted().text).args
+        state = decode(p.ask("state")).args
+        assert (state["p0"], state["p2"], state["brightness"], state["rev"]) == (
+            (0, 5), (0, 9), 55, 2)
+        assert p.ask("peg p=0 n=5 id=old2") == reply  # remembered: not applied again
+        assert p.ask("peg p=1 n=4 id=new1").startswith("ok rev=3 p1=0,4")
+        flash = p.dump()
+    on_flash = read_fs(flash, ["state.a", "state.8/h"])
+    assert on_flash["state.a"] == files["state.a"] and on_flash["state.8/h"]
+    with Pico(flash=flash) as p:
+        assert "warn" not in decode(p.booted().text).args
+        state = decode(p.ask("state")).args
+        assert (state["p0"], state["p1"], state["p2"], state["rev"]) == ((0, 5), (0, 4),
+                                                                         (0, 9), 3)

@@ -10,11 +10,11 @@ from crib.deploy import build
 from crib.errors import CribError
 from crib.layout.source import firmware_dir
 from cribcore import protocol
-from pegboard import store
+from pegboard import storeboot
 from pegboard.config import ConfigError, load_config
 
 CONFIG = "config.json"
-STATE_FILES = store.names("state")  # main.py's Store("/state"): the game and its copies
+STATE_FILES = storeboot.names("state")  # main.py's Store("/state"): the game and its copies
 PART = ".part"
 # The oldest MicroPython the firmware runs on: pegboard.ws2812 has rp2.DMA write to a
 # StateMachine (its TX FIFO), which MicroPython 1.23 brought.

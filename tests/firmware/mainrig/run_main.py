@@ -106,8 +106,8 @@ class _Memory(real_store.Files):
 MemoryFiles = _Memory()
 
 
-class store:
-    Store = lambda path: real_store.Store("state", MemoryFiles)  # noqa: E731
+_Store = real_store.Store
+real_store.Store = lambda path: _Store("state", MemoryFiles)  # the rest of the module stays
 
 
 class micropython:
@@ -124,7 +124,6 @@ sys.modules["machine"] = machine
 sys.modules["micropython"] = micropython
 sys.modules["pegboard.ws2812"] = ws2812
 sys.modules["pegboard.usbserial"] = usbserial
-sys.modules["pegboard.store"] = store
 
 try:
     with open(firmware + "/main.py") as f:

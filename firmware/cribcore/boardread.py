@@ -1,0 +1,105 @@
+"""Board texts read back: `Board.loads` (cribcore.pegs) for v2 and the earlier v1, with
+every consistency check (a ValueError, which Board.loads reports as PegError bad_board).
+Needed only when a saved board is read (at boot on the Pico), so it is a module of its own
+that the firmware drops from memory afterwards.
+"""
+
+from cribcore.boardtext import DIGITS, FORMAT, HIGH, checksum, crc, encode_hist, ints
+
+
+def loads(cls, text):
+    """A `cls` board from its text; ValueError if it is corrupt or inconsistent."""
+    if type(text) is not str:
+        raise ValueError(f"board text must be a str, got {text!r}")
+    body, _, check = text.partition("*")
+    fmt = body[:2]
+    if check != (checksum(body) if fmt == "v1" else crc(body)):
+        raise ValueError(f"board text fails its checksum: {text!r}")
+    fields = body.split("/")
+    if len(fields) != 10 or fmt not in ("v1", FORMAT) or fields[0] != fmt:
+        raise ValueError(f"not a {FORMAT} board text: {text!r}")
+    try:
+        vals = [_parse_ints(f[1:]) for f in fields[1:9]]
+        b = cls(vals[1][0], vals[0][0], vals[7][0])
+        b.wins = vals[4]
+        lanes = len(b._front)  # the lanes every board keeps (pegs.MAX_LANES)
+        pad = [0] * (lanes - b.players)
+        b._front = vals[5] + pad
+        b._back = vals[6] + pad
+        h = fields[9][1:]
+        b._hist = _parse_ints(h) if fmt == "v1" else _decode_hist(b, h)
+        b.set_dealer(vals[2][0])
+        b.rev = vals[3][0]
+        _check(b, lanes)
+    except (ValueError, IndexError) as e:  # a PegError is a ValueError too
+        raise ValueError(f"bad board text {text!r}: {e}") from None
+    # Field letters, ranges and int spellings ("05", "+5", "1_0") in one go.
+    if b._body(fmt, ints(b._hist) if fmt == "v1" else encode_hist(b)) != body:
+        raise ValueError(f"board text is not canonical: {text!r}")
+    return b
+
+
+def _check(board, lanes):
+    """Raise ValueError unless positions, winner, tally and history are consistent."""
+    p, t = board.players, board.target
+    f, b = board._front, board._back
+    if len(board.wins) != lanes or min(board.wins) < 0 or len(f) != lanes:
+        raise ValueError("bad tally or lanes")
+    at_target = [i for i in range(p) if f[i] == t]
+    for i in range(p):
+        if not (0 <= b[i] < f[i] <= t or f[i] == b[i] == 0):
+            raise ValueError(f"lane {i} pegs {b[i]},{f[i]}")
+    if len(at_target) > 1 or len(board._hist) > board.undo_depth or board.rev < 0:
+        raise ValueError("two winners, long history or negative rev")
+    board.winner = at_target[0] if at_target else -1
+    if board.winner >= 0 and board.wins[board.winner] < 1:
+        raise ValueError("winner without a tally")
+    if board.winner >= 0 and board._hist and board._hist[-1] & 3 != board.winner:
+        raise ValueError("a jump after the win")
+    f, b = f[:], b[:]
+    for rec in reversed(board._hist):
+        lane, old = rec & 3, rec >> 2
+        if lane >= p or not (0 <= old < b[lane] < f[lane] or old == b[lane] == 0 < f[lane]):
+            raise ValueError(f"history entry {rec}")
+        f[lane], b[lane] = b[lane], old
+        if t in f[:p]:
+            raise ValueError("a jump after the win")
+
+
+# A character's worth in v2's history: 1 + a last digit, 33 + a leading one, 0 if neither.
+_WORTH = bytearray(128)
+for _i in range(32):
+    _WORTH[ord(DIGITS[_i])] = 1 + _i
+    _WORTH[ord(HIGH[_i])] = 33 + _i
+
+
+def _decode_hist(board, text):
+    """The history from v2's text (ValueError if it is not v2's); _check() then checks it."""
+    vals = []
+    v = 0
+    w = 1
+    for c in text.encode():  # bytes: no string per character
+        w = _WORTH[c] if c < 128 else 0
+        if w > 32:
+            v = v * 32 + w - 33
+        elif w:
+            vals.append(v * 32 + w - 1)
+            v = 0
+        else:
+            raise ValueError(f"history character {chr(c)!r}")
+    if w > 32:
+        raise ValueError("history ends inside an entry")
+    back = board._back[:]
+    hist = [0] * len(vals)
+    for k in range(len(vals) - 1, -1, -1):
+        lane = vals[k] & 3
+        if lane >= board.players:
+            raise ValueError(f"history lane {lane}")
+        old = back[lane] - (vals[k] >> 2)
+        hist[k] = lane + 4 * old
+        back[lane] = old
+    return hist
+
+
+def _parse_ints(text):
+    return [int(v) for v in text.split(",")] if text else []

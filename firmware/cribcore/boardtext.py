@@ -1,0 +1,59 @@
+"""The pieces of a board's text (cribcore.pegs writes it, cribcore.boardread reads it
+back): its format, its checksums and v2's history encoding.
+"""
+
+from binascii import crc32  # in C: MicroPython's rp2 and unix ports have it
+
+FORMAT = "v2"  # dumps() writes v2; loads() reads v1 too (a deploy keeps the game)
+# v2's history: one entry per jump, the lane and how far the lane's back peg goes back on
+# undo, in base 32: "0".."v" is the last digit, "A".."Z", "(", ")", "<", ">", "[", "]" one
+# before it (so most entries are one character; v1 spelled each as a number and a comma).
+DIGITS = "0123456789abcdefghijklmnopqrstuv"
+HIGH = "ABCDEFGHIJKLMNOPQRSTUVWXYZ()<>[]"
+_LAST, _LEAD = DIGITS.encode(), HIGH.encode()
+
+
+def crc(text):
+    """CRC-32 of an ASCII text as 8 hex digits (binascii's, in C: an Adler-32 in Python
+    cost the Pico about 20 ms a board line)."""
+    return "%08x" % (crc32(text.encode()) & 0xFFFFFFFF)
+
+
+def checksum(text):
+    """Adler-32 of an ASCII text as 8 hex digits (two 16-bit halves: no big ints on the Pico).
+
+    text may also be a list of lines: summed as if joined by newlines, without joining them.
+    """
+    a, b = 1, 0
+    nl = False
+    for line in [text] if type(text) is str else text:
+        if nl:
+            a = (a + 10) % 65521
+            b = (b + a) % 65521
+        nl = True
+        for c in line.encode():  # bytes: no string per character (MicroPython interns
+            a = (a + c) % 65521  # each one-character string it makes)
+            b = (b + a) % 65521
+    return f"{b:04x}{a:04x}"
+
+
+def encode_hist(board):
+    """v2's history: walking back from the pegs now, each jump as lane + 4 * (how far
+    undoing it moves the lane's back peg back)."""
+    back = board._back[:]
+    out = bytearray()  # newest first, each number's digits last first: reversed at the end
+    for rec in reversed(board._hist):
+        lane, old = rec & 3, rec >> 2
+        v = lane + 4 * (back[lane] - old)
+        back[lane] = old
+        out.append(_LAST[v & 31])
+        v >>= 5
+        while v:
+            out.append(_LEAD[v & 31])
+            v >>= 5
+    return bytes(reversed(out)).decode()
+
+
+def ints(values):
+    """Integers as a comma-separated list."""
+    return ",".join([str(v) for v in values])

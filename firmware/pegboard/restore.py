@@ -1,0 +1,43 @@
+"""The saved state read back at boot: board, settings and remembered ids from the store's
+lines. Used once, at boot: the app drops this module (and cribcore.boardread, which
+Board.loads imports) afterwards, so their code leaves the heap.
+"""
+
+from cribcore.pegs import Board
+from cribcore.settings import RANGES
+
+
+def restore(lines, lanes):
+    """(board, settings, ids) from the state's lines (or its text) for a board of `lanes`
+    lanes; ValueError if they are bad or do not fit."""
+    if type(lines) is str:
+        lines = lines.split("\n")
+    if len(lines) < 2 or not lines[0].startswith("board "):
+        raise ValueError(f"not a state text: {lines[0][:40]!r}")
+    board = Board.loads(lines[0][6:])
+    if board.players > lanes:
+        raise ValueError(f"{board.players} players on {lanes} lanes")
+    ids = lines[2:]
+    for line in ids:  # only their shape: each is an `ok` line this firmware wrote
+        word, _, _, reply = line.split(" ", 3)
+        if word != "id" or reply[:3] != "ok ":
+            raise ValueError(f"bad id line {line!r}")
+    return board, settings(lines[1]), ids
+
+
+def settings(line):
+    """The settings of a saved `set k=v ...` line (ValueError if it is not one), read
+    without the protocol's decoder, which cost the Pico about 30 ms at boot."""
+    words = line.split(" ")
+    if words[0] != "set":
+        raise ValueError(f"bad settings line {line!r}")
+    out = {}
+    for word in words[1:]:
+        key, _, value = word.partition("=")
+        for name, low, high in RANGES:
+            if name == key and low <= int(value) <= high:
+                out[key] = int(value)
+                break
+        else:
+            raise ValueError(f"bad setting {word!r}")
+    return out

@@ -1,0 +1,47 @@
+"""The state files' names and format, shared by pegboard.store (which writes them) and
+pegboard.storeboot (which reads them at boot): the slots, the `@` list of where a slot's
+lines are, the frame, and the names of earlier firmware's files (pegboard.oldstate).
+"""
+
+from binascii import crc32
+
+SLOTS = 9  # 8 remembered ids each in the slot of its own save, and the slot being written
+KEEP = SLOTS - 2  # a slot may name lines in the slots of the KEEP saves before it
+HEAD = "H"
+# Where a line is, in a slot's `@` list: its slot (d saves back) and its index there. The
+# first line after the board, the usual case, is one letter: "A" + d; any other, two digits
+# (bytes: MicroPython would intern every one-character string made by indexing a str).
+FIRST = b"ABCDEFGHIJ"
+DIGITS = b"0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def ref(out, back, index):
+    """Append to the bytearray out the `@` list's entry for a line `back` saves back, at
+    `index` in that slot."""
+    if index == 1:
+        out.append(FIRST[back])
+    else:
+        out.append(DIGITS[back])
+        out.append(DIGITS[index])
+
+
+def crc(chunks):
+    """CRC-32 of the chunks' text, as 8 hex digits."""
+    c = 0
+    for chunk in chunks:
+        c = crc32(chunk.encode(), c)
+    return "%08x" % (c & 0xFFFFFFFF)
+
+
+def frame(seq, lines):
+    """The chunks of a slot file (header line, then the lines): its text is their join."""
+    out = [str(seq)]
+    for line in lines:
+        out.append("\n")
+        out.append(line)
+    out.insert(0, HEAD + crc(out) + " ")
+    return out
+
+
+COPIES = (".a", ".b", "", ".new", ".old")  # state copies of earlier firmware (oldstate)
+RECORDS = 11  # earlier firmware's `<path>.r0` .. `.r10`

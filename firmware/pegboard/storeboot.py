@@ -1,0 +1,140 @@
+"""The reading half of pegboard.store: at boot, the newest whole state from the slots (or
+from earlier firmware's files, pegboard.oldstate), the older ones, setting one aside.
+Used only at boot: the app drops this module afterwards, and its code leaves the heap.
+"""
+
+from pegboard.statefiles import COPIES, HEAD, KEEP, RECORDS, SLOTS, crc, frame, ref
+
+
+def names(path):
+    """Every file a Store(path) reads or writes: a deploy leaves them alone."""
+    return tuple([path + ext for ext in COPIES + (".kept",)]
+                 + [f"{path}.r{i}" for i in range(RECORDS)]
+                 + [f"{path}.{i}/h" for i in range(SLOTS)])
+
+
+def unframe(data):
+    """(seq, lines) from a slot file's bytes, or None if it is corrupt or truncated."""
+    if data[:1] != HEAD.encode() or len(data) < 11:
+        return None
+    try:
+        text = data[10:].decode()
+    except UnicodeError:
+        return None
+    if data[1:9] != crc([text]).encode() or data[9:10] != b" ":
+        return None
+    lines = text.split("\n")
+    if not lines[0].isdigit():
+        return None
+    return int(lines[0]), lines[1:]
+
+
+def read(store, name, unframe=unframe):
+    """A file's (seq, content), or None: absent, empty (a save the power cut had only
+    created: no damage) or damaged (reported in store.problems)."""
+    data = store.files.read(name)
+    if not data:
+        return None
+    got = unframe(data)
+    if got is None:
+        store.problems.append(f"{name}: corrupt or truncated, ignored")
+    return got
+
+
+def load(store):
+    """The text of the newest good state, or None."""
+    for i in range(SLOTS):
+        name = f"{store.path}.{i}/h"
+        got = read(store, name)
+        if got is None:
+            continue
+        if got[0] % SLOTS != i:
+            store.problems.append(f"{name}: holds save {got[0]}, ignored")
+            continue
+        store._slots[got[0]] = got[1]
+        store.seq = max(store.seq, got[0])
+    store._order = sorted(store._slots, reverse=True)
+    if not store._order and [1 for ext in COPIES if store.files.read(store.path + ext)]:
+        import sys
+
+        import pegboard
+        from pegboard import oldstate
+
+        copies = oldstate.copies(lambda name, unframe: read(store, name, unframe),
+                                 store.path, store.problems)
+        if copies:
+            store.seq = max(store.seq, copies[0][0])
+        store._order = [c[1] for c in copies]
+        del sys.modules["pegboard.oldstate"]  # read once: its code leaves the heap
+        del pegboard.oldstate
+    return older(store)
+
+
+def older(store):
+    """The next good state, older than the last one offered (None when none is left)."""
+    while store._order:
+        seq = store._order.pop(0)
+        got = lines(store, seq) if type(seq) is int else seq[1]
+        if got is not None:
+            store._newest = seq
+            return "\n".join(got)
+    store._newest = None
+    store._where = {}
+    return None
+
+
+def _digit(c):
+    """A byte of store.DIGITS as its value (-1 if it is none)."""
+    return c - 48 if 48 <= c <= 57 else c - 87 if 97 <= c <= 122 else -1
+
+
+def lines(store, seq):
+    """The state saved as seq from its slot and those it names (None if one is gone)."""
+    own = store._slots[seq]
+    refs = own[-1].encode()
+    out = [own[0]]
+    where = {}
+    k = 1
+    while refs[:1] == b"@" and k < len(refs):
+        c = refs[k]
+        if 65 <= c < 75:  # store.FIRST: the first line of a slot
+            back, index = c - 65, 1
+            k += 1
+        else:
+            back = _digit(c)
+            index = _digit(refs[k + 1]) if k + 1 < len(refs) else -1
+            k += 2
+        at = seq - back
+        held = store._slots.get(at)
+        if back < 0 or back > KEEP or held is None or not 0 < index < len(held) - 1:
+            if seq == store.seq:  # the newest must be whole: an older one may not be
+                store.problems.append(f"{store.path}.{seq % SLOTS}/h: line of save {at} "
+                                      "missing")
+            return None
+        out.append(held[index])
+        where[held[index]] = (at, index)
+    if refs[:1] != b"@":
+        store.problems.append(f"{store.path}.{seq % SLOTS}/h: no line list, ignored")
+        return None
+    store._where = where
+    return out
+
+
+def refuse(store, reason):
+    """Set the state last offered aside in `<path>.kept`, unless something is kept there
+    already: every line of it in one file (a slot's own format), for a person to decide."""
+    seq = store._newest
+    if seq is None:
+        return
+    kept = store.path + ".kept"
+    if store.files.read(kept) is None:
+        if type(seq) is int:
+            got = lines(store, seq)
+            refs = bytearray(b"@")
+            for i in range(1, len(got)):
+                ref(refs, 0, i)
+            data = frame(seq, got + [refs.decode()])
+        else:
+            data = [store.files.read(seq[0]).decode()]
+        store.files.write(kept, ["# refused: " + reason.replace("\n", " ") + "\n"] + data)
+    store._newest = None
