@@ -63,7 +63,7 @@ class Renderer:
         self._alert = False
         self._woke = None
         self._state: tuple = ()  # what the last frame was composed from
-        self._board = None  # the board, rev, buttons and idle_ms last drawn...
+        self._board = 0  # id() of the board (not the board: its memory is the app's), rev...
         self._rev = -1
         self._buttons = None
         self._brev = None
@@ -166,7 +166,7 @@ class Renderer:
         """Draw one frame; set the pixels that changed, write the strip if any; return them."""
         if self._woke is None:
             self._woke = now_ms
-        fresh = board.rev != self._rev or board is not self._board
+        fresh = board.rev != self._rev or id(board) != self._board
         state = self._state
         if (not fresh and self._due is not None and elapsed(now_ms, self._due) < 0
                 and buttons is self._buttons and (buttons is None or buttons.rev == self._brev)
@@ -178,7 +178,7 @@ class Renderer:
         choice = buttons.choice if mode == "setup" else None
         pend = tuple([0 if buttons is None else buttons.pending(i) for i in range(players)])
         idle = self.config.idle_ms
-        self._board, self._rev, self._buttons = board, board.rev, buttons
+        self._board, self._rev, self._buttons = id(board), board.rev, buttons
         self._brev = None if buttons is None else buttons.rev
         self._wait = LOOK_MS
         if fresh:
