@@ -140,7 +140,8 @@ def test_dry_run_lists_every_step_and_touches_nothing(capsys, built):
 def test_plan_compiles_every_firmware_file_main_last(tmp_path):
     plan = planning.plan_firmware(tmp_path)
     sources = build.firmware_sources(FIRMWARE)
-    assert len(plan.files) == len(sources)
+    assert len(plan.files) == len(sources) + 1  # and the layout's cache, built with it
+    assert "layout.cache" in [it.path for it in plan.files]
     assert plan.files[-1].path == "main.py"
     assert plan.mpy == build.mpy_version(next(tmp_path.rglob("*.mpy")))
     assert plan.lanes == len(default_dict()["lanes"])

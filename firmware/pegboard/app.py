@@ -57,7 +57,10 @@ def _drop(name):
 class App:
     """The firmware app over its drivers: strip, button readers, store, serial port."""
 
-    def __init__(self, config, strip, readers, store, port, desk=False):
+    def __init__(self, config, strip, readers, store, port, desk=False, saved=None,
+                 renderer=None):
+        """saved: what pegboard.restore.load(store, config) found (loaded here when None);
+        renderer: one that has drawn the first frame already (pegboard.pico's)."""
         self.config = config
         self.strip = strip
         self.store = store
@@ -71,7 +74,7 @@ class App:
         if desk:
             readers = dict([(k, self._virtual(k, fn)) for k, fn in readers.items()])
         self.buttons = Buttons(config, readers)
-        self.renderer = Renderer(config, strip)
+        self.renderer = renderer or Renderer(config, strip)
         self.reader = LineReader()
         self.queue = []
         self.warnings = []
@@ -79,24 +82,15 @@ class App:
         self._saving = False
         self._unsaid = None  # a fault that could not be reported yet
         self._torn = None  # bytes read were lost: drop the reader's line (True: torn)
-        self._reset()
-        text = store.load()
-        while text is not None:  # the newest copy this layout can use; refused ones are
-            try:  # set aside by the store (a person decides), never overwritten
-                self._restore(text)
-                break
-            except (ValueError, IndexError) as e:
-                self.warn("bad_state", f"saved state refused: {e}")
-                self._reset()
-                try:
-                    store.refuse(str(e))
-                except OSError:
-                    pass
-                text = store.older()
+        if saved is None:
+            from pegboard.restore import load
+
+            saved = load(store, config)
+        self.board, self.settings, self.ids = saved.board, saved.settings, saved.ids
+        for code, msg in saved.warnings:
+            self.warn(code, msg)
         for name in ("pegboard.restore", "cribcore.boardread", "pegboard.storeboot"):
             _drop(name)  # reading the saved state is done with until the next boot
-        for problem in store.problems:
-            self.warn("bad_state", problem)
         self._apply_settings()
 
     def _virtual(self, name, fn):
@@ -394,23 +388,9 @@ class App:
 
     # -- state -------------------------------------------------------------------------------
 
-    def _reset(self):
-        c = self.config
-        self.board = Board(len(c.lanes), 121 if c.holes >= 121 else c.holes, c.undo_depth)
-        self.settings = dict([(k, getattr(c, k)) for k in SETTINGS])
-        self.ids = []
-
     def _state_lines(self):
         """The state file's lines: board, settings, and the recent id -> reply table."""
         return ["board " + self.board.dumps(), encode("set", **self.settings)] + self.ids
-
-    def _restore(self, lines):
-        """Take board, settings and ids from the state's lines (or its text); raise
-        ValueError if they are bad (pegboard.restore: boot-only code, dropped after)."""
-        from pegboard.restore import restore
-
-        self.board, settings, self.ids = restore(lines, len(self.config.lanes))
-        self.settings.update(settings)
 
     def _begin(self):
         """Start a change: it is made on copies of board, settings and ids, which become

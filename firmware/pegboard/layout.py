@@ -8,6 +8,8 @@ config.json text and of the validator's own file it came from, and of the JSON i
 Any difference (a new config.json, new firmware, a damaged cache) and the board validates
 again and rewrites the cache: one small file, written once per new layout. A layout that
 fails validation is never cached (the board blinks red and says why at every boot).
+`crib deploy` builds the cache for the layout it ships (cache_data, on the host), so even
+the first boot after a deploy finds it.
 """
 
 import json
@@ -82,6 +84,14 @@ def _key(root, text):
     return None
 
 
+def cache_data(text, validator, config):
+    """The bytes of layout.cache: config.json text and the validator file's bytes, and
+    the layout validated from them (by layout())."""
+    body = _dump(config).encode()
+    head = "%s %s %s %s\n" % (MAGIC, _sum(text), _sum(validator), _sum(body))
+    return head.encode() + body
+
+
 def _dump(config):
     d = dict(config.__dict__)
     d["lanes"] = [ln.__dict__ for ln in config.lanes]
@@ -121,14 +131,18 @@ def cached(root, text):
 def remember(root, text, config):
     """Write the cache for a layout validated from config.json text (best effort: a
     failed write costs the next boot a validation, nothing else)."""
-    key = _key(root, text) if crc32 is not None else None
-    if key is None:
+    if crc32 is None:
         return
-    body = _dump(config).encode()
+    for name in VALIDATOR:
+        code = _read(root + name)
+        if code is not None:
+            break
+    else:
+        return
     try:
+        data = cache_data(text, code, config)
         with open(root + CACHE, "wb") as f:
-            f.write((key + " " + _sum(body) + "\n").encode())
-            f.write(body)
+            f.write(data)
     except OSError:
         pass
 

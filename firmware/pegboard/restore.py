@@ -4,7 +4,46 @@ Board.loads imports) afterwards, so their code leaves the heap.
 """
 
 from cribcore.pegs import Board
-from cribcore.settings import RANGES
+from cribcore.settings import NAMES, RANGES
+
+
+class Saved:
+    """What boot found: board, settings and ids to start from, and (code, msg) warnings."""
+
+    def __init__(self, config):
+        self.warnings = []
+        self.fresh(config)
+
+    def fresh(self, config):
+        """A new game on this layout, its settings from config.json."""
+        c = config
+        self.board = Board(len(c.lanes), 121 if c.holes >= 121 else c.holes, c.undo_depth)
+        self.settings = dict([(k, getattr(c, k)) for k in NAMES])
+        self.ids = []
+
+
+def load(store, config):
+    """The newest saved state this layout can use, as a Saved. A state it cannot use is
+    set aside by the store (a person decides; never overwritten) and the older one tried;
+    each refusal and each damaged copy the store met is a `bad_state` warning."""
+    saved = Saved(config)
+    text = store.load()
+    while text is not None:
+        try:
+            saved.board, settings, saved.ids = restore(text, len(config.lanes))
+            saved.settings.update(settings)
+            break
+        except (ValueError, IndexError) as e:
+            saved.warnings.append(("bad_state", f"saved state refused: {e}"))
+            saved.fresh(config)
+            try:
+                store.refuse(str(e))
+            except OSError:
+                pass
+            text = store.older()
+    for problem in store.problems:
+        saved.warnings.append(("bad_state", problem))
+    return saved
 
 
 def restore(lines, lanes):

@@ -135,3 +135,21 @@ def test_micropython_boots_from_the_cache_of_the_mpy_build(tmp_path):
     assert first == "None False 363 3 (0, 60, 255) %d %s %d" % (
         want.lane_leds[2][121], want.gamma, want.brightness), proc.stdout + proc.stderr
     assert second == first[:first.rindex(" ")] + " 77"
+
+
+def test_the_build_ships_the_cache_the_board_reads(tmp_path):
+    """`crib deploy`'s build makes layout.cache on the host: the first boot after a deploy
+    reads it (under MicroPython, from the .mpy build) instead of validating."""
+    from crib.deploy import build
+
+    written = build.build(tmp_path)
+    assert tmp_path / "layout.cache" in written
+    code = ("import sys; sys.path.insert(0, '')\n"
+            "from pegboard import layout as L\n"
+            "c = L.cached('', open('config.json', 'rb').read())\n"
+            "print(c.leds, c.lanes[2].colour, c.lane_leds[0][121], c.brightness)\n")
+    proc = run_micropython(["-c", code], heap="256K", cwd=tmp_path)
+    want = load_config(TEXT)
+    assert proc.stdout.split() == [str(want.leds), *("%s" % (want.lanes[2].colour,)).split(),
+                                   str(want.lane_leds[0][121]), str(want.brightness)], (
+        proc.stdout + proc.stderr)

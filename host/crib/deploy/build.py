@@ -77,7 +77,29 @@ def build(out_dir, root=None, opt=0):
     for extra in sorted(root.glob("*.json")):
         shutil.copyfile(extra, out_dir / extra.name)
         written.append(out_dir / extra.name)
+    cache = layout_cache(out_dir)
+    if cache is not None:
+        written.append(cache)
     return written
+
+
+def layout_cache(out_dir):
+    """Write the board's layout.cache for the build's config.json (pegboard.layout: what
+    the board's first boot would otherwise validate and write itself); its path, or None
+    when the build has no valid layout."""
+    from pegboard import layout
+
+    config_path = out_dir / layout.CONFIG
+    validator = out_dir / layout.VALIDATOR[0]
+    if not (config_path.exists() and validator.exists()):
+        return None
+    text = config_path.read_bytes()
+    config, problem = layout.layout(text.decode())
+    if problem is not None:
+        return None
+    path = out_dir / layout.CACHE
+    path.write_bytes(layout.cache_data(text, validator.read_bytes(), config))
+    return path
 
 
 if __name__ == "__main__":  # pragma: no cover - handy by hand

@@ -12,6 +12,7 @@ from crib.layout.source import firmware_dir
 from cribcore import protocol
 from pegboard import storeboot
 from pegboard.config import ConfigError, load_config
+from pegboard.layout import CACHE  # the board's record of its layout's validation
 
 CONFIG = "config.json"
 STATE_FILES = storeboot.names("state")  # main.py's Store("/state"): the game and its copies
@@ -78,7 +79,7 @@ def plan_firmware(work_dir, root=None):
         rel = path.relative_to(work_dir).as_posix()
         if rel == CONFIG:
             config = Item(rel, path.read_bytes())
-        elif path.suffix in (".py", ".mpy"):
+        elif path.suffix in (".py", ".mpy") or rel == CACHE:
             files.append(Item(rel, path.read_bytes()))
             if path.suffix == ".mpy":
                 mpy = build.mpy_version(path)
