@@ -7,7 +7,9 @@ python bench/pico.py [--uf2 PATH]   prints, in emulated milliseconds (see
   (a game under way, its undo history full);
 - command to reply of a `peg` (and of a `hello`, which changes nothing);
 - per saved change in a burst of pegs: time, page programs, sector erases;
-- animation frame rate: frames a second while a jump and a win animate.
+- animation frame rate: frames a second on the strip while a jump and a win animate,
+  beside the rate the animation itself changes at (a short jump moves a hole every
+  HOLE_MS, so it cannot show more frames than that; a long one is capped at JUMP_MS).
 """
 
 import argparse
@@ -19,6 +21,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "pico"))
 
 from picorig import Pico, deploy_files, fs_image  # noqa: E402
+
+from pegboard.render import HOLE_MS, JUMP_MS  # noqa: E402
 
 BURST = 300  # enough for every slot's log to fill and be compacted (an erase) twice
 SINGLE = 8
@@ -81,10 +85,15 @@ def main(argv=None):
               "%.2f sector erases (4K; %d of 32K, %d of 64K in all)"
               % (BURST, (last.t - t0) / 1e6 / BURST, cost["programs"] / BURST,
                  cost["erase4k"] / BURST, cost["erase32k"], cost["erase64k"]))
+        p.ask("new players=3 target=121")  # the burst took the pegs near the end
         p.sleep(500)
         fps, n = frame_rate(p, "peg p=0 n=12", 400)
-        print("animation: a jump                   %7.1f frames/s (%d frames in 400 ms)"
-              % (fps, n))
+        print("animation: a jump (12 holes)        %7.1f frames/s (%d frames in 400 ms; "
+              "it moves a hole every %d ms: %.1f/s)" % (fps, n, HOLE_MS, 1000 / HOLE_MS))
+        p.sleep(500)
+        fps, n = frame_rate(p, "peg p=1 n=40", 800)
+        print("animation: a long jump (40 holes)   %7.1f frames/s (%d frames in 800 ms; "
+              "40 holes in %d ms: %.1f/s)" % (fps, n, JUMP_MS, 40000 / JUMP_MS))
         p.ask("new players=2 target=61")
         p.ask("peg p=0 n=40")
         p.sleep(500)

@@ -86,6 +86,7 @@ class Buttons:
         self._target = 121  # the settings' choice
         self._players = 2
         self._mode_ms = 0
+        self.rev = 0  # bumped whenever mode, choice or a pending amount changes
 
     @property
     def pause_ms(self):
@@ -115,6 +116,8 @@ class Buttons:
         if not sampler.timed or sampler.stale(now_ms):
             sampler.tick(now_ms)
         acts: list = []
+        if self.mode == PLAY and sampler.quiet() and not any(self._pending):
+            return acts  # nothing pressed, held or waiting: the idle loop's way
         lanes = len(self._keys)
         players = lanes if board is None else min(board.players, lanes)
         over = board is not None and board.winner >= 0
@@ -147,14 +150,18 @@ class Buttons:
             if i != skip and self._pending[i]:
                 acts.append(("peg", i, self._pending[i]))
                 self._pending[i] = 0
+                self.rev += 1
 
     def _clear(self):
-        for i in range(len(self._pending)):
-            self._pending[i] = 0
+        if any(self._pending):
+            for i in range(len(self._pending)):
+                self._pending[i] = 0
+            self.rev += 1
 
     def _enter(self, mode, now, board=None):
         self.mode = mode
         self._mode_ms = now
+        self.rev += 1
         self._clear()
         if mode == SETUP:
             target, players = 121, 2
@@ -186,6 +193,7 @@ class Buttons:
                 return  # let go before the hold time: its release, still debouncing, decides
             if self.mode == SETUP:
                 self._target = TARGETS[1] if self._target == TARGETS[0] else TARGETS[0]
+                self.rev += 1
                 self._mode_ms = now
                 key.stage = 1
                 return
@@ -202,6 +210,7 @@ class Buttons:
         if self.mode == SETUP:
             self._players = max(2, min(i + 1, len(self._keys)))
             self._mode_ms = now
+            self.rev += 1
         elif self.mode == PLAY:
             if over:
                 if key.won:
@@ -214,6 +223,7 @@ class Buttons:
     def _add(self, i, n, now):
         self._pending[i] = min(self._pending[i] + n, MAX_PENDING)
         self._last[i] = now
+        self.rev += 1
 
     def _undo_edge(self, key, ev, now, acts):
         if ev < 0 and key.stage == 0:
@@ -256,5 +266,6 @@ class Buttons:
                         elapsed(now, self._last[i]) >= self.pause_ms):
                     acts.append(("peg", i, self._pending[i]))
                     self._pending[i] = 0
+                    self.rev += 1
         elif elapsed(now, self._mode_ms) >= (ASK_MS if self.mode == CONFIRM_NEW else SETUP_MS):
             self._enter(PLAY, now)

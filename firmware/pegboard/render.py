@@ -5,6 +5,13 @@ sent and sets only the pixels whose colour changed (and writes the strip only th
 peg move touches a handful of LEDs, not the whole chain. What a player sees is described
 in docs/board.md; the levels below are perceived brightness, gamma-corrected per channel.
 
+It runs in every pass of the Pico's loop, so it does little (docs/firmware.md, "The
+renderer", has the figures): each frame works out when it can next change (a blink, the
+moving peg's next hole, dimming), and until then draw() only checks that its inputs are
+the ones drawn; the frame it composes (pegboard.frame) repaints a lane's marks only when
+they change and compares with the strip only the LEDs that can have changed. The tones
+are gamma-corrected and brightness-scaled once per brightness.
+
 Holes: a score s shows at hole s, except that a target above the layout's holes wraps
 laps (score holes + 1 is hole 1 again). The start hole (score 0) shows only where the
 layout gives it an LED.
@@ -12,6 +19,7 @@ layout gives it an LED.
 
 from cribcore.rules import skunk_lines
 from pegboard import light
+from pegboard.frame import Frame
 from pegboard.ticks import elapsed, later
 
 # Perceived levels 0..255 (before gamma) of what a lane shows.
@@ -38,6 +46,7 @@ IDLE_SHIFT = 2  # idle dimming: a quarter of the brightness
 # stand out (and a low level still lights after gamma).
 PULSE = (50, 65, 80, 95)
 PULSE_MS = 250
+LOOK_MS = 1000  # a still frame's inputs are looked at afresh at least this often
 
 
 class Renderer:
@@ -48,35 +57,25 @@ class Renderer:
         self.strip = strip
         self.brightness = config.brightness
         self.budget_ma = config.budget_ma
-        self.last_ma = 0
-        n = min(len(strip), config.leds)
-        self._n = n
-        g = light.gamma_table(config.gamma)
-        self._gamma = g
-        self._want = bytearray(3 * n)
-        self._out = bytearray(3 * n)
-        self._on = bytearray(n)
-        self._cur: list = []  # LEDs painted in this frame
-        self._prev: list = []  # LEDs lit in the last frame
-        self._force = True  # the strip may hold anything at boot: first frame sets all
+        self.turn = -1  # the lane whose turn it is (the `turn` command), -1 none
+        self._gamma = light.gamma_table(config.gamma)
+        self._frame = Frame(min(len(strip), config.leds), len(config.lanes))
         self._alert = False
         self._woke = None
-        self._state = None
-        self._key = None
+        self._state: tuple = ()  # what the last frame was composed from
+        self._board = 0  # id() of the board (not the board: its memory is the app's), rev...
+        self._rev = -1
+        self._buttons = None
+        self._brev = None
+        self._due = None  # ...and the tick before which nothing else can change the frame
+        self._wait = 0  # while composing: ms until the frame can next change
         self._seen: list = [None] * 4  # (front, back) per lane as last drawn
         self._jump: list = [None] * 4  # (from, to, start_ms, ms) of a moving peg
         self._win_ms = None
-        self._lanes = [tuple(self._tone(ln.colour, v) for v in _TONES)
-                       for ln in config.lanes]
-        self._mark = self._tone(MARK_RGB, MARK)
-        self._flash = self._tone(GAME_RGB, FLASH)
-        self._skunk = self._tone(SKUNK_RGB, MARK)
-        self._game = self._tone(GAME_RGB, MARK)
-        self._red = self._tone(ALERT_RGB, FRONT)
         self._marks_target = None
         self._marks = None
-        self._pulse = [tuple(self._tone(ln.colour, v) for v in PULSE) for ln in config.lanes]
-        self.turn = -1  # the lane whose turn it is (the `turn` command), -1 none
+        self._bri = -1
+        self._retone(self._bright(False))
 
     @property
     def idle_ms(self):
@@ -87,17 +86,46 @@ class Renderer:
     def idle_ms(self, ms):
         self.config.idle_ms = ms
 
-    def _tone(self, rgb, level):
+    @property
+    def last_ma(self):
+        """The estimated draw (mA) of the frame last sent (0 before the first)."""
+        if not self._frame.sent:
+            return 0
+        return light.sum_ma(self._frame.channel_sum(), self.config.leds, self.config.led_ma)
+
+    def _retone(self, bri):
+        # Every tone, gamma-corrected and with the brightness applied, once per brightness
+        # (a faint mark must not vanish at low brightness: at least 1).
         g = self._gamma
-        return (g[rgb[0] * level // 255], g[rgb[1] * level // 255], g[rgb[2] * level // 255])
+
+        def tone(rgb, level):
+            r, gr, b = g[rgb[0] * level // 255], g[rgb[1] * level // 255], g[rgb[2] * level // 255]
+            return (((r * bri) >> 8 or 1) if r else 0, ((gr * bri) >> 8 or 1) if gr else 0,
+                    ((b * bri) >> 8 or 1) if b else 0)
+
+        lanes = self.config.lanes
+        self._lanes = [tuple([tone(ln.colour, v) for v in _TONES]) for ln in lanes]
+        self._pulse = [tuple([tone(ln.colour, v) for v in PULSE]) for ln in lanes]
+        self._mark = tone(MARK_RGB, MARK)
+        self._flash = tone(GAME_RGB, FLASH)
+        self._skunk = tone(SKUNK_RGB, MARK)
+        self._game = tone(GAME_RGB, MARK)
+        self._red = tone(ALERT_RGB, FRONT)
+        self._bri = bri
+
+    def _bright(self, dim):
+        bri = max(1, min(100, self.brightness)) * 256 // 100
+        return max(1, bri >> IDLE_SHIFT) if dim else bri
 
     def alert(self, on):
         """Show (or stop) the red blink pattern of a bad config."""
         self._alert = bool(on)
+        self._due = None
 
     def wake(self, now_ms):
         """Activity: restart the idle-dimming timer."""
         self._woke = now_ms
+        self._due = None
 
     def animating(self, now_ms):
         """True while a jump or the win chase is in motion."""
@@ -117,10 +145,14 @@ class Renderer:
             t -= shift
         return t
 
+    def _soon(self, ms):
+        """The frame changes again in ms (while composing)."""
+        if ms < self._wait:
+            self._wait = ms
+
     def pixel(self, i):
         """The (r, g, b) last sent to LED i."""
-        k = 3 * i
-        return (self._out[k], self._out[k + 1], self._out[k + 2])
+        return self._frame.pixel(i)
 
     def hole_led(self, lane, score):
         """The LED showing a score in a lane (-1 if that hole has none); laps wrap."""
@@ -128,35 +160,55 @@ class Renderer:
         pos = 0 if score <= 0 else (score - 1) % holes + 1
         return self.config.lane_leds[lane][pos]
 
+    # -- a frame ---------------------------------------------------------------------------
+
     def draw(self, board, buttons, now_ms):
         """Draw one frame; set the pixels that changed, write the strip if any; return them."""
         if self._woke is None:
             self._woke = now_ms
+        fresh = board.rev != self._rev or id(board) != self._board
+        state = self._state
+        if (not fresh and self._due is not None and elapsed(now_ms, self._due) < 0
+                and buttons is self._buttons and (buttons is None or buttons.rev == self._brev)
+                and self.turn == state[-1] and self.brightness == state[-5]
+                and self.budget_ma == state[-4] and self.config.idle_ms == state[-3]):
+            return 0  # what the frame shows cannot have changed yet: the idle loop's way
         players = min(board.players, len(self.config.lanes))
         mode = "play" if buttons is None else buttons.mode
         choice = buttons.choice if mode == "setup" else None
-        pend = tuple(0 if buttons is None else buttons.pending(i) for i in range(players))
-        self._track(board, players, now_ms)
+        pend = tuple([0 if buttons is None else buttons.pending(i) for i in range(players)])
+        idle = self.config.idle_ms
+        self._board, self._rev, self._buttons = id(board), board.rev, buttons
+        self._brev = None if buttons is None else buttons.rev
+        self._wait = LOOK_MS
+        if fresh:
+            self._track(board, players, now_ms)
+        self._start_win(board, players, now_ms)
         state = (id(board), board.rev, board.players, board.target, board.dealer,
-                 board.winner, mode, choice, pend, self.brightness, self.budget_ma,
-                 self.idle_ms, self._alert, self.turn)
+                 board.winner, mode, choice, pend, self.brightness, self.budget_ma, idle,
+                 self._alert, self.turn)
         if state != self._state:
             self._state = state
             self._woke = now_ms
-        idle = self.idle_ms
         dim = idle > 0 and elapsed(now_ms, self._woke) >= idle
         if dim:
             # Keep the idle time at idle_ms once dimmed: a signed tick difference flips
             # after 2**29 ms (6.2 days), which would wake the board on its own.
             self._woke = later(now_ms, -idle)
-        blinky = (self._alert or mode != "play" or board.winner >= 0 or max(pend + (0,)) > 0
-                  or 0 <= self.turn < players)
-        # A finished jump still needs the frame that lands it: _flying clears it then.
-        moving = self._jump.count(None) < 4 or self.animating(now_ms)
-        key = (state, dim, now_ms // TICK_MS if blinky else 0)
-        if key == self._key and not moving and not self._force:
-            return 0
-        self._key = key
+        elif idle > 0:
+            self._soon(idle - elapsed(now_ms, self._woke))
+        if (self._alert or mode != "play" or board.winner >= 0 or max(pend + (0,)) > 0
+                or 0 <= self.turn < players):
+            # The blinks (ghost, question, turn pulse, skunk, alert) change on this grid,
+            # which starts again where the ticks wrap.
+            grid = TICK_MS - now_ms % TICK_MS
+            wrap = elapsed(0, now_ms)
+            self._soon(wrap if 0 < wrap < grid else grid)
+        bri = self._bright(dim)
+        if bri != self._bri:
+            self._retone(bri)
+        frame = self._frame
+        frame.clear()
         if mode == "setup" and choice is not None:
             self._compose_setup(choice)
         else:
@@ -164,8 +216,9 @@ class Renderer:
         if self._alert and (now_ms % 1600) // 150 in (0, 2, 4):
             for lane in range(players):
                 for hole in (1, 2, 3):
-                    self._paint(self.hole_led(lane, hole), self._red)
-        return self._flush(dim)
+                    frame.paint(self.hole_led(lane, hole), self._red)
+        self._due = later(now_ms, self._wait)
+        return frame.send(self.strip, self.config.leds, self.config.led_ma, self.budget_ma)
 
     def _track(self, board, players, now):
         # A leapfrog (new back == old front, front moved on) starts the jump animation:
@@ -182,6 +235,8 @@ class Renderer:
                 else:
                     self._jump[lane] = None
             self._seen[lane] = (f, b)
+
+    def _start_win(self, board, players, now):
         w = board.winner
         if w < 0 or w >= players:
             self._win_ms = None
@@ -198,22 +253,14 @@ class Renderer:
         if t >= dur:
             self._jump[lane] = None
             return -1
-        return a + (b - a) * max(t, 0) // dur
-
-    def _paint(self, led, tone):
-        if led < 0 or led >= self._n:
-            return
-        if not self._on[led]:
-            self._on[led] = 1
-            self._cur.append(led)
-        k = 3 * led
-        w = self._want
-        w[k] = tone[0]
-        w[k + 1] = tone[1]
-        w[k + 2] = tone[2]
+        p = a + (b - a) * max(t, 0) // dur
+        # It reaches the next hole at the first t with (b - a) * t >= (p + 1 - a) * dur.
+        nxt = ((p + 1 - a) * dur + b - a - 1) // (b - a)
+        self._soon(min(nxt, dur) - t)
+        return p
 
     def _mark_leds(self, target):
-        """Per lane: (LEDs of every 5th hole, of the skunk lines, of the game hole)."""
+        """Per lane: (LEDs of every 5th hole, of the skunk lines, (of the game hole,))."""
         if self._marks_target != target:
             top = min(target, self.config.holes)
             out = []
@@ -221,25 +268,24 @@ class Renderer:
                 game = self.hole_led(lane, target)
                 fives = [self.hole_led(lane, h) for h in range(5, top + 1, 5)]
                 lines = [self.hole_led(lane, s) for s in skunk_lines(target) if s > 0]
-                out.append((tuple(led for led in fives if led != game), tuple(lines), game))
+                out.append((tuple(led for led in fives if led != game), tuple(lines), (game,)))
             self._marks_target = target
             self._marks = out
         return self._marks
 
-    def _paint_marks(self, lane, target, fives_tone, flash):
-        fives, lines, game = self._mark_leds(target)[lane]
-        for led in fives:
-            self._paint(led, self._flash if flash else fives_tone)
-        for led in lines:
-            self._paint(led, self._flash if flash else self._skunk)
-        self._paint(game, self._flash if flash else self._game)
+    def _show_marks(self, lane, target, fives, lines, game, shown):
+        # A lane's marks: every 5th hole, the skunk lines, the game hole, in these tones.
+        key = (target, fives, lines, game) if shown else None
+        self._frame.marks(lane, key, self._mark_leds(target)[lane])
 
     def _compose_setup(self, choice):
         # Settings: the lanes that will play, each showing the chosen game hole.
         target, players = choice
-        for lane in range(min(players, len(self.config.lanes))):
-            self._paint_marks(lane, target, self._mark, False)
-            self._paint(self.hole_led(lane, target), self._lanes[lane][_F])
+        active = min(players, len(self.config.lanes))
+        for lane in range(len(self.config.lanes)):
+            self._show_marks(lane, target, self._mark, self._skunk, self._game, lane < active)
+        for lane in range(active):
+            self._frame.paint(self.hole_led(lane, target), self._lanes[lane][_F])
 
     def _compose(self, board, players, mode, pend, now, dim):
         target = board.target
@@ -250,16 +296,24 @@ class Renderer:
         pulse = (now // PULSE_MS) % (2 * len(PULSE) - 2)  # 0 1 2 3 2 1: up, then down
         if pulse >= len(PULSE):
             pulse = 2 * len(PULSE) - 2 - pulse
+        for lane in range(len(self.config.lanes)):
+            if flash:
+                f = self._flash
+                self._show_marks(lane, target, f, f, f, lane < players)
+                continue
+            mark = self._mark
+            if lane < players:
+                mark = self._lanes[lane][_M] if board.dealer == lane else self._mark
+                if lane == self.turn and winner < 0 and mode == "play" and not dim:
+                    mark = self._pulse[lane][pulse]
+            self._show_marks(lane, target, mark, self._skunk, self._game, lane < players)
+        paint = self._frame.paint
         for lane in range(players):
             tones = self._lanes[lane]
-            mark = tones[_M] if board.dealer == lane else self._mark
-            if lane == self.turn and winner < 0 and mode == "play" and not dim:
-                mark = self._pulse[lane][pulse]
-            self._paint_marks(lane, target, mark, flash)
             f, b = board.front(lane), board.back(lane)
             if tally or f == 0:
                 for h in range(1, min(board.wins[lane], target - 1, self.config.holes) + 1):
-                    self._paint(self.hole_led(lane, h), tones[_T])
+                    paint(self.hole_led(lane, h), tones[_T])
             if lane == winner and self._win_ms is not None:
                 t = self._since_win(now)
                 if t < WIN_MS:
@@ -267,79 +321,25 @@ class Renderer:
                     step = t // 60
                     for k in range(1, 17):
                         if (k + step) % 4 == 0 and target - k > 0:
-                            self._paint(self.hole_led(lane, target - k), tones[_F])
+                            paint(self.hole_led(lane, target - k), tones[_F])
+                    self._soon(60 - t % 60)
             if b > 0:
-                self._paint(self.hole_led(lane, b), tones[_B])
+                paint(self.hole_led(lane, b), tones[_B])
             p = self._flying(lane, now)
             if p > 0:
-                self._paint(self.hole_led(lane, p), tones[_F])
+                paint(self.hole_led(lane, p), tones[_F])
             elif p < 0 and f > 0:
-                self._paint(self.hole_led(lane, f), tones[_F])
+                paint(self.hole_led(lane, f), tones[_F])
             if pend[lane] and ghost_on:
-                self._paint(self.hole_led(lane, min(f + pend[lane], target)), tones[_G])
+                paint(self.hole_led(lane, min(f + pend[lane], target)), tones[_G])
             if lane == winner and self._win_ms is not None:
                 t = self._since_win(now)
                 period = 200 if t < WIN_MS else 1000
                 if (t % period) * 2 >= period:
-                    self._paint(self.hole_led(lane, target), tones[_B])
+                    paint(self.hole_led(lane, target), tones[_B])
+                self._soon(period // 2 - t % (period // 2))
             if winner >= 0 and lane != winner and (now // 500) % 2 == 0:
                 level = board.skunk(lane)
                 lines = skunk_lines(target)
                 for i in range(level):
-                    self._paint(self.hole_led(lane, lines[i]), tones[_F])
-
-    def _flush(self, dim):
-        bri = max(1, min(100, self.brightness)) * 256 // 100
-        if dim:
-            bri = max(1, bri >> IDLE_SHIFT)
-        want, out, on, cur, prev = self._want, self._out, self._on, self._cur, self._prev
-        total = 0
-        for led in cur:  # channel by channel, with no tuple made per LED
-            k = 3 * led
-            end = k + 3
-            while k < end:
-                v = want[k]
-                if v:
-                    # A faint mark must not vanish at low brightness: at least 1.
-                    v = (v * bri) >> 8 or 1
-                    want[k] = v
-                    total += v
-                k += 1
-        model = self.config.led_ma
-        scale = light.limit_scale(total, self.config.leds, model, self.budget_ma)
-        if scale < light.ONE:
-            total = 0
-            for led in cur:
-                k = 3 * led
-                end = k + 3
-                while k < end:
-                    v = (want[k] * scale) >> 8
-                    want[k] = v
-                    total += v
-                    k += 1
-        force = self._force
-        strip = self.strip
-        count = 0
-        for led in cur:
-            k = 3 * led
-            r, g, b = want[k], want[k + 1], want[k + 2]
-            if force or out[k] != r or out[k + 1] != g or out[k + 2] != b:
-                out[k], out[k + 1], out[k + 2] = r, g, b
-                strip[led] = (r, g, b)
-                count += 1
-        for led in range(self._n) if force else prev:
-            if not on[led]:
-                k = 3 * led
-                if force or out[k] or out[k + 1] or out[k + 2]:
-                    out[k] = out[k + 1] = out[k + 2] = 0
-                    strip[led] = (0, 0, 0)
-                    count += 1
-        for led in cur:
-            on[led] = 0
-        del prev[:]
-        self._prev, self._cur = cur, prev
-        self._force = False
-        self.last_ma = light.sum_ma(total, self.config.leds, model)
-        if count:
-            strip.write()
-        return count
+                    paint(self.hole_led(lane, lines[i]), tones[_F])

@@ -75,6 +75,10 @@ class Sampler:
             bit <<= 1
             i += 1
 
+    def quiet(self):
+        """True when no contact is down and no edge waits to be taken."""
+        return not self.down and self._tail == self._head
+
     def take_failure(self):
         """What stopped the timer's sampling (once), or None."""
         failure, self.failure = self.failure, None

@@ -35,6 +35,7 @@ PROGRAM = (
     0xA242,  # 3 zero: nop().side(0)[2]              a 0: those 3 cycles low (nop = mov y, y)
 )
 LATCH_US = 350  # the last word's 31 us plus WS2812B's 280 us reset (the line held low)
+WORD_US = 31  # one LED's 24 bits at 10 cycles each (30.72 us), rounded up
 
 
 def _ws2812_pio():
@@ -59,10 +60,20 @@ class WS2812:
     """A chain of n WS2812 LEDs on a GPIO: len, [i] = (r, g, b), [i], write()."""
 
     def __init__(self, pin: int, n: int, sm_id: int = 0) -> None:
+        import time
+
         import rp2
         from machine import Pin
 
+        # Kept, not imported in write(): on the rp2 port `time` is an extensible built-in
+        # module, and each import statement looks for a time.py on the flash first (about
+        # 6 ms on the emulated Pico, every frame).
+        self._time = time
         self._n = n
+        # A frame is on the wire and latched this long after its DMA starts: until then
+        # write() waits, after it write() need not look (the +1: the FIFO's first word).
+        self._busy_us = (n + 1) * WORD_US + LATCH_US
+        self._started = None
         # One little-endian 32-bit word per LED, read by DMA: byte 3 G, 2 R, 1 B, 0 unused.
         self._buf = bytearray(4 * n)
         prog = rp2.asm_pio(sideset_init=rp2.PIO.OUT_LOW, out_shiftdir=rp2.PIO.SHIFT_LEFT,
@@ -93,12 +104,14 @@ class WS2812:
 
     def write(self) -> None:
         """Send the frame: wait for the previous one and the latch, then start the DMA."""
-        import time
-
-        while self._dma.active():
-            pass
-        while self._sm.tx_fifo():
-            pass
-        time.sleep_us(LATCH_US)
+        time = self._time
+        if self._started is None or time.ticks_diff(time.ticks_us(),
+                                                    self._started) < self._busy_us:
+            while self._dma.active():
+                pass
+            while self._sm.tx_fifo():
+                pass
+            time.sleep_us(LATCH_US)
         self._dma.config(read=self._buf, write=self._sm, count=self._n, ctrl=self._ctrl,
                          trigger=True)
+        self._started = time.ticks_us()  # after the start: the wait errs on the long side

@@ -72,12 +72,14 @@ class Keys:
 
 
 class FakeButtons:
-    """What the renderer reads from Buttons: mode, choice and pending(lane)."""
+    """What the renderer reads from Buttons: mode, choice, pending(lane) and rev (which
+    changes with any of them: a fake is never changed, a test makes a new one)."""
 
     def __init__(self, mode="play", choice=None, pending=None):
         self.mode = mode
         self.choice = choice
         self.amounts = pending or {}
+        self.rev = 0
 
     def pending(self, lane):
         return self.amounts.get(lane, 0)

@@ -211,3 +211,4 @@ def test_a_win_from_mid_lane_plays_the_chase_once_the_jump_lands():
         r.draw(b, None, t + 100 * k)
         game.add(s[led(0, 121)])
     assert game == {tone(RED, FRONT), tone(RED, BACK)}  # then the game hole blinks
+

@@ -42,7 +42,15 @@ def driver(monkeypatch):
     clock = types.ModuleType("time")
     clock.__dict__.update(time.__dict__)
     clock.slept = []
-    clock.sleep_us = clock.slept.append
+    clock.us = 0  # a driven microsecond clock: ticks_us, ticks_diff, sleep_us
+
+    def sleep_us(us):
+        clock.slept.append(us)
+        clock.us += us
+
+    clock.sleep_us = sleep_us
+    clock.ticks_us = lambda: clock.us
+    clock.ticks_diff = lambda a, b: a - b
     monkeypatch.setitem(sys.modules, "rp2", rp2)
     monkeypatch.setitem(sys.modules, "machine", machine)
     monkeypatch.setitem(sys.modules, "time", clock)
@@ -145,6 +153,21 @@ def test_write_waits_for_the_latch(driver):
     strip, rp2, clock = driver
     strip.write()
     assert clock.slept and min(clock.slept) >= 280 + 31  # WS2812B reset + the last word
+
+
+def test_write_waits_only_while_the_last_frame_may_be_on_the_wire(driver):
+    strip, rp2, clock = driver
+    strip.write()
+    # The frame's 8 words at 24 bits of 1.28 us each, then the 280 us reset: until then
+    # another write waits for the latch; from then on it starts at once.
+    on_wire_us = 8 * 24 * 10 * 1_000_000 // ws2812.FREQ + 280
+    for gap, waits in ((0, True), (on_wire_us - 1, True), (2000, False), (10**6, False)):
+        del clock.slept[:]
+        clock.us += gap
+        strip.write()
+        assert bool(clock.slept) == waits, (gap, clock.slept)
+        assert not waits or min(clock.slept) >= 280 + 31
+    assert len(rp2.dmas[0].transfers) == 5  # every write started its frame
 
 
 def test_emulated_bit_stream_decodes_to_the_colours_set(driver):
