@@ -3,6 +3,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cribcore.boardtext import encode_hist
 from cribcore.pegs import Board, PegError
 
 jumps = st.lists(st.tuples(st.integers(0, 3), st.integers(1, 40)), max_size=40)
@@ -76,6 +77,7 @@ def test_invariants_and_round_trip_after_any_ops(shape, seq):
         assert b.undo_count <= b.undo_depth
         text = b.dumps()
         assert Board.loads(text).dumps() == text
+        assert b._htext == encode_hist(b)  # the history text kept as it goes, exact
     assert b.rev == changes
 
 
@@ -93,3 +95,17 @@ def test_undo_reaches_back_exactly_undo_depth_jumps(shape, seq):
         undone += 1
         assert pegs(b) == states[-1 - undone]
     assert undone == min(depth, len(states) - 1)
+
+
+@given(boards, ops, ops)
+def test_a_copy_is_equal_and_independent(shape, seq, more):
+    b = Board(*shape)
+    for op in seq:
+        apply(b, op)
+    c = b.copy()
+    assert vars(c) == vars(b)  # every attribute: one added to Board must be copied too
+    before = b.dumps()
+    for op in more:
+        apply(c, op)
+    assert b.dumps() == before  # changing the copy leaves the original alone
+    assert c.dumps() == Board.loads(c.dumps()).dumps()

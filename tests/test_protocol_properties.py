@@ -7,6 +7,8 @@ from cribcore.protocol import (
     MAX_LINE,
     LineReader,
     ProtocolError,
+    _scan,
+    _tokens,
     command,
     decode,
     encode,
@@ -93,3 +95,22 @@ def test_line_reader_takes_any_bytes(raw):
         else:
             assert item.code in ("bad_line", "too_long")
     assert len(reader._buf) == 0
+
+
+def _tokens_or_error(fn, line):
+    try:
+        return fn(line)
+    except ProtocolError as e:
+        return e.code
+
+
+key_value_ish = st.lists(st.one_of(
+    st.sampled_from(["peg", "evt", "ok", "", " ", "p=1", "n=", "=3", "id=a-b", "x=y=z",
+                     "toolongkeyname_x17=1", "A=1", "b=on", "msg=x"]),
+    printable.filter(lambda t: '"' not in t)), max_size=8).map(" ".join)
+
+
+@given(key_value_ish)
+def test_the_split_reading_of_a_line_without_quotes_is_the_scanning_one(line):
+    # _tokens splits a quote-free line in C; _scan reads any line a character at a time.
+    assert _tokens_or_error(_tokens, line) == _tokens_or_error(_scan, line)

@@ -34,7 +34,8 @@ def loads(cls, text):
     except (ValueError, IndexError) as e:  # a PegError is a ValueError too
         raise ValueError(f"bad board text {text!r}: {e}") from None
     # Field letters, ranges and int spellings ("05", "+5", "1_0") in one go.
-    if b._body(fmt, ints(b._hist) if fmt == "v1" else encode_hist(b)) != body:
+    b._htext = encode_hist(b)
+    if b._body(fmt, ints(b._hist) if fmt == "v1" else b._htext) != body:
         raise ValueError(f"board text is not canonical: {text!r}")
     return b
 

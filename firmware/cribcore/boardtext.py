@@ -44,16 +44,28 @@ def encode_hist(board):
     out = bytearray()  # newest first, each number's digits last first: reversed at the end
     for rec in reversed(board._hist):
         lane, old = rec & 3, rec >> 2
-        v = lane + 4 * (back[lane] - old)
+        _digits(out, lane + 4 * (back[lane] - old))
         back[lane] = old
-        out.append(_LAST[v & 31])
-        v >>= 5
-        while v:
-            out.append(_LEAD[v & 31])
-            v >>= 5
     return bytes(reversed(out)).decode()
+
+
+def entry(lane, back, front):
+    """v2's history entry of one jump of a lane whose pegs stood at back, front: what
+    encode_hist gives that jump (cribcore.pegs keeps the history's text as it goes)."""
+    out = bytearray()
+    _digits(out, lane + 4 * (front - back))
+    return bytes(reversed(out)).decode()
+
+
+def _digits(out, v):
+    # v's base-32 digits, appended last first (the callers reverse).
+    out.append(_LAST[v & 31])
+    v >>= 5
+    while v:
+        out.append(_LEAD[v & 31])
+        v >>= 5
 
 
 def ints(values):
     """Integers as a comma-separated list."""
-    return ",".join([str(v) for v in values])
+    return ",".join(map(str, values))  # map: no comprehension (a function object) per call

@@ -1,6 +1,6 @@
 """Cards as ints 0..51: rank = c >> 2 (0 = ace .. 12 = king), suit = c & 3."""
 
-from cribcore.errors import CoreError
+from cribcore import CoreError
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"

@@ -5,8 +5,8 @@ Randomness comes in as a generator object with `randrange(n)` or `getrandbits(k)
 (CPython's random.Random, MicroPython's random module, or a test's own), never a clock.
 """
 
+from cribcore import CoreError
 from cribcore.cards import check_card
-from cribcore.errors import CoreError
 
 # Cards dealt to each player and discarded to the crib, by number of players (RULES.md).
 HAND_SIZES = (0, 0, 6, 5, 5)

@@ -37,8 +37,8 @@ IllegalPlayError (or InvalidCardError for a non-card) and changes nothing.
 
 from collections import namedtuple
 
+from cribcore import CoreError
 from cribcore.cards import card_name, check_card
-from cribcore.errors import CoreError
 
 FIFTEEN = "fifteen"
 THIRTY_ONE = "thirty-one"

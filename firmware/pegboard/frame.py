@@ -31,7 +31,7 @@ class Frame:
         self._log: list = []  # pieces painted over the marks: led, the rgb it covered, ...
         self._old: list = []  # the last frame's log, while the next frame is composed
         self._check: list = []  # marks (groups of LEDs) that changed in this frame
-        self._force = True  # the strip may hold anything at boot: the first send sets all
+        self._force = True  # the first send writes the strip even if no LED is lit
 
     def pixel(self, i):
         """The (r, g, b) last sent to LED i."""
@@ -109,36 +109,29 @@ class Frame:
 
     def send(self, strip, leds, model, budget_ma):
         """Limit the frame to budget_ma (leds LEDs of the model) and set on the strip the
-        pixels that changed, writing it if any did (every pixel the first time); return
-        how many were set."""
+        pixels that changed, writing it if any did (and the first time); return how many
+        were set.
+
+        The strip's buffer must start dark, as a new driver's does (pegboard.pico darkens
+        a kept one before a restart's first frame): the first send then sets only the lit
+        LEDs, and writing the strip sets every LED. (Setting all 363 LEDs of the default
+        layout one by one took the emulated Pico 50 ms of its boot.)"""
         scale = light.limit_scale(self._total, leds, model, budget_ma)
         count = 0
-        if self._force:  # every pixel, whatever it shows
-            want, out = self._want, self._out
-            if scale < light.ONE:
-                for k in range(3 * self.n):
-                    out[k] = (want[k] * scale) >> 8
-            else:
-                out[:] = want
-            for led in range(self.n):
-                k = 3 * led
-                strip[led] = (out[k], out[k + 1], out[k + 2])
-            count = self.n
-            self._force = False
-        else:
-            if scale != self._scale:
-                self._check.extend(self._lit)  # every lit LED may change
-            for groups in self._check:
-                for group in groups:
-                    count += self._send(strip, group, 1, scale)
-            count += self._send(strip, self._old, 2, scale)
-            count += self._send(strip, self._log, 2, scale)
+        if scale != self._scale:
+            self._check.extend(self._lit)  # every lit LED may change
+        for groups in self._check:
+            for group in groups:
+                count += self._send(strip, group, 1, scale)
+        count += self._send(strip, self._old, 2, scale)
+        count += self._send(strip, self._log, 2, scale)
         self._scale = scale
         self.sent = True
         del self._check[:]
         del self._old[:]
-        if count:
+        if count or self._force:
             strip.write()
+        self._force = False
         return count
 
     def _send(self, strip, leds, step, scale):

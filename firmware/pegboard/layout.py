@@ -15,13 +15,13 @@ the first boot after a deploy finds it.
 import json
 
 try:
-    from binascii import crc32
+    from binascii import crc32, hexlify, unhexlify
 except ImportError:  # no binascii: no cache, the layout is validated at every boot
     crc32 = None  # type: ignore[assignment]
 
 CONFIG = "config.json"
 CACHE = "layout.cache"
-MAGIC = "crib-layout 1"  # a new number whenever _dump/_load change
+MAGIC = "crib-layout 2"  # a new number whenever _dump/_load change
 VALIDATOR = ("pegboard/config.mpy", "pegboard/config.py")  # what the cache came from
 
 
@@ -95,6 +95,7 @@ def cache_data(text, validator, config):
 def _dump(config):
     d = dict(config.__dict__)
     d["lanes"] = [ln.__dict__ for ln in config.lanes]
+    d["levels"] = hexlify(config.levels).decode()
     del d["lane_leds"]
     return json.dumps(d)
 
@@ -108,6 +109,7 @@ def _load(body):
         ln["segments"] = tuple([tuple(s) for s in ln["segments"]])
         lanes.append(Copy(ln))
     d["lanes"] = tuple(lanes)
+    d["levels"] = unhexlify(d["levels"])
     d["lane_leds"] = tuple([ln.leds for ln in lanes])
     return Copy(d)
 

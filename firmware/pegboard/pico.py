@@ -135,6 +135,10 @@ def main():
             return
         except Exception as e:  # noqa: BLE001 - anything else: start again
             faults = faults[-3:] + [repr(e)]
+            if made:  # a new renderer's first frame sets only its lit LEDs (pegboard.frame)
+                strip = made[2]
+                for i in range(len(strip)):
+                    strip[i] = (0, 0, 0)
             gc.collect()
             time.sleep_ms(RESTART_MS)
 

@@ -58,7 +58,7 @@ class Renderer:
         self.brightness = config.brightness
         self.budget_ma = config.budget_ma
         self.turn = -1  # the lane whose turn it is (the `turn` command), -1 none
-        self._gamma = light.gamma_table(config.gamma)
+        self._gamma = config.levels  # the gamma table (pegboard.config)
         self._frame = Frame(min(len(strip), config.leds), len(config.lanes))
         self._alert = False
         self._woke = None

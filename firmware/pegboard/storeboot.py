@@ -29,10 +29,13 @@ def unframe(data):
     return int(lines[0]), lines[1:]
 
 
-def read(store, name, unframe=unframe):
-    """A file's (seq, content), or None: absent, empty (a save the power cut had only
-    created: no damage) or damaged (reported in store.problems)."""
+def read(store, name, unframe=unframe, absent=None):
+    """A file's (seq, content), or None: absent (noted in the list `absent`, if given),
+    empty (a save the power cut had only created: no damage) or damaged (reported in
+    store.problems)."""
     data = store.files.read(name)
+    if data is None and absent is not None:
+        absent.append(name)
     if not data:
         return None
     got = unframe(data)
@@ -45,7 +48,7 @@ def load(store):
     """The text of the newest good state, or None."""
     for i in range(SLOTS):
         name = f"{store.path}.{i}/h"
-        got = read(store, name)
+        got = read(store, name, absent=store._absent)
         if got is None:
             continue
         if got[0] % SLOTS != i:

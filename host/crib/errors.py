@@ -9,7 +9,7 @@ tests/test_errors.py checks that every exception class the host defines is in th
 (or is one of the few control-flow signals that never leave their module).
 """
 
-from cribcore.errors import CoreError
+from cribcore import CoreError
 
 
 class CribError(Exception):

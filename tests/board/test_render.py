@@ -10,11 +10,26 @@ from renderkit import BLACK, BLUE, RED, led, make, marks, settle, shows, tone
 from pegboard.render import ALERT_RGB, BACK, FRONT, GAME_RGB, GHOST, MARK, SKUNK_RGB, TALLY
 
 
-def test_first_frame_sets_every_pixel_then_only_changes():
+def test_first_frame_sets_the_lit_pixels_writes_the_strip_then_only_changes():
     cfg, s, r, b = make()
-    assert r.draw(b, None, 0) == 363 and s.sets == 363 and s.writes == 1
+    lit = sum(1 for px in marks(3) if px != BLACK)
+    # a new strip's buffer is dark: the first frame sets only what is lit, and writes it
+    assert r.draw(b, None, 0) == lit and s.sets == lit and s.writes == 1
     assert r.draw(b, None, 10) == 0 and s.writes == 1  # nothing changed: no write
     assert shows(s, marks(3))
+
+
+def test_the_first_frame_writes_the_strip_even_with_nothing_lit():
+    from boardfakes import FakeStrip
+
+    from pegboard.frame import Frame
+
+    f, s = Frame(10, 1), FakeStrip(10)
+    model = {"full_white": 55, "idle": 1}
+    assert f.send(s, 10, model, 500) == 0 and s.writes == 1  # the LEDs may show anything
+    assert f.send(s, 10, model, 500) == 0 and s.writes == 1  # then: only when one changes
+    f.paint(3, (1, 2, 3))
+    assert f.send(s, 10, model, 500) == 1 and s.writes == 2 and s[3] == (1, 2, 3)
 
 
 def test_front_and_back_pegs_in_lane_colours():

@@ -2,8 +2,8 @@
 
 from checks import expecting
 
+from cribcore import CoreError
 from cribcore.cards import InvalidCardError, parse_card, parse_cards
-from cribcore.errors import CoreError
 from cribcore.play import (
     GO,
     LAST_CARD,

@@ -2,7 +2,7 @@
 
 import json
 
-from cribcore.protocol import decode, parse_pixels
+from cribcore.protocol import decode
 from pegboard.app import App
 from pegboard.config import default_dict, from_dict, lane_layout
 from pegboard.store import Store
@@ -128,6 +128,8 @@ class Rig:
         self.now = 0
         self.boot = []
         self.step()
+        while self.app._prepare:  # the idle work after boot: slot files made ahead
+            self.step()
         self.boot = self.port.take()
 
     def _reader(self, name):
@@ -164,6 +166,8 @@ class Rig:
 
     def pixels(self):
         """The pixel buffer as the `leds` reply gives it."""
+        from crib.board.pixels import parse_pixels  # host code: not at import (MicroPython)
+
         m = self.ask("leds")
         return parse_pixels(m.args["px"], m.args["leds"])
 

@@ -6,7 +6,7 @@ Every change must still reach flash, and `set` must accept what config.json may 
 
 from apprig import Rig, config
 
-from cribcore.protocol import arg_range, decode
+from cribcore.protocol import _spec, command, decode
 from pegboard.store import Store
 
 
@@ -41,7 +41,7 @@ def test_the_layout_and_the_protocol_share_the_ranges_of_the_settings():
     from pegboard import config as layout
 
     for name in ("brightness", "budget_ma", "pause_ms", "idle_ms"):
-        low, high = arg_range("set", name)
+        low, high, _ = _spec(command("set"))[name]
         d = layout.default_dict()
         for value, good in ((low - 1, False), (low, True), (high, True), (high + 1, False)):
             d[name] = value

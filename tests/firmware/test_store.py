@@ -269,3 +269,31 @@ def test_real_files(tmp_path):
     (tmp_path / "state.2" / "h").write_bytes(b"Hffffffff 2\nthree")
     again = Store(path)
     assert again.load() == "one\ntwo" and len(again.problems) == 1
+
+
+def test_prepare_makes_each_missing_slot_file_ahead_and_never_empties_a_saved_one():
+    files = Files()
+    s = Store("state", files)
+    assert s.load() is None
+    s.save(state(1))  # slot 1, written before prepare got to it
+    made = 0
+    while s.prepare():
+        made += 1
+        assert Store("state", files).load() == "\n".join(state(1))  # an empty slot: ignored
+    assert made == SLOTS - 1 and sorted(files.files) == ["state.%d/h" % i for i in range(SLOTS)]
+    assert [name for name in sorted(files.files) if files.files[name]] == ["state.1/h"]
+    for n in range(2, 2 * SLOTS):  # the ring goes on as before over the slots made ahead
+        s.save(state(n))
+        assert Store("state", files).load() == "\n".join(state(n))
+    again = Store("state", files)
+    again.load()
+    assert not again.prepare()  # every slot there: nothing to make
+
+
+def test_prepare_leaves_a_slot_it_cannot_make_to_its_save():
+    files = Failing()
+    s = Store("state", files)
+    s.load()
+    files.fail_at = {files.ops + 1}
+    assert s.prepare()  # the first failed (left to its save), the next made
+    assert len(files.files) == 1

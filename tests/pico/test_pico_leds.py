@@ -3,7 +3,8 @@ it equal to what the renderer drew (the board's own `leds` reply)."""
 
 import pytest
 
-from cribcore.protocol import decode, parse_pixels
+from crib.board.pixels import parse_pixels
+from cribcore.protocol import decode
 
 pytestmark = pytest.mark.pico
 

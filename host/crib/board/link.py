@@ -19,6 +19,7 @@ import traceback
 import serial
 
 from crib.board.ids import Ids
+from crib.board.pixels import parse_pixels
 from crib.board.state import BoardState, differences
 from crib.errors import CribError
 from cribcore.protocol import (
@@ -30,7 +31,6 @@ from cribcore.protocol import (
     command,
     decode,
     encode,
-    parse_pixels,
 )
 
 TIMEOUT = 1.0  # seconds to wait for one reply before sending the line again

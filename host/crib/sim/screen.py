@@ -10,10 +10,11 @@ import re
 import textwrap
 import time
 
+from crib.board.pixels import parse_pixels
 from crib.board.state import BoardState
 from crib.layout import face
 from crib.picture.model import board_picture
-from cribcore.protocol import ProtocolError, decode, parse_pixels
+from cribcore.protocol import ProtocolError, decode
 
 TAP_MS = 80  # a tap holds the button this long: past the firmware's 20 ms debounce
 REFRESH_S = 0.1  # the drawing asks the runner for its LEDs this often

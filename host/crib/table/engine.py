@@ -30,8 +30,8 @@ from crib.table.entries import StateChanged
 from crib.table.questions import Event, Events, Question
 from crib.table.session import Session, Setup
 from crib.table.turns import Turns
+from cribcore import CoreError
 from cribcore.cards import card_name
-from cribcore.errors import CoreError
 from cribcore.game import PLAY, SHOW
 
 RETRY_S = 2.0  # how often an offline board is tried again

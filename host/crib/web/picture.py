@@ -14,7 +14,7 @@ def board_svg(store: str | None) -> Callable[[object], str | None]:
     from crib.picture.model import board_picture, check_layout
     from crib.picture.snapshot import svg
     from crib.sim.store import default_store, store_layout
-    from cribcore.errors import CoreError
+    from cribcore import CoreError
 
     last = {"key": None, "svg": None}
 
