@@ -82,9 +82,10 @@ def main(argv=None):
         last = [ln for ln in p.lines[start:] if ln.text.startswith("ok")][BURST - 1]
         cost = flash_cost(before, p.stats()["flash"])
         print("burst of %d pegs, per saved change:  %7.1f ms, %.2f page programs, "
-              "%.2f sector erases (4K; %d of 32K, %d of 64K in all)"
+              "%.3f sector erases (%d of 4K, %d of 32K, %d of 64K in all)"
               % (BURST, (last.t - t0) / 1e6 / BURST, cost["programs"] / BURST,
-                 cost["erase4k"] / BURST, cost["erase32k"], cost["erase64k"]))
+                 cost["erase4k"] / BURST, cost["erase4k"], cost["erase32k"],
+                 cost["erase64k"]))
         p.ask("new players=3 target=121")  # the burst took the pegs near the end
         p.sleep(500)
         fps, n = frame_rate(p, "peg p=0 n=12", 400)
