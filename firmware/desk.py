@@ -66,6 +66,9 @@ class MemoryFiles:
     def write(self, name, chunks):
         self.files[name] = "".join(chunks).encode()
 
+    def mkdir(self, name):
+        pass  # a dict: no directories
+
     def rename(self, old, new):
         self.files[new] = self.files.pop(old)
 

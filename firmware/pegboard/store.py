@@ -42,15 +42,19 @@ class Files:
         except OSError:
             return None
 
+    def mkdir(self, name):
+        """Make a directory (OSError if it is there already)."""
+        import os
+
+        os.mkdir(name)
+
     def write(self, name, chunks):
         """Create or replace a file with the chunks, in one write (LittleFS commits it
         whole when the file is closed); its directory is made when missing."""
         try:
             f = open(name, "w")
         except OSError:
-            import os
-
-            os.mkdir(name.rpartition("/")[0])  # a slot's first save
+            self.mkdir(name.rpartition("/")[0])  # a slot's first save
             f = open(name, "w")
         # Chunk by chunk, never one joined copy (the heap is small); LittleFS makes the new
         # content visible only when the file is closed.
@@ -98,18 +102,19 @@ class Store:
         refuse(self, reason)
 
     def prepare(self):
-        """Make one slot file that load() did not find, empty (which load ignores), ahead
-        of its first save; False when none is left. On a blank flash each slot's first
-        save also made its directory: 7 ms more to that reply on the emulated Pico. The
-        app calls this when it has nothing else to do; a failure is left to the save."""
-        while self._absent:
-            name = self._absent.pop()
-            try:
-                self.files.write(name, [])
-                return True
-            except OSError:
-                pass
-        return False
+        """Make the directory of a slot whose file load() did not find, ahead of the
+        slot's first save: on a blank flash that save made it, 7 ms more to its reply on
+        the emulated Pico. One a call (the app calls this when it has nothing else to
+        do); False when none is left. Only the directory: a file made ahead would be one
+        more commit in the slot's log. Already there (a file was all that was missing)
+        or failing: left to the save."""
+        if not self._absent:
+            return False
+        try:
+            self.files.mkdir(self._absent.pop().rpartition("/")[0])
+        except OSError:
+            pass
+        return True
 
     def save(self, lines):
         """Write the new state (a list of lines, the board's first; or a text); raise

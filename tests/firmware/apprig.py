@@ -39,6 +39,7 @@ class Files:
 
     def __init__(self, files=None):
         self.files = dict(files or {})
+        self.dirs = set()
         self.ops = 0
         self.cut_at = None
         self.keep = 0
@@ -59,6 +60,14 @@ class Files:
             self.files[name] = bytes(data[:self.keep])
             raise PowerCut
         self.files[name] = bytes(data)
+
+    def mkdir(self, name):
+        # The flat dict has no directories: only what was made is noted.
+        if self._cut():
+            raise PowerCut
+        if name in self.dirs:
+            raise OSError(17, "exists")
+        self.dirs.add(name)
 
     def rename(self, old, new):
         if self._cut():

@@ -118,13 +118,13 @@ def test_store_keeps_the_game_across_runs(interpreter, tmp_path):
     got = answers(desk("state\npeg p=1 n=9 id=a\n"))
     assert got[0].args["p1"] == (0, 9) and got[0].args["brightness"] == 70
     assert got[1].args["rev"] == 1  # the retried id was answered, not applied again
-    # a slot per save, each in a directory of its own; the slots not yet saved were made
-    # ahead (empty) while the board was idle
+    # a slot per save, each in a directory of its own; the directories of slots not yet
+    # saved are made ahead while the board is idle
     slots = ["state.%d" % i for i in range(9)]
     names = sorted(p.name for p in tmp_path.iterdir())
     assert set(names) <= set(slots) and {"state.1", "state.2"} <= set(names)
     assert [p.name for p in (tmp_path / "state.2").iterdir()] == ["h"]
-    assert [name for name in names if (tmp_path / name / "h").stat().st_size] == [
+    assert [name for name in names if (tmp_path / name / "h").exists()] == [
         "state.1", "state.2"]
 
 

@@ -271,29 +271,32 @@ def test_real_files(tmp_path):
     assert again.load() == "one\ntwo" and len(again.problems) == 1
 
 
-def test_prepare_makes_each_missing_slot_file_ahead_and_never_empties_a_saved_one():
+def test_prepare_makes_the_missing_slot_directories_ahead_one_a_call():
     files = Files()
     s = Store("state", files)
     assert s.load() is None
-    s.save(state(1))  # slot 1, written before prepare got to it
-    made = 0
+    s.save(state(1))  # slot 1, saved before prepare got to it
+    calls = 0
     while s.prepare():
-        made += 1
-        assert Store("state", files).load() == "\n".join(state(1))  # an empty slot: ignored
-    assert made == SLOTS - 1 and sorted(files.files) == ["state.%d/h" % i for i in range(SLOTS)]
-    assert [name for name in sorted(files.files) if files.files[name]] == ["state.1/h"]
-    for n in range(2, 2 * SLOTS):  # the ring goes on as before over the slots made ahead
+        calls += 1
+    assert calls == SLOTS - 1 and not s.prepare()
+    assert files.dirs == set("state.%d" % i for i in range(SLOTS) if i != 1)
+    assert sorted(files.files) == ["state.1/h"]  # directories only: no file written ahead
+    for n in range(2, 2 * SLOTS):  # the ring goes on as before
         s.save(state(n))
         assert Store("state", files).load() == "\n".join(state(n))
     again = Store("state", files)
     again.load()
-    assert not again.prepare()  # every slot there: nothing to make
+    assert not again.prepare()  # every slot's file there: nothing to make
 
 
-def test_prepare_leaves_a_slot_it_cannot_make_to_its_save():
+def test_prepare_goes_on_past_a_directory_that_is_there_or_fails():
     files = Failing()
+    files.dirs.add("state.8")  # its file was missing, not its directory
     s = Store("state", files)
     s.load()
-    files.fail_at = {files.ops + 1}
-    assert s.prepare()  # the first failed (left to its save), the next made
-    assert len(files.files) == 1
+    files.fail_at = {files.ops + 2}
+    while s.prepare():
+        pass
+    assert files.dirs == set("state.%d" % i for i in range(SLOTS) if i != 7)
+    assert files.files == {}

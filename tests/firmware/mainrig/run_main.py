@@ -99,6 +99,9 @@ class _Memory(real_store.Files):
     def write(self, name, chunks):
         self.files[name] = "".join(chunks).encode()
 
+    def mkdir(self, name):
+        pass  # a dict: no directories
+
     def rename(self, old, new):
         self.files[new] = self.files.pop(old)
 
