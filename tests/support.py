@@ -75,3 +75,15 @@ def v1_board(board):
 
     body = board._body("v1", ",".join([str(h) for h in board._hist]))
     return body + "*" + checksum(body)
+
+
+def packed_at(pack, name):
+    """(start, length) of module `name` ("/pegboard/ticks.mpy") in a code pack's bytes."""
+    import json
+
+    from crib.deploy.build import fastboot
+
+    fb = fastboot(FIRMWARE)
+    size = int(pack[len(fb.MAGIC):fb.HEAD - 1])
+    at, length, _ = json.loads(pack[fb.HEAD:fb.HEAD + size])["files"][name]
+    return fb.HEAD + size + at, length

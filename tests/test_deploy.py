@@ -140,8 +140,8 @@ def test_dry_run_lists_every_step_and_touches_nothing(capsys, built):
 def test_plan_compiles_every_firmware_file_main_last(tmp_path):
     plan = planning.plan_firmware(tmp_path)
     sources = build.firmware_sources(FIRMWARE)
-    assert len(plan.files) == len(sources) + 1  # and the layout's cache, built with it
-    assert "layout.cache" in [it.path for it in plan.files]
+    assert len(plan.files) == len(sources) + 2  # and two files built with them:
+    assert {"layout.cache", "code.pack"} <= {it.path for it in plan.files}  # fastboot.py
     assert plan.files[-1].path == "main.py"
     assert plan.mpy == build.mpy_version(next(tmp_path.rglob("*.mpy")))
     assert plan.lanes == len(default_dict()["lanes"])
@@ -339,7 +339,7 @@ def test_redeploy_writes_only_what_changed(pico, tmp_path):
     assert len([line for line in first if line.startswith("wrote")]) > 10
     again = _deploy(_changed_firmware(tmp_path), pico.port, tmp_path)
     wrote = [line.split()[1] for line in again if line.startswith("wrote")]
-    assert wrote == ["pegboard/light.mpy"]
+    assert wrote == ["code.pack", "pegboard/light.mpy"]  # the pack holds every module
 
 
 def test_redeploy_keeps_the_game_in_progress(pico, tmp_path):

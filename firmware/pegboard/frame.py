@@ -42,13 +42,18 @@ class Frame:
         """r + g + b over the frame last sent."""
         return sum(self._out)
 
-    def _set(self, led, tone):
-        k = 3 * led
-        w = self._want
-        self._total += tone[0] + tone[1] + tone[2] - w[k] - w[k + 1] - w[k + 2]
-        w[k] = tone[0]
-        w[k + 1] = tone[1]
-        w[k + 2] = tone[2]
+    def _fill(self, leds, tone):
+        # The LEDs (those on the strip) in one tone: a call a group, not a call an LED.
+        w, n, total = self._want, self.n, self._total
+        r, g, b = tone
+        for led in leds:
+            if 0 <= led < n:
+                k = 3 * led
+                total += r + g + b - w[k] - w[k + 1] - w[k + 2]
+                w[k] = r
+                w[k + 1] = g
+                w[k + 2] = b
+        self._total = total
 
     def marks(self, lane, key, leds):
         """Show a lane's marks: key is None (none) or (anything, then a tone per group),
@@ -56,19 +61,13 @@ class Frame:
         key changes."""
         if key == self._keys[lane]:
             return
-        n = self.n
         old = self._lit[lane]
         for group in old:
-            for led in group:
-                if 0 <= led < n:
-                    self._set(led, _DARK)
+            self._fill(group, _DARK)
         if key is None:
             leds = ()
         for g in range(len(leds)):
-            tone = key[g + 1]
-            for led in leds[g]:
-                if 0 <= led < n:
-                    self._set(led, tone)
+            self._fill(leds[g], key[g + 1])
         self._check.append(old)
         self._check.append(leds)
         self._keys[lane] = key

@@ -84,9 +84,9 @@ def sample(sampler, period):
     return timer
 
 
-def run(config, problem, strip, readers, port, faults, first=None):
-    """Build the app on the drivers (and, at boot, on what first_frame loaded and drew)
-    and step it as fast as the loop goes."""
+def run(config, problem, strip, readers, port, faults, first=None, running=None):
+    """Build the app on the drivers (and, at boot, on what first_frame loaded and drew),
+    call running() if given, and step it as fast as the loop goes."""
     import micropython
 
     from pegboard.app import App
@@ -106,6 +106,8 @@ def run(config, problem, strip, readers, port, faults, first=None):
     from pegboard.sampler import SAMPLE_MS
 
     timer = sample(app.buttons.sampler, SAMPLE_MS)
+    if running is not None:
+        running()
     # Ctrl-C becomes a plain byte while the app runs: a stray one must not stop it. The
     # port hands over to the REPL on CR, Ctrl-C, CR (mpremote's way in) instead.
     micropython.kbd_intr(-1)
@@ -117,8 +119,9 @@ def run(config, problem, strip, readers, port, faults, first=None):
         timer.deinit()
 
 
-def main():
-    """Run the app; restart it after any fault; return only for the REPL hand-over."""
+def main(running=None):
+    """Run the app; restart it after any fault; return only for the REPL hand-over.
+    running(): called once the app is built (main.py: fastboot.done)."""
     faults: list = []
     made = parts = None  # the drivers; with the port
     while True:
@@ -130,7 +133,7 @@ def main():
                 from pegboard.usbserial import UsbSerial
 
                 parts = made + (UsbSerial(),)
-            run(*parts, faults, first)
+            run(*parts, faults, first, running)  # running: again after a restart, harmless
         except KeyboardInterrupt:
             return
         except Exception as e:  # noqa: BLE001 - anything else: start again

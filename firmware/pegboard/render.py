@@ -266,7 +266,8 @@ class Renderer:
             out = []
             for lane in range(len(self.config.lanes)):
                 game = self.hole_led(lane, target)
-                fives = [self.hole_led(lane, h) for h in range(5, top + 1, 5)]
+                leds = self.config.lane_leds[lane]  # hole h <= holes is LED leds[h]: no laps
+                fives = [leds[h] for h in range(5, top + 1, 5)]
                 lines = [self.hole_led(lane, s) for s in skunk_lines(target) if s > 0]
                 out.append((tuple(led for led in fives if led != game), tuple(lines), (game,)))
             self._marks_target = target

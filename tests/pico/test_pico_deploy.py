@@ -57,6 +57,8 @@ def test_deploy_onto_a_game_in_progress(build):
 
 def test_the_build_is_what_crib_deploy_copies(build):
     assert "main.py" in build and "config.json" in build
-    assert all(Path(p).suffix in (".mpy", ".py", ".json") or p == "layout.cache" for p in build)
+    assert all(Path(p).suffix in (".mpy", ".py", ".json") or p in ("layout.cache", "code.pack")
+               for p in build)
     assert "layout.cache" in build  # the first boot after a deploy needs no validation
+    assert "code.pack" in build  # nor the module lookups (firmware/fastboot.py)
     assert sum(1 for p in build if p.endswith(".mpy")) >= 10

@@ -1,8 +1,11 @@
 """Compile the firmware tree to .mpy files with mpy-cross: the build that goes on the Pico."""
 
+import importlib.util
+import json
 import os
 import shutil
 import subprocess
+import zlib
 from pathlib import Path
 
 from crib.errors import CribError
@@ -80,7 +83,34 @@ def build(out_dir, root=None, opt=0):
     cache = layout_cache(out_dir)
     if cache is not None:
         written.append(cache)
+    written.append(code_pack(out_dir, written, fastboot(root)))
     return written
+
+
+def fastboot(root):
+    """The firmware's fastboot module (a top-level module of the firmware, not a package
+    the host imports), for the pack's format."""
+    spec = importlib.util.spec_from_file_location("fastboot", Path(root) / "fastboot.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def code_pack(out_dir, written, fastboot):
+    """Write code.pack (firmware/fastboot.py: the Pico imports its modules from it at
+    boot), every .mpy of fastboot.PACKAGES among the written files; its path."""
+    files, dirs, body = {}, set(), bytearray()
+    for path in sorted(written):
+        rel = path.relative_to(out_dir)
+        if path.suffix == ".mpy" and len(rel.parts) > 1 and rel.parts[0] in fastboot.PACKAGES:
+            data = path.read_bytes()
+            files["/" + rel.as_posix()] = [len(body), len(data), zlib.crc32(data)]
+            dirs.add("/" + rel.parent.as_posix())
+            body += data
+    pack = out_dir / fastboot.PACK.lstrip("/")
+    text = json.dumps({"dirs": sorted(dirs), "files": files}, separators=(",", ":")).encode()
+    pack.write_bytes(fastboot.MAGIC + b"%08d\n" % len(text) + text + body)
+    return pack
 
 
 def layout_cache(out_dir):

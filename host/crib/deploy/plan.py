@@ -79,7 +79,7 @@ def plan_firmware(work_dir, root=None):
         rel = path.relative_to(work_dir).as_posix()
         if rel == CONFIG:
             config = Item(rel, path.read_bytes())
-        elif path.suffix in (".py", ".mpy") or rel == CACHE:
+        elif path.suffix in (".py", ".mpy", ".pack") or rel == CACHE:
             files.append(Item(rel, path.read_bytes()))
             if path.suffix == ".mpy":
                 mpy = build.mpy_version(path)
