@@ -33,9 +33,10 @@ def loads(cls, text):
         _check(b, lanes)
     except (ValueError, IndexError) as e:  # a PegError is a ValueError too
         raise ValueError(f"bad board text {text!r}: {e}") from None
-    # Field letters, ranges and int spellings ("05", "+5", "1_0") in one go.
-    b._htext = encode_hist(b)
-    if b._body(fmt, ints(b._hist) if fmt == "v1" else b._htext) != body:
+    # Field letters, ranges and int spellings ("05", "+5", "1_0") in one go. A v2 history
+    # that decodes (no leading zero digit) and passes _check is what encode_hist gives.
+    b._htext = encode_hist(b) if fmt == "v1" else h
+    if b._body(fmt, ints(b._hist) if fmt == "v1" else h) != body:
         raise ValueError(f"board text is not canonical: {text!r}")
     return b
 
@@ -62,9 +63,7 @@ def _check(board, lanes):
         lane, old = rec & 3, rec >> 2
         if lane >= p or not (0 <= old < b[lane] < f[lane] or old == b[lane] == 0 < f[lane]):
             raise ValueError(f"history entry {rec}")
-        f[lane], b[lane] = b[lane], old
-        if t in f[:p]:
-            raise ValueError("a jump after the win")
+        f[lane], b[lane] = b[lane], old  # (so a front peg only goes down: none reaches t)
 
 
 # A character's worth in v2's history: 1 + a last digit, 33 + a leading one, 0 if neither.
@@ -82,6 +81,8 @@ def _decode_hist(board, text):
     for c in text.encode():  # bytes: no string per character
         w = _WORTH[c] if c < 128 else 0
         if w > 32:
+            if w == 33 and not v:
+                raise ValueError("history entry with a leading zero digit")
             v = v * 32 + w - 33
         elif w:
             vals.append(v * 32 + w - 1)
@@ -103,4 +104,4 @@ def _decode_hist(board, text):
 
 
 def _parse_ints(text):
-    return [int(v) for v in text.split(",")] if text else []
+    return list(map(int, text.split(","))) if text else []  # map: no comprehension's function

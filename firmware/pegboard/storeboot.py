@@ -3,7 +3,11 @@ from earlier firmware's files, pegboard.oldstate), the older ones, setting one a
 Used only at boot: the app drops this module afterwards, and its code leaves the heap.
 """
 
-from pegboard.statefiles import COPIES, HEAD, KEEP, RECORDS, SLOTS, crc, frame, ref
+from binascii import crc32
+
+from pegboard.statefiles import COPIES, HEAD, KEEP, RECORDS, SLOTS, frame, ref
+
+_HEAD = ord(HEAD)
 
 
 def names(path):
@@ -15,13 +19,14 @@ def names(path):
 
 def unframe(data):
     """(seq, lines) from a slot file's bytes, or None if it is corrupt or truncated."""
-    if data[:1] != HEAD.encode() or len(data) < 11:
+    if len(data) < 11 or data[0] != _HEAD or data[9] != 32:  # "H<crc> "
+        return None
+    body = data[10:]
+    if data[1:9] != ("%08x" % (crc32(body) & 0xFFFFFFFF)).encode():  # in C, as bytes
         return None
     try:
-        text = data[10:].decode()
+        text = body.decode()
     except UnicodeError:
-        return None
-    if data[1:9] != crc([text]).encode() or data[9:10] != b" ":
         return None
     lines = text.split("\n")
     if not lines[0].isdigit():

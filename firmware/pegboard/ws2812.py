@@ -16,10 +16,9 @@ tests/firmware_io/test_ws2812_pio.py assembles _ws2812_pio itself with a tiny as
 (standing in for rp2.asm_pio) and checks that the words agree.
 """
 
-try:
-    from typing_extensions import TYPE_CHECKING  # type: ignore
-except ImportError:
-    TYPE_CHECKING = False
+# Not typing's: looking for a typing_extensions module on the Pico's flash cost every boot
+# 5 ms. Type checkers take any constant of this name as true.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rp2.asm_pio import *  # noqa: F403  (the names rp2.asm_pio puts in scope)
 
