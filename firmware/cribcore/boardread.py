@@ -4,7 +4,7 @@ Needed only when a saved board is read (at boot on the Pico), so it is a module 
 that the firmware drops from memory afterwards.
 """
 
-from cribcore.boardtext import DIGITS, FORMAT, HIGH, checksum, crc, encode_hist, ints
+from cribcore.boardtext import FORMAT, LAST, LEAD, checksum, crc, encode_hist, ints
 
 
 def loads(cls, text):
@@ -67,10 +67,12 @@ def _check(board, lanes):
 
 
 # A character's worth in v2's history: 1 + a last digit, 33 + a leading one, 0 if neither.
+# (From the digits as bytes: ord() of a one-character str per digit took the Pico's boot
+# 8 ms.)
 _WORTH = bytearray(128)
 for _i in range(32):
-    _WORTH[ord(DIGITS[_i])] = 1 + _i
-    _WORTH[ord(HIGH[_i])] = 33 + _i
+    _WORTH[LAST[_i]] = 1 + _i
+    _WORTH[LEAD[_i]] = 33 + _i
 
 
 def _decode_hist(board, text):

@@ -10,7 +10,7 @@ FORMAT = "v2"  # dumps() writes v2; loads() reads v1 too (a deploy keeps the gam
 # before it (so most entries are one character; v1 spelled each as a number and a comma).
 DIGITS = "0123456789abcdefghijklmnopqrstuv"
 HIGH = "ABCDEFGHIJKLMNOPQRSTUVWXYZ()<>[]"
-_LAST, _LEAD = DIGITS.encode(), HIGH.encode()
+LAST, LEAD = DIGITS.encode(), HIGH.encode()
 
 
 def crc(text):
@@ -59,10 +59,10 @@ def entry(lane, back, front):
 
 def _digits(out, v):
     # v's base-32 digits, appended last first (the callers reverse).
-    out.append(_LAST[v & 31])
+    out.append(LAST[v & 31])
     v >>= 5
     while v:
-        out.append(_LEAD[v & 31])
+        out.append(LEAD[v & 31])
         v >>= 5
 
 

@@ -37,16 +37,20 @@ def _button(number):
 
 
 def drivers():
-    """(config, problem, strip, readers) from config.json: built once, kept across
-    restarts (a new WS2812 would claim another DMA channel every time)."""
+    """(config, problem, strip) from config.json: built once, kept across restarts (a
+    new WS2812 would claim another DMA channel every time)."""
     config, problem = boot_layout()
+    return config, problem, WS2812(config.pins["leds"], config.leds)
+
+
+def buttons(config):
+    """The button readers, {name: () -> pressed}: after the first frame, which needs none."""
     readers = {"undo": _button(config.pins["undo"])}
     if config.pins.get("confirm") is not None:
         readers["confirm"] = _button(config.pins["confirm"])
     for i, lane in enumerate(config.lanes):
         readers["lane%d" % i] = _button(lane.button)
-    strip = WS2812(config.pins["leds"], config.leds)
-    return config, problem, strip, readers
+    return readers
 
 
 def first_frame(config, strip):
@@ -132,7 +136,7 @@ def main(running=None):
                 first = first_frame(made[0], made[2])  # a fault here: again, from here
                 from pegboard.usbserial import UsbSerial
 
-                parts = made + (UsbSerial(),)
+                parts = made + (buttons(made[0]), UsbSerial())
             run(*parts, faults, first, running)  # running: again after a restart, harmless
         except KeyboardInterrupt:
             return

@@ -263,13 +263,16 @@ class Renderer:
         """Per lane: (LEDs of every 5th hole, of the skunk lines, (of the game hole,))."""
         if self._marks_target != target:
             top = min(target, self.config.holes)
+            skunks = [s for s in skunk_lines(target) if s > 0]
             out = []
             for lane in range(len(self.config.lanes)):
                 game = self.hole_led(lane, target)
                 leds = self.config.lane_leds[lane]  # hole h <= holes is LED leds[h]: no laps
                 fives = [leds[h] for h in range(5, top + 1, 5)]
-                lines = [self.hole_led(lane, s) for s in skunk_lines(target) if s > 0]
-                out.append((tuple(led for led in fives if led != game), tuple(lines), (game,)))
+                while game in fives:  # the game hole shows as itself
+                    fives.remove(game)
+                lines = tuple([self.hole_led(lane, s) for s in skunks])
+                out.append((tuple(fives), lines, (game,)))
             self._marks_target = target
             self._marks = out
         return self._marks

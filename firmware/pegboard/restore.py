@@ -15,10 +15,10 @@ class Saved:
         self.fresh(config)
 
     def fresh(self, config):
-        """A new game on this layout, its settings from config.json."""
-        c = config
-        self.board = Board(len(c.lanes), 121 if c.holes >= 121 else c.holes, c.undo_depth)
-        self.settings = dict([(k, getattr(c, k)) for k in NAMES])
+        """A new game on this layout (its board made by load() once no saved one is
+        found), its settings from config.json."""
+        self.board = None
+        self.settings = dict([(k, getattr(config, k)) for k in NAMES])
         self.ids = []
 
 
@@ -43,6 +43,9 @@ def load(store, config):
             text = store.older()
     for problem in store.problems:
         saved.warnings.append(("bad_state", problem))
+    if saved.board is None:  # a new game
+        c = config
+        saved.board = Board(len(c.lanes), 121 if c.holes >= 121 else c.holes, c.undo_depth)
     return saved
 
 
@@ -57,9 +60,10 @@ def restore(lines, lanes):
     if board.players > lanes:
         raise ValueError(f"{board.players} players on {lanes} lanes")
     ids = lines[2:]
-    for line in ids:  # only their shape: each is an `ok` line this firmware wrote
-        word, _, _, reply = line.split(" ", 3)
-        if word != "id" or reply[:3] != "ok ":
+    for line in ids:  # only their shape, `id IDENT KEY ok ...` (found, not split: the boot)
+        key = line.find(" ", 3)
+        reply = line.find(" ", key + 1) if key > 3 else -1
+        if not line.startswith("id ") or reply < 0 or line[reply + 1:reply + 4] != "ok ":
             raise ValueError(f"bad id line {line!r}")
     return board, settings(lines[1]), ids
 

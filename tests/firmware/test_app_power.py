@@ -152,7 +152,9 @@ def test_a_saved_state_is_read_back_only_when_every_line_is_sound():
                 [board, "peg brightness=55"], [board, "set brightness=500"],
                 [board, "set brightness=x5"], [board, "set colour=5"],
                 [board, "set brightness"], [board, "set x", "id a k err code=x"],
-                [board, "set", "ok a k ok rev=1"], [board, "set", "id a"]):
+                [board, "set", "ok a k ok rev=1"], [board, "set", "id a"],
+                [board, "set", "id  k ok rev=1"], [board, "set", "id a k okay"],
+                [board, "set", "id a k"], [board, "set", "idx a k ok rev=1"]):
         try:
             restore(bad, 3)
         except ValueError:

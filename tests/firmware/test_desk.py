@@ -1,5 +1,5 @@
 """The desk runner (firmware/desk.py) over a pipe: CPython, MicroPython from source, and the
-.mpy build under a 107K heap; --store, --config, bad arguments, the real clock."""
+.mpy build under a 106K heap; --store, --config, bad arguments, the real clock."""
 
 import select
 import subprocess
@@ -85,24 +85,25 @@ def test_scripted_game_under_micropython_from_source(game, cpython_out, tmp_path
     assert proc.stdout == cpython_out
 
 
-def test_scripted_game_from_the_mpy_build_in_107k(game, cpython_out, tmp_path):
+def test_scripted_game_from_the_mpy_build_in_106k(game, cpython_out, tmp_path):
     """What deploy puts on the Pico, in a heap the Pico can spare with a wide margin.
 
-    106K on the 64-bit unix port (bench/heap.py): what runs only at boot, Board.loads and
+    105K on the 64-bit unix port (bench/heap.py): what runs only at boot, Board.loads and
     the store's reading half, is in modules the app drops once it has read the saved
     state, no one-character strings are made (MicroPython interns each), and what only a
     host uses is not in the firmware (the pixel text's parser, the error codes' meanings:
-    docs/protocol.md). It measured 96K before the layout cache of pegboard.layout, and 107K
-    after issue 14's renderer (a frame skipped until it can change, pegboard.frame's two
-    layers: a drawn frame 42 -> 7 ms on the Pico), whose names took the interned-string
-    table one pool further (7K). The Pico has about 190K free, and the emulated-Pico soak
-    (tests/pico) samples the real port's heap."""
+    docs/protocol.md), and the build has no source line numbers. It measured 96K before
+    the layout cache of pegboard.layout, and 107K after issue 14's renderer (a frame
+    skipped until it can change, pegboard.frame's two layers: a drawn frame 42 -> 7 ms on
+    the Pico), whose names took the interned-string table one pool further (7K). The Pico
+    has about 190K free, and the emulated-Pico soak (tests/pico) samples the real port's
+    heap."""
     lines, model, stdin = game
     out = tmp_path / "build"
     build.build(out)
     assert (out / "desk.mpy").exists() and not (out / "desk.py").exists()
     proc = run_micropython(["-m", "desk", "--driven", "--store", tmp_path / "store"],
-                           heap="107K", stdin=stdin, cwd=out)
+                           heap="106K", stdin=stdin, cwd=out)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
     assert proc.stdout == cpython_out
 

@@ -43,7 +43,8 @@ def firmware_sources(root=None):
 def compile_file(src, dst, opt=0):
     """Compile one file; raise BuildError with mpy-cross's message on failure."""
     dst.parent.mkdir(parents=True, exist_ok=True)
-    args = [mpy_cross_path(), "-O%d" % opt, "-s", src.name, "-o", str(dst), str(src)]
+    args = [mpy_cross_path(), "-O%d" % opt, "-X", "no-source-lines", "-s", src.name, "-o",
+            str(dst), str(src)]
     proc = subprocess.run(args, capture_output=True, text=True)
     if proc.returncode != 0:
         raise BuildError("%s: %s" % (src, (proc.stderr or proc.stdout).strip()))
