@@ -163,10 +163,9 @@ class Board:
 
     def _body(self, fmt, hist):
         p = self.players
-        return "/".join((
-            fmt, "t" + str(self.target), "n" + str(p), "d" + str(self.dealer),
-            "r" + str(self.rev), "w" + ints(self.wins), "f" + ints(self._front[:p]),
-            "b" + ints(self._back[:p]), "u" + str(self.undo_depth), "h" + hist))
+        return "%s/t%d/n%d/d%d/r%d/w%s/f%s/b%s/u%d/h%s" % (
+            fmt, self.target, p, self.dealer, self.rev, ints(self.wins),
+            ints(self._front[:p]), ints(self._back[:p]), self.undo_depth, hist)
 
     @classmethod
     def loads(cls, text):

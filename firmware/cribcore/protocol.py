@@ -163,7 +163,7 @@ def parse_value(typ, raw):
 
 def format_value(typ, value):
     """A field value's canonical text, quoted only when it has to be."""
-    text = ",".join([str(v) for v in value]) if typ in "ls" else str(value)
+    text = ",".join(map(str, value)) if typ in "ls" else str(value)
     if text and (typ != "t" or not (" " in text or '"' in text or "\\" in text)):
         return text
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -121,8 +121,9 @@ class Store:
         OSError on failure, and the last saved state stays."""
         if type(lines) is str:
             lines = lines.split("\n")
-        self._slots = {}  # the boot's fallbacks are done with: free their memory
-        self._order = []
+        if self._slots or self._order:  # the boot's fallbacks are done with: free them
+            self._slots = {}
+            self._order = []
         seq = self.seq + 1
         self.seq = seq  # even if the write fails: its slot may hold anything now
         own = [lines[0]]

@@ -63,9 +63,10 @@ class UsbSerial(StdioPort):
     def read(self):
         """What has arrived, without waiting; byte by byte, so the hand-over leaves what
         follows it unread for the REPL."""
+        # Locals, not attributes, in the loop: it runs once a byte of every command.
         data = bytearray()
-        raw, ipoll = self._raw, self._ipoll
-        while len(data) < CHUNK:
+        raw, ipoll, cc, n = self._raw, self._ipoll, self._cc, 0
+        while n < CHUNK:
             if ipoll is None:
                 if not self.ready():
                     break
@@ -78,13 +79,16 @@ class UsbSerial(StdioPort):
             if not byte:
                 break
             c = byte[0]
+            n += 1
             if c == _CTRL_C:
-                self._cc = 2 if self._cc else 0
+                cc = 2 if cc else 0
                 continue
-            if c == _CR and self._cc == 2:
+            if c == _CR and cc == 2:
+                self._cc = 0
                 raise KeyboardInterrupt  # CR, Ctrl-C, CR: the REPL's turn
-            self._cc = 1 if c == _CR else 0
+            cc = 1 if c == _CR else 0
             data.append(c)
+        self._cc = cc
         return bytes(data)
 
     def write(self, data):
