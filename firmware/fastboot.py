@@ -75,14 +75,19 @@ class Pack:
         return (_FILE, 0, 0, 0, 0, 0, at[1], 0, 0, 0)
 
     def open(self, path, mode):
-        """A module's bytes as a stream (its own file if they fail their CRC)."""
+        """A module's bytes as a stream; its own file if they fail their CRC, or if reading
+        them fails (a module in one piece needs two copies of it in the heap at once, where
+        the file is read a little at a time: the pack must never make an import fail)."""
         at = self._files.get(path)
         if at is None or "w" in mode or "a" in mode:
             raise OSError(2)
-        self._f.seek(self._base + at[0])
-        data = self._f.read(at[1])
-        if len(data) == at[1] and self._crc32(data) & 0xFFFFFFFF == at[2]:
-            return self._stream(data)
+        try:
+            self._f.seek(self._base + at[0])
+            data = self._f.read(at[1])
+            if len(data) == at[1] and self._crc32(data) & 0xFFFFFFFF == at[2]:
+                return self._stream(data)
+        except (MemoryError, OSError):
+            pass
         return open(self.root + path, mode)
 
 
@@ -109,7 +114,7 @@ def setup():
         import vfs
 
         vfs.mount(Pack(PACK), MOUNT)
-    except (ImportError, OSError, ValueError):  # no vfs, no pack, a damaged one
+    except (ImportError, OSError, ValueError, MemoryError):  # no vfs, no pack, damage...
         return
     sys.path.insert(0, MOUNT)
 

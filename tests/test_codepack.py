@@ -71,3 +71,19 @@ def test_a_damaged_pack_is_refused_whole(built, tmp_path, cut):
     (tmp_path / "code.pack").write_bytes(bytes(data))
     with pytest.raises(ValueError):
         fb.Pack(str(tmp_path / "code.pack"))
+
+
+@pytest.mark.parametrize("fault", [MemoryError, OSError])
+def test_a_module_the_pack_cannot_read_is_read_from_its_own_file(built, fault):
+    out, _ = built
+    pack = fastboot().Pack(str(out / "code.pack"), root=str(out))
+
+    def failing(data):
+        raise fault("no room for a second copy")
+
+    pack._stream = failing
+    got = pack.open("/pegboard/render.mpy", "rb")
+    assert got.read() == (out / "pegboard" / "render.mpy").read_bytes()
+    got.close()
+    pack.umount()
+
