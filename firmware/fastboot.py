@@ -11,9 +11,11 @@ once the app is running. Figures: docs/firmware.md, "Boot".
   before the first frame. `crib deploy` writes code.pack beside the .mpy files: every
   module of pegboard/ and cribcore/ in one file, after an index. Mounted at /pack, first
   on sys.path, a Pack answers those lookups from its index and reads each module from
-  the one open file. A module whose bytes fail their CRC is read from its own file; no
-  pack, or a damaged index, means no pack. Anything else (main.py, desk, the state) is
-  not in the pack, so the next entry of sys.path, the flash, has it.
+  the one open file. A module whose bytes fail their CRC, or that the pack cannot read
+  (it needs the module in one piece, twice, in the heap), is read from its own file; no
+  pack, or a damaged index, means no pack: the pack never makes an import fail. Anything
+  else (main.py, desk, the state) is not in the pack, so the next entry of sys.path, the
+  flash, has it.
 
 The pack (host/crib/deploy/build.py writes it): MAGIC and the index's length in 8
 decimal digits and a newline (HEAD bytes); the index, JSON: {"dirs": [folder, ...],
