@@ -82,7 +82,7 @@ class App:
         self._saving = False
         self._unsaid = None  # a fault that could not be reported yet
         self._torn = None  # bytes read were lost: drop the reader's line (True: torn)
-        self._prepare = True  # the store may have slot files to make ahead (when idle)
+        self._prepare = True  # the store may have slot directories to make ahead (idle)
         if saved is None:
             from pegboard.restore import load
 
@@ -134,7 +134,7 @@ class App:
         self._work(self.now)
         if self._prepare and not self.queue:
             try:
-                self._prepare = self.store.prepare()  # idle: a slot file ahead of its save
+                self._prepare = self.store.prepare()  # idle: a slot's folder before its save
             except Exception:  # noqa: BLE001 - e.g. MemoryError: the save makes it instead
                 self._prepare = False
         if self._drain is not None:
