@@ -16,7 +16,6 @@ MAX_POINTS = 1000  # one jump; bigger would only be clamped at the target anyway
 MAX_UNDO = 1000
 
 
-
 class PegError(CoreError):
     """A refused board change or a bad board text; `code` names the reason for the protocol."""
 

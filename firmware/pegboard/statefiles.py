@@ -34,13 +34,10 @@ def crc(chunks):
 
 
 def frame(seq, lines):
-    """The chunks of a slot file (header line, then the lines): its text is their join."""
-    out = [str(seq)]
-    for line in lines:
-        out.append("\n")
-        out.append(line)
-    out.insert(0, HEAD + crc(out) + " ")
-    return out
+    """The chunks of a slot file (header line, then the lines): its text is their join.
+    (Two: a slot file is small, and a chunk a line cost the Pico's save a CRC call each.)"""
+    body = "\n".join([str(seq)] + lines)
+    return [HEAD + crc([body]) + " ", body]
 
 
 COPIES = (".a", ".b", "", ".new", ".old")  # state copies of earlier firmware (oldstate)

@@ -56,8 +56,8 @@ class Files:
         except OSError:
             self.mkdir(name.rpartition("/")[0])  # a slot's first save
             f = open(name, "w")
-        # Chunk by chunk, never one joined copy (the heap is small); LittleFS makes the new
-        # content visible only when the file is closed.
+        # Chunk by chunk, with no joined copy of them all; LittleFS makes the new content
+        # visible only when the file is closed.
         with f:
             for chunk in chunks:
                 f.write(chunk)
@@ -75,7 +75,7 @@ class Store:
         self._order = []  # the seqs (or legacy copies) older() has still to offer
         self._where = {}  # line -> (seq, index) of the newest state's lines in the slots
         self._newest = None  # the seq (or legacy copy) of the state last offered
-        self._absent = []  # slot files load() did not find, for prepare() to make
+        self._absent = []  # slot files load() did not find: prepare() makes their folders
 
     def _slot(self, seq):
         return f"{self.path}.{seq % SLOTS}/h"
@@ -138,7 +138,7 @@ class Store:
             where[line] = at
         own.append(refs.decode())
         name = self._slot(seq)
-        if name in self._absent:  # written now: prepare() must never empty it
+        if name in self._absent:  # its folder is made now: nothing left for prepare()
             self._absent.remove(name)
         self.files.write(name, frame(seq, own))
         self._where = where
