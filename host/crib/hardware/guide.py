@@ -88,9 +88,9 @@ def guide_markdown(config: Config, source: str, spec: FaceSpec = face.DEFAULT_SP
     split_text = ("It fits a cutter bed of %g mm in one piece." % ps.bed_mm
                   if len(pieces) == 1 else
                   "It is longer than a cutter bed of %g mm (`--bed MM` changes that), so the "
-                  "cut files and the templates split it into %d pieces across gaps between "
-                  "hole groups (at y = %s mm from the top); glue them edge to edge on the "
-                  "diffuser." % (ps.bed_mm, len(pieces),
+                  "cut files split it into %d pieces across gaps between hole groups (at y = "
+                  "%s mm from the top); glue them edge to edge on the diffuser. The drilling "
+                  "templates show the whole face (a drill has no bed)." % (ps.bed_mm, len(pieces),
                                  ", ".join("%g" % round(y0, 1) for y0, _ in pieces[1:])))
     usb = ("This layout's budget keeps the whole board within the %d mA of a USB 2.0 port."
            % USB_MA if p["usb_ok"] else

@@ -12,6 +12,7 @@ from crib.layout.face import FaceSpec
 from pegboard.config import Config
 
 RAILS = {"PCB1.5V": "5V", "PCB1.GND": "GND"}
+U2_NAME_OFST, U2_NUMBER_OFST = 0.5, 0.3  # drawing units: U2's top and bottom pin labels
 
 
 def _pin(elm, end, name, side, pin=None):
@@ -94,7 +95,11 @@ def schematic(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> tuple:
     u2_pins += [_pin(elm, "U2." + n, AHCT125[n], "top") for n in ("14", "4", "10", "13")]
     u2_pins += [_pin(elm, "U2." + n, AHCT125[n], "bottom") for n in ("7", "1", "5", "9", "12")]
     d.add(elm.Line().at(ends[gp]).right().length(1.5))
-    u2 = elm.Ic(pins=u2_pins, size=(6, 2.5))
+    # Pin names sit well inside the box and numbers well off its edge on the top and
+    # bottom, wherever a renderer puts the baseline (librsvg ignores dominant-baseline).
+    u2 = elm.Ic(pins=u2_pins, size=(6, 3.2))
+    for side in ("T", "B"):
+        u2.side(side, label_ofst=U2_NAME_OFST, pinlabel_ofst=U2_NUMBER_OFST)
     d.add(u2.anchor("U2.2").label("U2 74AHCT125"))
     for u2pin in AHCT125:
         ends["U2." + u2pin] = u2.absanchors["U2." + u2pin]
@@ -127,7 +132,8 @@ def schematic(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> tuple:
     vx = d.here
     d.add(elm.Dot().at(vx))
     rail(vx, "5V", 90)
-    c1 = two(elm.Capacitor(polar=True).at(vx).down().toy(g[1]).label("C1 1000 µF", loc="bot"),
+    d.add(elm.Line().at(vx).down().length(0.5))  # C1's "+" clear of the 5 V line
+    c1 = two(elm.Capacitor(polar=True).at(d.here).down().toy(g[1]).label("C1 1000 µF", loc="bot"),
              "C1", "+", "-")
     d.add(elm.Line().at(c1.absanchors["end"]).to(g))
     d.add(elm.Dot().at(c1.absanchors["end"]))

@@ -1,6 +1,7 @@
 """face-template-a4.pdf / -letter.pdf: the drilling template, 1:1, tiled over paper.
 
-Each page shows one tile of one piece of the panel at full size: every hole at its real
+A drill has no bed, so the template shows the whole face, never the pieces the cut files
+split it into for a cutter. Each page shows one tile of it at full size: every hole at its real
 diameter with a cross on its centre for the drill's point, the rings, lines and names to
 engrave, the outline. Tiles overlap by OVERLAP mm and share alignment crosses in the
 overlaps, so neighbouring pages are laid over each other cross on cross and taped. Every
@@ -9,7 +10,7 @@ page carries a 100 mm bar to check that it printed at 100 % (no "fit to page").
 
 import datetime
 
-from crib.hardware.panel import DEFAULT_PANEL, Panel, PanelSpec, panel, split
+from crib.hardware.panel import DEFAULT_PANEL, Panel, PanelSpec, panel
 from crib.layout import face
 from crib.layout.face import FaceSpec
 from pegboard.config import Config
@@ -21,6 +22,11 @@ MARK = 4.0  # arm of an alignment cross
 PT = 72 / 25.4  # points per mm
 DRILLED = {"led": "LEDs", "button": "buttons", "jack": "jack", "mount": "M3 corners"}
 FIXED = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)  # reproducible files
+
+
+def whole(p: Panel) -> list[tuple[float, float]]:
+    """The template's one piece: the whole face (a drill, unlike a cutter, has no bed)."""
+    return [(0.0, p.height)]
 
 
 def overlap(p: Panel) -> float:
@@ -87,7 +93,7 @@ def template_pdf(config: Config, paper: str, spec: FaceSpec = face.DEFAULT_SPEC,
     from fpdf import FPDF
 
     p = panel(config, spec, ps)
-    pieces = split(p, ps)
+    pieces = whole(p)
     pw, ph = PAPERS[paper]
     pdf = FPDF(unit="mm", format=(pw, ph))
     pdf.set_auto_page_break(False)

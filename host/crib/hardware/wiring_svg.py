@@ -14,13 +14,14 @@ from crib.layout import face
 from crib.layout.face import FaceSpec
 from pegboard.config import Config
 
-RED, BLACK, BLUE, YELLOW, GREY = "#d00000", "#000", "#0050c0", "#b08000", "#888"
+RED, BLACK, BLUE, YELLOW = "#d00000", "#000", "#0050c0", "#b08000"
 COLOURS = {"red": RED, "black": BLACK, "blue": BLUE, "yellow": YELLOW, "three-core": BLUE}
 FONT = {"font_family": "sans-serif", "font_size": 12}
 SMALL = {"font_family": "sans-serif", "font_size": 10}
 BUS5, BUSG = 520, 540  # x of the 5 V and GND rails running down beside the strip
 STRIP_X, TOP, ROW = 620, 210, 40  # the strip pieces: one per row from y = TOP
 PICO_Y = 110
+WIDTH = 960
 
 
 def _piece_label(config, first, last):
@@ -104,16 +105,16 @@ def wiring_svg(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> str:
     pieces = face.strip_pieces(config, spec)
     btns = buttons(config)
     pins = pico_pins(config)
-    pico_h = 24 + 18 * len(pins)
+    pico_h = 30 + 18 * len(pins)
     btn_y = PICO_Y + pico_h + 60
     gnd_y = btn_y + 34 * len(btns)
     last_y = TOP + ROW * len(pieces)
-    height = max(last_y + 30, gnd_y + 30)
-    svg = Svg(960, height)
+    height = max(last_y + 30, gnd_y + 40)
+    svg = Svg(WIDTH, height)
     sheet = _Sheet(svg, wires(config, spec))
     svg.add("title", "Wiring: %d LEDs in %d strip pieces, %d buttons, 5 V %d A supply"
             % (config.leds, len(pieces), len(btns), p["supply_a"]))
-    svg.add("rect", x=0, y=0, width=960, height=height, fill="#fff")
+    svg.add("rect", x=0, y=0, width=WIDTH, height=height, fill="#fff")
     # The supply: J1, F1 in its + lead, the two rails (PCB1) down beside the strip.
     svg.add("rect", class_="part jack", data_ref="J1", x=20, y=20, width=100, height=50,
             fill="#eee", stroke=BLACK)
@@ -140,8 +141,10 @@ def wiring_svg(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> str:
     pin_y = {}
     for i, pin in enumerate(pins):
         y = PICO_Y + 36 + 18 * i
-        svg.add("text", "%s (pin %d)" % (pico_pin_name(config, pin), pin), x=30, y=y + 4,
-                **SMALL)
+        # VBUS stays unconnected: said inside the box, clear of the button wires outside.
+        svg.add("text", "%s (pin %d)%s" % (pico_pin_name(config, pin), pin,
+                                           " not connected" if pin == 40 else ""),
+                x=30, y=y + 4, **SMALL)
         pin_y[pin] = y
     # D1: the rail to VSYS, band (cathode) towards VSYS.
     sheet.dot(230, 35)
@@ -150,7 +153,6 @@ def wiring_svg(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> str:
     sheet.wire("D1.K", "U1.39", "M230 96 V %d H 190" % pin_y[39])
     sheet.dot(255, 55)
     sheet.wire("U1.38", "PCB1.GND", "M190 %d H 255 V 55" % pin_y[38])
-    svg.add("text", "not connected", x=196, y=pin_y[40] + 4, fill=GREY, **SMALL)
     # U2, its supply pins up to the rails, C2 across VCC and GND.
     svg.add("rect", class_="part shifter", data_ref="U2", x=300, y=110, width=160, height=70,
             fill="#eef", stroke=BLACK)
@@ -209,14 +211,15 @@ def wiring_svg(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> str:
                 if f == 0:
                     sheet.wire("C1.+", "LED1.5V@0", "M580 %d V %d" % (y + 13, y + 8), width=1)
                     sheet.wire("C1.-", "LED1.GND@0", "M580 %d V %d" % (y + 25, y + 30), width=1)
-                    _cap(svg, "C1", 580, y + 13, y + 25, True, 596)
+                    _cap(svg, "C1", 580, y + 13, y + 25, True, 600)
     svg.add("text", "blue loops: DOUT to the next DIN, with 5 V and GND (%s three-core)"
-            % p["tap_wire"], x=STRIP_X, y=last_y + 16, **SMALL)
+            % p["tap_wire"], x=WIDTH - 12, y=last_y + 16, text_anchor="end", **SMALL)
     svg.add("text", "C1 1000 uF across the first feed, + to 5 V", x=STRIP_X, y=TOP - 20,
             **SMALL)
     # Buttons: each GPIO through its switch to the ground line.
+    # Under the switches, where no wire runs.
     svg.add("text", "Buttons: GPIO to GND, internal pull-ups (pressed reads 0)", x=20,
-            y=btn_y - 26, **FONT)
+            y=gnd_y + 24, **FONT)
     for i, (name, gpio) in enumerate(btns):
         y = btn_y + 34 * i
         sw = "SW%d" % (i + 1)
