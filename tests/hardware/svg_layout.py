@@ -11,7 +11,6 @@ from the cap height above the baseline to the descender below it.
 
 import re
 import xml.etree.ElementTree as ET
-
 from pathlib import Path
 
 from fontTools.ttLib import TTFont
@@ -96,7 +95,7 @@ def _points(s):
 
 
 class Drawing:
-    """texts [(text, (x0, y0, x1, y1), element id)], strokes [(x0, y0, x1, y1)], the sheet's box."""
+    """texts [(text, (x0, y0, x1, y1), element id)], strokes [segments], the sheet."""
 
     def __init__(self, svg_text, backdrop=()):
         self.backdrop = set(backdrop)
