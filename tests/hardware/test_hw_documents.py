@@ -346,9 +346,6 @@ def test_the_guide_covers_power_banks_unplugging_and_serial_permissions():
                     "## Colours for colour-blind players"):
         assert heading in text
     assert "usermod -aG dialout" in text and 'ATTRS{idVendor}=="2e8a"' in text
-    p = hw_power.power_budget(hardware.load_layout()[0])
-    hours = int(37 * 0.85 / (5 * (p["typical_ma"] + hw_power.PICO_MA) / 1000))
-    assert "lasts about %d hours" % hours in text
     big = hardware.document("README.md", config(budget=9000), "x")
     assert "use the mains supply" in big
 
@@ -368,3 +365,43 @@ def test_the_fuse_carries_the_need_and_stays_within_the_supply(budget):
     runs = int(re.match(r"(?:(\d+) x )?", rows["W1"][3]).group(1) or 1)
     assert amps * 1000 <= runs * [m for g, _, m in hw_power.AWG if g == awg][0]
     assert mpn.startswith("Littelfuse")
+
+
+# -- power truths: C1's hold-up, the dark LEDs' share, a power bank's hours -------------------
+
+def test_c1_drains_in_milliseconds_and_the_guide_says_so():
+    c, _ = hardware.load_layout()
+    dark_a = c.leds * c.led_ma["idle"] / 1000
+    ms = 1000e-6 * 1.0 / dark_a * 1000  # t = C dV / I, one volt
+    assert hw_power.hold_up_ms(c) == pytest.approx(ms)
+    assert ms < 10
+    guide = (ROOT / "hardware" / "README.md").read_text()
+    assert "few seconds" not in guide
+    assert "%.1f ms per volt" % ms in guide
+
+
+def test_the_budget_says_what_the_dark_leds_take():
+    c, _ = hardware.load_layout()
+    dark = c.leds * c.led_ma["idle"]
+    text = (ROOT / "hardware" / "power.md").read_text()
+    assert "dark LEDs take %d mA of the %d mA budget" % (dark, c.budget_ma) in text
+    assert "%d mA is left for light" % (c.budget_ma - dark) in text
+
+
+def test_power_bank_hours_come_from_the_firmware_model_waiting_and_in_play():
+    from cribcore.pegs import Board
+    from pegboard.render import Renderer
+
+    c, _ = hardware.load_layout()
+    r = Renderer(c, hw_power._Strip(c.leds))
+    r.draw(Board(len(c.lanes), c.holes, c.undo_depth), None, 0)
+    waiting = r.last_ma + hw_power.PICO_MA
+    playing = hw_power.typical_ma(c) + hw_power.PICO_MA
+    assert c.leds * c.led_ma["idle"] < waiting < playing
+    wh = 10 * 3.7 * 0.85  # a 10,000 mAh bank's cells at 3.7 V, 85 % reaching the board
+    guide = (ROOT / "hardware" / "README.md").read_text()
+    assert "about **%.0f hours waiting**" % (wh / (5 * waiting / 1000)) in guide
+    assert "about **%.0f hours in play**" % (wh / (5 * playing / 1000)) in guide
+    assert "(%d mA with the Pico)" % waiting in guide
+    for way in ("mains adapter", "fewer lanes", "budget_ma"):
+        assert way in guide

@@ -10,14 +10,21 @@ from pathlib import Path
 
 from crib.hardware import circuit
 from crib.hardware.panel import DEFAULT_PANEL, PanelSpec, panel, split
-from crib.hardware.power import PICO_MA, USB_MA, VOLTS, power_budget
+from crib.hardware.power import (
+    BANK_EFFICIENCY,
+    BANK_MAH,
+    BANK_WH,
+    C1_UF,
+    PICO_MA,
+    USB_MA,
+    bank_hours,
+    power_budget,
+)
 from crib.layout import face
 from crib.layout.face import FaceSpec
 from pegboard.config import Config
 
 TEMPLATE = Path(__file__).with_name("guide.md")
-BANK_WH = 37  # a 10,000 mAh power bank: 10 Ah at the cells' 3.7 V
-BANK_EFFICIENCY = 0.85  # boost to 5 V and cable losses
 STAGES = (("The supply", ("VIN", "5V", "GND"), ("J1", "F1")),
           ("The Pico's power", ("5V", "VSYS", "GND"), ("D1", "U1.38")),
           ("The level shifter", ("5V", "GND"), ("U2", "C2")),
@@ -64,18 +71,30 @@ def _diode(config, spec):
 def _power_bank(config):
     p = power_budget(config)
     need = p["plan"]["need_ma"]
-    typical = p["typical_ma"] + PICO_MA
-    hours = BANK_WH * BANK_EFFICIENCY / (VOLTS * typical / 1000)
     if need > 2100:
         return ("This layout may draw %d mA, more than a power bank's 2.1 A port gives: "
                 "use the mains supply, or lower budget_ma." % need)
+    waiting, playing = p["waiting_ma"] + PICO_MA, p["typical_ma"] + PICO_MA
     return ("The board never draws more than %d mA, so a USB power bank with a port of "
             "%s A or more runs it: plug it into J1 with a USB-A to 5.5/2.1 mm barrel cable "
-            "(the fuse and the diode then protect it as they do the mains supply). A "
-            "10,000 mAh bank (about %d Wh) lasts about %d hours of a game in progress "
-            "(%d mA with the Pico). Even dark, the strip draws %d mA, enough to keep banks "
-            "that switch off at a low load awake."
-            % (need, "1" if need <= 1000 else "2.1", BANK_WH, hours, typical, p["idle_ma"]))
+            "(the fuse and the diode then protect it as they do the mains supply). By the "
+            "firmware's own current model at brightness %d%%, a %s mAh bank (about %d Wh, "
+            "%d%% of it reaching the board) lasts about **%.0f hours waiting** for a game "
+            "(%d mA with the Pico) and about **%.0f hours in play** (%d mA). Most of that "
+            "is the dark LEDs: %d LEDs draw %d mA even when off. For longer: a mains "
+            "adapter on J1; a layout with fewer lanes (fewer LEDs: each takes %d mA dark); "
+            "a lower brightness or budget_ma only trims the light above the dark draw. "
+            "That dark draw also keeps banks that switch off at a low load awake."
+            % (need, "1" if need <= 1000 else "2.1", config.brightness,
+               "{:,}".format(BANK_MAH), BANK_WH, round(100 * BANK_EFFICIENCY),
+               bank_hours(waiting), waiting, bank_hours(playing), playing, p["leds"], p["idle_ma"],
+               config.led_ma["idle"]))
+
+
+def _hold_up(config):
+    p = power_budget(config)
+    return ("C1 (%d uF) alone feeds the dark strip's %d mA for only about %.1f ms per volt "
+            "it falls, so the LEDs go dark at once" % (C1_UF, p["idle_ma"], p["hold_up_ms"]))
 
 
 def guide_markdown(config: Config, source: str, spec: FaceSpec = face.DEFAULT_SPEC,
@@ -104,7 +123,7 @@ def guide_markdown(config: Config, source: str, spec: FaceSpec = face.DEFAULT_SP
         "mount_d": "%g" % ps.mount_d, "split": split_text,
         "pieces": str(len(face.strip_pieces(config, spec))),
         "wires": wire_steps(config, spec), "diode": _diode(config, spec),
-        "usb": usb, "power_bank": _power_bank(config),
+        "usb": usb, "power_bank": _power_bank(config), "hold_up": _hold_up(config),
     }
     text = TEMPLATE.read_text()
     missing = set(re.findall(r"\{\{(\w+)\}\}", text)) - set(values)

@@ -21,6 +21,9 @@ FEED_M = 1.0  # cable length from the supply to the farthest feed point
 TAP_M = 0.3  # a tap from the 5 V bus to a strip piece, or a jumper between pieces
 MIN_POWER_AWG = 22  # thinner wire is too fragile for power, whatever the current
 # Stranded copper hook-up wire: gauge, milliohm per metre, a conservative current in mA.
+C1_UF = 1000  # the bulk capacitor across the strip's first feed
+BANK_MAH, BANK_WH = 10000, 37  # a 10,000 mAh power bank: 10 Ah at the cells' 3.7 V
+BANK_EFFICIENCY = 0.85  # boost to 5 V and cable losses
 AWG = ((24, 84.2, 2000), (22, 53.0, 3000), (20, 33.3, 5000), (18, 21.0, 7000),
        (16, 13.2, 10000), (14, 8.3, 15000), (12, 5.2, 20000), (10, 3.3, 30000))
 
@@ -56,6 +59,25 @@ def typical_ma(config):
     renderer.draw(board, None, 0)
     renderer.draw(board, None, 60000)  # long after the jump animations
     return renderer.last_ma
+
+
+def idle_board_ma(config):
+    """The renderer's estimate for a fresh board waiting for play (the marks, no pegs)."""
+    board = Board(len(config.lanes), config.holes, config.undo_depth)
+    renderer = Renderer(config, _Strip(config.leds))
+    renderer.draw(board, None, 0)
+    return renderer.last_ma
+
+
+def hold_up_ms(config, volts=1.0):
+    """How long C1 alone feeds the dark strip before its voltage falls by volts (ms):
+    t = C x dV / I, with I the dark strip's draw."""
+    return C1_UF * volts / light.sum_ma(0, config.leds, config.led_ma)
+
+
+def bank_hours(ma):
+    """Hours a 10,000 mAh power bank runs a board drawing ma at 5 V (with the Pico)."""
+    return BANK_WH * BANK_EFFICIENCY / (VOLTS * ma / 1000)
 
 
 def worst_ma(config):
@@ -171,7 +193,8 @@ def power_budget(config):
         "model": dict(model), "led_full_ma": light.sum_ma(light.FULL, 1, model),
         "worst_ma": worst, "worst_mw": worst * VOLTS,
         "idle_ma": light.sum_ma(0, n, model),
-        "typical_ma": typical_ma(config),
+        "typical_ma": typical_ma(config), "waiting_ma": idle_board_ma(config),
+        "hold_up_ms": hold_up_ms(config),
         "limited_ma": plan["strip_ma"], "limited_mw": plan["strip_ma"] * VOLTS,
         "white_scale": scale, "white_limited_ma": white,
         "pico_ma": PICO_MA, "plan": plan, "uncapped": uncapped,

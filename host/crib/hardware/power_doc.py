@@ -42,17 +42,19 @@ def power_markdown(config, source):
         "| dark: every LED off | %d mA | %s |" % (p["idle_ma"], _w(p["idle_ma"] * VOLTS)),
         "",
         "The limiter scales each frame until its estimate, idle draw included, fits "
-        "budget_ma. An all-white frame is scaled to %d/256 of full and draws %d mA; the "
-        "dark strip alone takes %d mA of the budget." % (
-            p["white_scale"], p["white_limited_ma"], p["idle_ma"]),
+        "budget_ma. An all-white frame is scaled to %d/256 of full and draws %d mA. **The "
+        "dark LEDs take %d mA of the %d mA budget** (%d LEDs at %d mA each, lit or not), "
+        "so %d mA is left for light." % (
+            p["white_scale"], p["white_limited_ma"], p["idle_ma"], config.budget_ma,
+            p["leds"], model["idle"], max(0, config.budget_ma - p["idle_ma"])),
         "",
         "## Supply",
         "",
         "With the limiter on, the strip never needs more than the limited case: %d mA, "
-        "plus %d mA for the Pico and "
-        "the level shifter = %d mA. A supply should run at no more than 80%% of its rating, "
+        "plus %d mA for the Pico and the level shifter = %d mA (%d mA of it the dark LEDs). "
+        "A supply should run at no more than 80%% of its rating, "
         "so it must give %d mA or more: **a 5 V %d A supply**."
-        % (plan["strip_ma"], PICO_MA, plan["need_ma"],
+        % (plan["strip_ma"], PICO_MA, plan["need_ma"], p["idle_ma"],
            -(-plan["need_ma"] * HEADROOM[0] // HEADROOM[1]), plan["supply_a"]),
         "",
         # As wired (pins.md) the Pico's USB feeds only the Pico; USB power for the whole
