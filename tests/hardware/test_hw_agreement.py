@@ -14,7 +14,8 @@ import pytest
 from test_hw_documents import classes, config
 
 from crib import hardware
-from crib.hardware import circuit, guide, parts, schematic, wiring_svg
+from crib.hardware import box, circuit, guide, parts, schematic, wiring_svg
+from crib.layout import face
 
 END = r"`([A-Z]+\d*\.[\w+\-]+(?:@\d+)?)`"
 
@@ -117,6 +118,55 @@ def test_the_bom_has_every_part_the_wires_touch_and_adds_up(layout):
         assert r[3], "part number missing: %r" % r
     fuse = [r for r in rows if r[0] == "F1"][0]
     assert "fuse" in fuse[2]
+
+
+def test_the_bom_counts_every_part_the_wiring_and_schematic_use(layout):
+    rows = _table_rows(parts.bom_markdown(layout, "x.json"),
+                       "| ref | qty | part | part number | each | cost | notes |")[:-1]
+    qty = {}
+    for r in rows:
+        refs = _refs(r[0])
+        n = float(r[1].split()[0])
+        for ref in refs:  # a range names one part each: its quantity is their count
+            qty[ref] = n / len(refs) if len(refs) > 1 else n
+    ws = circuit.wires(layout)
+    # Every numbered part on a wire once, and as many JST-SM pairs as joints between pieces.
+    singles = {e.split(".")[0] for w in ws for e in (w.a, w.b)} - {"LED1", "PCB1"}
+    for ref in singles:
+        assert qty.get(ref) == 1, ref
+    joints = [w for w in ws if w.net == "chain"]
+    jst = [r for r in rows if "JST-SM" in r[2]]
+    assert len(jst) == 1 and float(jst[0][1]) == len(joints)
+    assert len(joints) == len(face.strip_pieces(layout)) - 1
+    assert not [w for w in joints if w.a.endswith("@0") or w.b.endswith("@0")]
+    # Every part the schematic names is in the BOM.
+    svg = schematic.schematic_svg(layout)
+    named = set(re.findall(r">((?:SW|U|D|F|R|C|J|LED)\d+)\b", svg))
+    assert named and named <= set(qty), named - set(qty)
+    # The bare Pico's 40 pins come as headers; its cable and the power bank's are listed.
+    hdr = [r for r in rows if "header" in r[2]]
+    assert sum(float(r[1]) * int(re.search(r"(\d+)-pin", r[2]).group(1)) for r in hdr) == 40
+    assert [r for r in rows if "micro-B" in r[2]] and [r for r in rows if "barrel cable" in r[2]]
+    assert [r for r in rows if "DIP-14 IC socket" in r[2]]
+
+
+def test_the_bom_holds_the_box_and_its_stack(layout):
+    rows = _table_rows(parts.bom_markdown(layout, "x.json"),
+                       "| ref | qty | part | part number | each | cost | notes |")
+    text = " ".join(" ".join(r) for r in rows)
+    st = box.stack()
+    corners = 4
+    for what in ("M3 x %d screw" % st["top_screw"], "M3 x %d screw" % st["bottom_screw"],
+                 "M3 x %g mm hex standoff" % st["standoff"], "nylon spacer"):
+        (row,) = [r for r in rows if what in r[2]]
+        assert float(row[1]) == corners
+    sheet = [r for r in rows if "plywood" in r[2] and "sheet" in r[2]]
+    assert len(sheet) == 1 and float(sheet[0][5]) > 0
+    area = sum(p.width * p.height for p in box.parts(layout) if p.name != "diffuser")
+    assert float(sheet[0][1]) * parts.BOARD_SHEET[0] * parts.BOARD_SHEET[1] >= area
+    assert "box-cut.svg" in text and "diffuser" in text
+    assert rows[-1][0] == "total"
+    assert float(rows[-1][5]) == pytest.approx(sum(float(r[5]) for r in rows[:-1]), abs=0.01)
 
 
 def _union_find(d):

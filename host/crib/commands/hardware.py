@@ -9,15 +9,17 @@ from pathlib import Path
 from crib.errors import CribError
 
 HELP = "guide, parts, pins, schematic, wiring, face and fabrication files from the layout"
-WHAT = ("guide", "power", "bom", "pins", "schematic", "wiring", "face", "cut", "all")
+WHAT = ("guide", "power", "bom", "pins", "schematic", "wiring", "face", "cut", "box", "all")
 FILES = {"guide": ("README.md",), "power": ("power.md",), "bom": ("BOM.csv", "BOM.md"),
          "pins": ("pins.md",), "schematic": ("schematic.svg",), "wiring": ("wiring.svg",),
          "face": ("face.svg",),
          "cut": ("face-cut.svg", "face.dxf", "face-template-a4.pdf",
-                 "face-template-letter.pdf")}
+                 "face-template-letter.pdf"),
+         "box": ("box-cut.svg", "box.dxf", "box-template-a4.pdf", "box-template-letter.pdf",
+                 "section.svg")}
 SHOWN = {"guide": "README.md", "power": "power.md", "bom": "BOM.md", "pins": "pins.md",
          "schematic": "schematic.svg", "wiring": "wiring.svg", "face": "face.svg",
-         "cut": "face-cut.svg"}
+         "cut": "face-cut.svg", "box": "box-cut.svg"}
 
 
 def add_arguments(parser):
@@ -58,6 +60,12 @@ def _json(config, what, ps):
         p = panel.panel(config, face.DEFAULT_SPEC, ps)
         return {"width_mm": p.width, "height_mm": p.height,
                 "pieces": panel.split(p, ps), "holes": [vars(h) for h in p.holes]}
+    if what == "box":
+        from crib.hardware import box
+
+        return {"stack": box.stack(), "wire_holes": box.wire_holes(config),
+                "boards": [{"name": b.name, "width_mm": b.width, "height_mm": b.height,
+                            "holes": len(b.holes)} for b in box.parts(config, ps=ps)]}
     if what in ("guide", "schematic"):
         return {"wires": [vars(w) for w in circuit.wires(config)]}
     return {k: _json(config, k, ps) for k in WHAT[:-1]}

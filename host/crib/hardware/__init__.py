@@ -11,7 +11,7 @@ live in power. This module loads the layout and puts the documents together.
 
 from pathlib import Path
 
-from crib.hardware import face_svg, parts, power_doc, wiring_svg
+from crib.hardware import face_svg, parts, power_doc, section_svg, wiring_svg
 from crib.hardware.errors import HardwareError
 from crib.hardware.panel import DEFAULT_PANEL, PanelSpec
 from crib.layout import face
@@ -21,7 +21,8 @@ from pegboard.config import Config, default_dict, from_dict, load_config
 
 DOCS = ("README.md", "power.md", "BOM.csv", "BOM.md", "pins.md", "schematic.svg",
         "wiring.svg", "face.svg", "face-cut.svg", "face.dxf", "face-template-a4.pdf",
-        "face-template-letter.pdf")
+        "face-template-letter.pdf", "section.svg", "box-cut.svg", "box.dxf", "box-template-a4.pdf",
+        "box-template-letter.pdf")
 
 
 def load_layout(path: str | Path | None = None) -> tuple[Config, str]:
@@ -56,6 +57,12 @@ def document(name: str, config: Config, source: str, spec: FaceSpec = face.DEFAU
     if name == "face.dxf":
         from crib.hardware.dxf import dxf_text
         return dxf_text(config, spec, ps)
+    if name.startswith("box"):
+        from crib.hardware import box_files
+        if name.startswith("box-template-"):
+            return box_files.box_pdf(config, name[len("box-template-"):-len(".pdf")], spec, ps)
+        return (box_files.box_svg if name.endswith(".svg") else box_files.box_dxf)(
+            config, spec, ps)
     if name.startswith("face-template-"):
         from crib.hardware.template_pdf import template_pdf
         return template_pdf(config, name[len("face-template-"):-len(".pdf")], spec, ps)
@@ -66,6 +73,7 @@ def document(name: str, config: Config, source: str, spec: FaceSpec = face.DEFAU
         "pins.md": lambda: parts.pins_markdown(config, source),
         "wiring.svg": lambda: wiring_svg.wiring_svg(config, spec),
         "face.svg": lambda: face_svg.face_svg(config, spec),
+        "section.svg": lambda: section_svg.section_svg(config, spec, ps),
     }
     return makers[name]()
 

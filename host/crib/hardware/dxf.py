@@ -8,7 +8,7 @@ upwards as DXF has it.
 import io
 
 from crib.hardware.laser_svg import sheet
-from crib.hardware.panel import DEFAULT_PANEL, PanelSpec, piece_of
+from crib.hardware.panel import DEFAULT_PANEL, Panel, PanelSpec, piece_of
 from crib.layout import face
 from crib.layout.face import FaceSpec
 from pegboard.config import Config
@@ -17,6 +17,11 @@ from pegboard.config import Config
 def dxf_text(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
              ps: PanelSpec = DEFAULT_PANEL) -> str:
     """face.dxf text (DXF R2010, units mm)."""
+    return cut_dxf(*sheet(config, spec, ps))
+
+
+def cut_dxf(p: Panel, pieces: list, offsets: list) -> str:
+    """A DXF of a panel laid out as cut_svg lays it: layers CUT and ENGRAVE, mm, y up."""
     import ezdxf
 
     # Fixed dates, GUIDs and ezdxf stamps, so the same layout always makes the same file
@@ -24,16 +29,15 @@ def dxf_text(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
     was = ezdxf.options.write_fixed_meta_data_for_testing
     ezdxf.options.write_fixed_meta_data_for_testing = True
     try:
-        return _dxf(config, spec, ps)
+        return _dxf(p, pieces, offsets)
     finally:
         ezdxf.options.write_fixed_meta_data_for_testing = was
 
 
-def _dxf(config, spec, ps):
+def _dxf(p, pieces, offsets):
     import ezdxf
     from ezdxf.enums import TextEntityAlignment
 
-    p, pieces, offsets = sheet(config, spec, ps)
     top = max(y1 - y0 for y0, y1 in pieces)
     doc = ezdxf.new("R2010", setup=False)
     doc.units = ezdxf.units.MM
@@ -46,7 +50,9 @@ def _dxf(config, spec, ps):
         dx, dy = offsets[piece_of(pieces, y)]
         return (round(x + dx, 4), round(top - (y + dy), 4))
 
-    for i, (y0, y1) in enumerate(pieces):
+    for poly in p.outlines:
+        msp.add_lwpolyline([at(*pt) for pt in poly], close=True, dxfattribs={"layer": "CUT"})
+    for i, (y0, y1) in enumerate(pieces if not p.outlines else ()):
         x0 = offsets[i][0]
         msp.add_lwpolyline([(x0, top), (x0 + p.width, top), (x0 + p.width, top - (y1 - y0)),
                             (x0, top - (y1 - y0))], close=True, dxfattribs={"layer": "CUT"})

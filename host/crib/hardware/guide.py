@@ -8,7 +8,7 @@ disagree with them; the prose lives in guide.md beside this module.
 import re
 from pathlib import Path
 
-from crib.hardware import circuit
+from crib.hardware import box, circuit
 from crib.hardware.panel import DEFAULT_PANEL, PanelSpec, panel, split
 from crib.hardware.power import (
     BANK_EFFICIENCY,
@@ -97,6 +97,38 @@ def _hold_up(config):
             "it falls, so the LEDs go dark at once" % (C1_UF, p["idle_ma"], p["hold_up_ms"]))
 
 
+def _stack_table(bs=box.DEFAULT_BOX):
+    st = box.stack(bs)
+    rows = [("M3 x %d screw, pan head, from above" % st["top_screw"], ""),
+            ("face", "%g mm" % bs.face_t), ("diffuser", "%g mm" % bs.diffuser_t),
+            ("nylon spacer: the strip's height (LEDs just touch the diffuser)",
+             "%g mm" % bs.strip_h),
+            ("strip plate, the strips stuck on it", "%g mm" % bs.board_t),
+            ("the top screw's grip, so %d - %g = %g mm of it in the standoff"
+             % (st["top_screw"], st["top_grip"], st["top_screw"] - st["top_grip"]),
+             "**%g mm**" % st["top_grip"]),
+            ("M3 hex standoff, female both ends: the room for the stripboard, the Pico, "
+             "the wires and the buttons' bodies", "%g mm" % st["standoff"]),
+            ("bottom", "%g mm" % bs.board_t),
+            ("M3 x %d screw from below: %d - %g = %g mm in the standoff"
+             % (st["bottom_screw"], st["bottom_screw"], bs.board_t,
+                st["bottom_screw"] - bs.board_t), "")]
+    return "\n".join(["| layer | thickness |", "| --- | ---: |"]
+                     + ["| %s | %s |" % r for r in rows])
+
+
+def _singles(config, spec):
+    ones = [a for a, b in face.strip_pieces(config, spec) if a == b]
+    if not ones:
+        return "every piece is longer than one LED."
+    return ("the pieces of one LED (LED %s) are the fiddly ones. Cut across the copper pads "
+            "on both sides of one LED, so that half of each pad stays on the piece; tin "
+            "the six half pads, solder the pigtails' leads flat along the strip, and put a "
+            "drop of hot glue over the joints before you stick the piece down. Make them "
+            "first, and check each with the next piece plugged in before mounting."
+            % ", ".join(str(i) for i in ones))
+
+
 def guide_markdown(config: Config, source: str, spec: FaceSpec = face.DEFAULT_SPEC,
                    ps: PanelSpec = DEFAULT_PANEL) -> str:
     """hardware/README.md text."""
@@ -114,8 +146,17 @@ def guide_markdown(config: Config, source: str, spec: FaceSpec = face.DEFAULT_SP
     usb = ("This layout's budget keeps the whole board within the %d mA of a USB 2.0 port."
            % USB_MA if p["usb_ok"] else
            "This layout needs more than a USB 2.0 port's %d mA: use the supply." % USB_MA)
+    bs = box.DEFAULT_BOX
+    st = box.stack(bs)
+    box_split = ("the bottom, the sides, the strip plate and the diffuser are longer than the "
+                 "bed, so they are cut where the face is and glued edge to edge."
+                 if len(pieces) > 1 else "every board fits the cutter's bed whole.")
     values = {
         "source": "`%s`" % source,
+        "board_t": "%g" % bs.board_t, "wall": "%g" % st["wall"], "depth": "%g" % st["depth"],
+        "box_split": box_split, "usb_slot": "%g x %g mm" % (bs.usb_w, bs.usb_h),
+        "usb_z": "%g" % bs.usb_z, "stack": _stack_table(bs), "engage": "%g" % bs.engage,
+        "wire_d": "%g" % bs.wire_d, "singles": _singles(config, spec),
         "panel_size": "%g x %g mm" % (round(pnl.width, 1), round(pnl.height, 1)),
         "led_holes": str(len(kinds["led"])), "hole_d": "%g" % spec.hole_d,
         "buttons": str(len(kinds["button"])), "button_d": "%g" % ps.button_d,

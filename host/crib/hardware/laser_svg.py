@@ -29,19 +29,30 @@ def laser_svg(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
               ps: PanelSpec = DEFAULT_PANEL) -> str:
     """face-cut.svg text."""
     p, pieces, offsets = sheet(config, spec, ps)
+    return cut_svg(p, pieces, offsets, "Face to cut, 1:1 in mm: %s x %s mm in %d piece%s; "
+                   "red: cut, blue: engrave" % (number(p.width), number(p.height),
+                                                len(pieces), "s" if len(pieces) > 1 else ""))
+
+
+def cut_svg(p: Panel, pieces: list, offsets: list, title: str) -> str:
+    """A laser file of a panel: its pieces where offsets put them, red cuts, blue engraving.
+
+    A panel with outlines (the box's boards) is cut along them, one piece as laid out.
+    """
     width = len(pieces) * p.width + (len(pieces) - 1) * GAP
     height = max(y1 - y0 for y0, y1 in pieces)
     svg = Svg(width, height, "mm")
-    svg.add("title", "Face to cut, 1:1 in mm: %s x %s mm in %d piece%s; red: cut, blue: "
-            "engrave" % (number(p.width), number(p.height), len(pieces),
-                         "s" if len(pieces) > 1 else ""))
+    svg.add("title", title)
 
     def at(x, y):
         dx, dy = offsets[piece_of(pieces, y)]
         return x + dx, y + dy
 
     svg.begin(id="cut", fill="none", stroke=CUT, stroke_width=HAIRLINE)
-    for i, (y0, y1) in enumerate(pieces):
+    for poly in p.outlines:
+        svg.add("path", class_="outline", d="M" + " L".join(
+            "%s %s" % (number(px), number(py)) for px, py in (at(*pt) for pt in poly)) + " Z")
+    for i, (y0, y1) in enumerate(pieces if not p.outlines else ()):
         svg.add("rect", class_="outline", x=offsets[i][0], y=0.0, width=p.width,
                 height=y1 - y0, data_piece=i + 1)
     for h in p.holes:

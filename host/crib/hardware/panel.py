@@ -23,7 +23,7 @@ class PanelSpec:
     button_d: float = 16.0  # cut-out of a 16 mm panel push button (Omron A16 class)
     jack_d: float = 8.0  # panel-mount 2.1 mm barrel jack (check your jack's datasheet)
     mount_d: float = 3.2  # M3 clearance
-    mount_inset: float = 6.0  # edge to the centre of a mounting hole
+    mount_inset: float = 8.0  # edge to the centre of a mounting hole: a standoff clears the walls
     control_pitch: float = 24.0  # centre to centre of two controls in a row
     control_row: float = 28.0  # a row of controls: the cut-out and its engraved name
     edge: float = 10.0  # board edge to the band's outermost cut-out
@@ -77,7 +77,8 @@ class Line:
 
 @dataclass(frozen=True)
 class Panel:
-    """The whole face: size, holes to cut, rings, text and lines to engrave."""
+    """A sheet to cut (the face, or the box's boards laid out): size, holes to cut, rings,
+    text and lines to engrave, and the outlines to cut (none: the sheet's rectangle)."""
 
     width: float
     height: float
@@ -85,6 +86,7 @@ class Panel:
     rings: tuple  # engraved circles (holes without an LED: the start holes)
     texts: tuple
     lines: tuple
+    outlines: tuple = ()  # closed polygons ((x, y), ...) cut: boards and slots
 
 
 def _controls(config, width, top, ps):

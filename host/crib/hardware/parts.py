@@ -3,7 +3,7 @@
 import csv
 import io
 
-from crib.hardware import circuit, panel
+from crib.hardware import box, circuit, panel
 from crib.hardware.errors import HardwareError
 from crib.hardware.power import FEED_M, TAP_M, power_plan, wire_ma
 from crib.layout import face
@@ -104,6 +104,17 @@ def _qty(n, unit=""):
     return ("%g" % n) + (" " + unit if unit else "")
 
 
+BOARD_SHEET = (600, 400)  # mm: a common sheet of 3 mm plywood (and a common laser bed)
+
+
+def box_sheets(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
+               ps: panel.PanelSpec = panel.DEFAULT_PANEL) -> int:
+    """Sheets of 3 mm board for the box and strip plate: their area, a quarter to spare."""
+    area = sum(p.width * p.height for p in box.parts(config, spec, ps)
+               if p.name != "diffuser")
+    return -(-int(area * 5 / 4) // (BOARD_SHEET[0] * BOARD_SHEET[1]))
+
+
 def bom_rows(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
              ps: panel.PanelSpec = panel.DEFAULT_PANEL) -> list[tuple]:
     """The bill of materials: [(ref, qty, unit, part, mpn, unit USD, notes)].
@@ -121,9 +132,15 @@ def bom_rows(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
     strip_m = -(-config.leds // LEDS_PER_M)
     feed_m = _round_up((pnl.width + pnl.height) / 1000 + FEED_M)
     f_part, f_mpn, f_usd = fuse(pw["need_ma"], wire_ma(pw["feed_runs"], pw["feed_awg"]))
+    joints = len(pieces) - 1  # a plug and socket where one piece's DOUT meets the next DIN
+    bs = box.DEFAULT_BOX
+    st = box.stack(bs)
+    corners = count["mount"]
     return [
         ("U1", 1, "", "Raspberry Pi Pico (RP2040), MicroPython 1.23 or newer",
-         "Raspberry Pi SC0915", 4.00, "the Pico H (headers fitted) works too"),
+         "Raspberry Pi SC0915", 4.00, "sits on the stripboard on HDR1; a Pico H has them"),
+        ("HDR1", 2, "", "20-pin male header, 2.54 mm", "generic", 0.30,
+         "solder to the bare Pico, then into the stripboard"),
         ("LED1", strip_m, "m", "WS2812B LED strip, 5 V, %d LEDs/m, 12 mm wide, IP30"
          % LEDS_PER_M, "generic WS2812B 144/m IP30", 14.00,
          "%d LEDs on one data chain (%s); cut into %d pieces, see wiring.svg"
@@ -131,8 +148,10 @@ def bom_rows(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
         ("U2", 1, "", "74AHCT125 quad buffer, DIP-14 (74HCT125 works too)",
          "Texas Instruments SN74AHCT125N", 0.60,
          "lifts the Pico's 3.3 V data to 5 V for the first LED"),
+        ("XU2", 1, "", "DIP-14 IC socket (optional)", "generic", 0.20,
+         "solder the socket, plug U2 in: no heat on the chip"),
         ("R1", 1, "", "330 Ohm resistor, 1/4 W", "Yageo CFR-25JB-52-330R", 0.10,
-         "in the data line, next to the first LED"),
+         "in the data line on the stripboard, beside U2 (from its 1Y, pin 3)"),
         ("C1", 1, "", "1000 uF 10 V electrolytic capacitor", "Panasonic EEU-FR1A102", 0.45,
          "across 5 V and GND at the first feed point"),
         ("C2", 1, "", "100 nF ceramic capacitor", "KEMET C320C104K5R5TA", 0.25,
@@ -150,9 +169,10 @@ def bom_rows(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
          % pw["budget_ma"]),
         ("J1", 1, "", "DC barrel jack 2.1 mm, panel mount, %d A or more" % pw["supply_a"],
          "Switchcraft 712A", 3.50, "power in; the face has a hole of %g mm for it" % ps.jack_d),
-        ("J2-J%d" % (len(pieces) + 1), len(pieces), "", "JST-SM 3-pin plug and socket pair",
-         "JST SMP-03V-BC + SMR-03V-B", 0.40,
-         "one per strip piece, so a piece can be unplugged"),
+        ("J2-J%d" % (joints + 1), joints, "", "JST-SM 3-pin pigtail pair: plug and socket, "
+         "contacts crimped, 15 cm leads", "JST SMP-03V-BC + SMR-03V-B, crimped", 0.60,
+         "one per joint between strip pieces (none at the first LED), so a piece can be "
+         "unplugged"),
         ("W1", 2 * feed_m, "m", "%s stranded wire, half red, half black" % pw["feed_wire"],
          "generic", 0.40, "supply to board and the 5 V / GND rails"),
         ("W2", jumper_metres(config, spec), "m", "%s three-core cable (5 V, data, GND)"
@@ -162,14 +182,30 @@ def bom_rows(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
         ("W3", 2, "m", "26 AWG hook-up wire", "generic", 0.30, "data line and buttons"),
         ("PCB1", 1, "", "stripboard, about 50 x 70 mm", "generic", 2.50,
          "carries U2, R1, C2, D1, F1 and the Pico's headers; two strips are the rails"),
-        ("MP1", 1, "", "face: 4-6 mm plywood, MDF or acrylic, %d x %d mm"
-         % (-(-pnl.width // 1), -(-pnl.height // 1)), "generic", 10.00,
+        ("MP1", 1, "", "face: %g mm plywood or MDF, %d x %d mm"
+         % (bs.face_t, -(-pnl.width // 1), -(-pnl.height // 1)), "generic", 10.00,
          "cut from face-cut.svg or face.dxf, or drill from the template: %d holes of "
          "%.1f mm" % (count["led"], spec.hole_d)),
-        ("MP2", 1, "", "diffuser: 2-3 mm opal acrylic, the size of the face", "generic",
-         12.00, "between the face and the strip"),
-        ("MP3", count["mount"], "", "M3 x 16 screw, nut and 10 mm spacer", "generic", 0.30,
-         "the mounting holes in the face's corners"),
+        ("MP2", 1, "", "diffuser: %g mm opal acrylic, the size of the face" % bs.diffuser_t,
+         "generic", 12.00, "cut from box-cut.svg with its corner and button holes"),
+        ("MP3", box_sheets(config, spec, ps), "", "%g mm plywood, %d x %d mm sheet"
+         % (bs.board_t, BOARD_SHEET[0], BOARD_SHEET[1]), "generic", 6.00,
+         "the box (bottom, sides, ends) and the strip plate: box-cut.svg or box.dxf"),
+        ("MP4", corners, "", "M3 x %d screw, pan head" % st["top_screw"], "generic", 0.10,
+         "down through face, diffuser, spacer and strip plate (%g mm) into the standoff"
+         % st["top_grip"]),
+        ("MP5", corners, "", "M3 x %d screw, pan head" % st["bottom_screw"], "generic", 0.10,
+         "up through the bottom into the standoff"),
+        ("MP6", corners, "", "M3 x %g mm hex standoff, female-female" % st["standoff"],
+         "generic", 0.30, "the room under the strip plate"),
+        ("MP7", corners, "", "M3 x %g mm nylon spacer" % bs.strip_h, "generic", 0.10,
+         "between the diffuser and the strip plate: the strip's height"),
+        ("MP8", 1, "", "double-sided foam tape, 1 m", "generic", 2.00,
+         "the stripboard on the bottom"),
+        ("CBL1", 1, "", "USB-A to micro-B cable, 1 m", "generic", 3.00,
+         "the Pico to the computer: crib deploy, the companion"),
+        ("CBL2", 1, "", "USB-A to 5.5/2.1 mm barrel cable", "generic", 3.00,
+         "a USB power bank or charger into J1"),
     ]
 
 

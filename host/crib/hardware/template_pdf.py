@@ -20,7 +20,8 @@ MARGIN = 8.0  # mm of paper a printer may not reach
 FOOTER = 10.0  # mm under the tile: page name, tile origin, the 100 mm bar
 MARK = 4.0  # arm of an alignment cross
 PT = 72 / 25.4  # points per mm
-DRILLED = {"led": "LEDs", "button": "buttons", "jack": "jack", "mount": "M3 corners"}
+DRILLED = {"led": "LEDs", "button": "buttons", "jack": "jack", "mount": "M3 corners",
+           "wire": "wires"}
 FIXED = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)  # reproducible files
 
 
@@ -90,15 +91,20 @@ def _marks(p, pieces, paper):
 def template_pdf(config: Config, paper: str, spec: FaceSpec = face.DEFAULT_SPEC,
                  ps: PanelSpec = DEFAULT_PANEL) -> bytes:
     """The drilling template for one paper size ("a4" or "letter"), as PDF bytes."""
+    return tiled_pdf(panel(config, spec, ps), paper,
+                     "Cribbage board face: drilling template, 1:1, %s" % paper)
+
+
+def tiled_pdf(p: Panel, paper: str, title: str) -> bytes:
+    """A panel at 1:1 tiled over pages of paper, with crosses to join them, as PDF bytes."""
     from fpdf import FPDF
 
-    p = panel(config, spec, ps)
     pieces = whole(p)
     pw, ph = PAPERS[paper]
     pdf = FPDF(unit="mm", format=(pw, ph))
     pdf.set_auto_page_break(False)
     pdf.set_creation_date(FIXED)
-    pdf.set_title("Cribbage board face: drilling template, 1:1, %s" % paper)
+    pdf.set_title(title)
     pdf.set_font("helvetica", size=8)
     pages = tiles(p, pieces, paper)
     marks = _marks(p, pieces, paper)
@@ -113,7 +119,11 @@ def template_pdf(config: Config, paper: str, spec: FaceSpec = face.DEFAULT_SPEC,
         with pdf.rect_clip(MARGIN, MARGIN, w, h):
             pdf.set_line_width(0.3)
             pdf.set_draw_color(0, 0, 0)
-            pdf.rect(ox, oy + py0, p.width, py1 - py0)
+            if p.outlines:
+                for poly in p.outlines:
+                    pdf.polygon([(ox + px, oy + py) for px, py in poly])
+            else:
+                pdf.rect(ox, oy + py0, p.width, py1 - py0)
             _shapes(pdf, p, ox, oy, x0, y0, w, h, py0, py1)
             pdf.set_draw_color(0, 120, 0)
             pdf.set_line_width(0.2)
