@@ -9,17 +9,20 @@ from pathlib import Path
 from crib.errors import CribError
 
 HELP = "guide, parts, pins, schematic, wiring, face and fabrication files from the layout"
-WHAT = ("guide", "power", "bom", "pins", "schematic", "wiring", "face", "cut", "box", "all")
+WHAT = ("guide", "power", "bom", "pins", "schematic", "wiring", "stripboard", "face", "cut",
+        "box", "all")
 FILES = {"guide": ("README.md",), "power": ("power.md",), "bom": ("BOM.csv", "BOM.md"),
          "pins": ("pins.md",), "schematic": ("schematic.svg",), "wiring": ("wiring.svg",),
+         "stripboard": ("stripboard.svg",),
          "face": ("face.svg",),
          "cut": ("face-cut.svg", "face.dxf", "face-template-a4.pdf",
                  "face-template-letter.pdf"),
          "box": ("box-cut.svg", "box.dxf", "box-template-a4.pdf", "box-template-letter.pdf",
                  "section.svg")}
 SHOWN = {"guide": "README.md", "power": "power.md", "bom": "BOM.md", "pins": "pins.md",
-         "schematic": "schematic.svg", "wiring": "wiring.svg", "face": "face.svg",
-         "cut": "face-cut.svg", "box": "box-cut.svg"}
+         "schematic": "schematic.svg", "wiring": "wiring.svg",
+         "stripboard": "stripboard.svg", "face": "face.svg", "cut": "face-cut.svg",
+         "box": "box-cut.svg"}
 
 
 def add_arguments(parser):
@@ -60,6 +63,12 @@ def _json(config, what, ps):
         p = panel.panel(config, face.DEFAULT_SPEC, ps)
         return {"width_mm": p.width, "height_mm": p.height,
                 "pieces": panel.split(p, ps), "holes": [vars(h) for h in p.holes]}
+    if what == "stripboard":
+        from crib.hardware import stripboard
+
+        b = stripboard.board(config)
+        return {"cols": b.cols, "rows": b.rows, "leads": b.leads, "cuts": sorted(b.cuts),
+                "links": b.links, "pads": b.pads}
     if what == "box":
         from crib.hardware import box
 

@@ -11,7 +11,7 @@ live in power. This module loads the layout and puts the documents together.
 
 from pathlib import Path
 
-from crib.hardware import face_svg, parts, power_doc, section_svg, wiring_svg
+from crib.hardware import face_svg, parts, power_doc, section_svg, stripboard, wiring_svg
 from crib.hardware.errors import HardwareError
 from crib.hardware.panel import DEFAULT_PANEL, PanelSpec
 from crib.layout import face
@@ -20,9 +20,9 @@ from crib.layout.source import shipped_layout
 from pegboard.config import Config, default_dict, from_dict, load_config
 
 DOCS = ("README.md", "power.md", "BOM.csv", "BOM.md", "pins.md", "schematic.svg",
-        "wiring.svg", "face.svg", "face-cut.svg", "face.dxf", "face-template-a4.pdf",
-        "face-template-letter.pdf", "section.svg", "box-cut.svg", "box.dxf", "box-template-a4.pdf",
-        "box-template-letter.pdf")
+        "wiring.svg", "stripboard.svg", "face.svg", "face-cut.svg", "face.dxf",
+        "face-template-a4.pdf", "face-template-letter.pdf", "section.svg", "box-cut.svg",
+        "box.dxf", "box-template-a4.pdf", "box-template-letter.pdf")
 
 
 def load_layout(path: str | Path | None = None) -> tuple[Config, str]:
@@ -74,6 +74,7 @@ def document(name: str, config: Config, source: str, spec: FaceSpec = face.DEFAU
         "wiring.svg": lambda: wiring_svg.wiring_svg(config, spec),
         "face.svg": lambda: face_svg.face_svg(config, spec),
         "section.svg": lambda: section_svg.section_svg(config, spec, ps),
+        "stripboard.svg": lambda: stripboard.stripboard_svg(config, spec),
     }
     return makers[name]()
 

@@ -3,7 +3,7 @@
 import csv
 import io
 
-from crib.hardware import box, circuit, panel
+from crib.hardware import box, circuit, panel, stripboard
 from crib.hardware.errors import HardwareError
 from crib.hardware.power import FEED_M, TAP_M, power_plan, wire_ma
 from crib.layout import face
@@ -136,6 +136,7 @@ def bom_rows(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
     bs = box.DEFAULT_BOX
     st = box.stack(bs)
     corners = count["mount"]
+    sb = stripboard.board(config, spec)
     return [
         ("U1", 1, "", "Raspberry Pi Pico (RP2040), MicroPython 1.23 or newer",
          "Raspberry Pi SC0915", 4.00, "sits on the stripboard on HDR1; a Pico H has them"),
@@ -180,8 +181,10 @@ def bom_rows(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
          "jumpers between strip pieces and taps at feed points (LED %s)"
          % ", ".join(str(f) for f in pw["feeds"])),
         ("W3", 2, "m", "26 AWG hook-up wire", "generic", 0.30, "data line and buttons"),
-        ("PCB1", 1, "", "stripboard, about 50 x 70 mm", "generic", 2.50,
-         "carries U2, R1, C2, D1, F1 and the Pico's headers; two strips are the rails"),
+        ("PCB1", 1, "", "stripboard, %d x %d holes or more (%.0f x %.0f mm), 2.54 mm"
+         % (sb.cols, sb.rows, sb.cols * stripboard.PITCH, sb.rows * stripboard.PITCH),
+         "generic", 2.50, "carries the Pico on HDR1, U2, R1, C2, D1, F1 as in "
+         "stripboard.svg; two strips are the rails"),
         ("MP1", 1, "", "face: %g mm plywood or MDF, %d x %d mm"
          % (bs.face_t, -(-pnl.width // 1), -(-pnl.height // 1)), "generic", 10.00,
          "cut from face-cut.svg or face.dxf, or drill from the template: %d holes of "
