@@ -195,3 +195,17 @@ def test_a_bed_long_enough_cuts_every_board_whole(bed):
 def test_every_piece_fits_the_bed(layout):
     s = box_files.sheet(layout)
     assert s.height <= panel.DEFAULT_PANEL.bed_mm
+
+
+def test_the_depth_drawing_shows_the_stack_it_is_drawn_from():
+    root = ET.fromstring((ROOT / "hardware" / "section.svg").read_text())
+    text = " ".join("".join(t.itertext()) for t in root.iter(NS + "text"))
+    s = box.stack()
+    for want in ("M3 x %d screw" % s["top_screw"], "M3 x %d screw" % s["bottom_screw"],
+                 "face %g mm" % BS.face_t, "diffuser %g mm" % BS.diffuser_t,
+                 "standoff %g mm" % s["standoff"], "%g mm deep" % s["depth"]):
+        assert want in text, want
+    rects = {e.get("class"): e for e in root.iter(NS + "rect") if e.get("class")}
+    scale = float(rects["face"].get("height")) / BS.face_t  # px per mm, from the face
+    assert float(rects["standoff"].get("height")) == pytest.approx(s["standoff"] * scale)
+    assert float(rects["wall"].get("height")) == pytest.approx(s["wall"] * scale)
