@@ -153,7 +153,8 @@ def guide_markdown(config: Config, source: str, spec: FaceSpec = face.DEFAULT_SP
                  if len(pieces) > 1 else "every board fits the cutter's bed whole.")
     values = {
         "source": "`%s`" % source,
-        "board_t": "%g" % bs.board_t, "diffuser_t": "%g" % bs.diffuser_t, "wall": "%g" % st["wall"], "depth": "%g" % st["depth"],
+        "board_t": "%g" % bs.board_t, "diffuser_t": "%g" % bs.diffuser_t,
+        "wall": "%g" % st["wall"], "depth": "%g" % st["depth"],
         "box_split": box_split, "usb_slot": "%g x %g mm" % (bs.usb_w, bs.usb_h),
         "usb_z": "%g" % bs.usb_z, "stack": _stack_table(bs), "engage": "%g" % bs.engage,
         "wire_d": "%g" % bs.wire_d, "singles": _singles(config, spec),
