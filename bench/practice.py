@@ -1,22 +1,26 @@
 """Play the computer's levels against each other through the practice engine and print
 win rates (with a 95% interval), average points per hand and the time per game.
 
-    python bench/practice.py [--games 1000] [--seed 1] [--target 121]
+    python bench/practice.py [--games 1000] [--seed 1] [--target 121] [--pairings pro:pro0,...]
 
-Each pairing (pro v standard, standard v easy, pro v easy) plays --games games. Games go in
-pairs on the same seed with the seats swapped, so both levels get the same cards and the
-same first dealer once each (less luck in the comparison). The games run through
-crib.practice.Practice exactly as `crib practice` does, without the history or a board.
+Each pairing (default: pro v standard, standard v easy, pro v easy) plays --games games.
+`pro0` is the pro level before the pegging search (crib.practice.levels.ClassicPro).
+Games go in pairs on the same seed with the seats swapped, so both levels get the same
+cards and the same first dealer once each (less luck in the comparison). The games run
+through crib.practice.Practice exactly as `crib practice` does, without the history or a
+board. Points per game: each level's final score; the margin's 95% interval is over the
+pairs of games (the two games of a seed are not independent).
 """
 
 import argparse
 import math
 import platform
 import random
+import statistics
 import time
 
 from crib.practice.game import Listener, Practice
-from crib.practice.levels import make
+from crib.practice.levels import BENCH_LEVELS, make
 from cribcore.game import CRIB
 
 PAIRINGS = (("pro", "standard"), ("standard", "easy"), ("pro", "easy"))
@@ -74,8 +78,10 @@ class Tally(Listener):
 
 
 def duel(a, b, games, seed, target):
-    """Play games between levels a and b; returns (wins of a, seconds, Tally)."""
+    """Play games between levels a and b; returns (wins of a, seconds, Tally); the tally's
+    `scores` holds (a's final score, b's) for each game."""
     tally = Tally((a, b))
+    tally.scores = []
     wins = 0
     start = time.perf_counter()
     for i in range(games):
@@ -86,6 +92,8 @@ def duel(a, b, games, seed, target):
         tally.levels = levels
         game = Practice(seats, target, random.Random(deal_seed), listener=tally).run()
         wins += levels[game.winner] == a
+        sa, sb = (game.scores[1], game.scores[0]) if swap else tuple(game.scores)
+        tally.scores.append((sa, sb))
     return wins, time.perf_counter() - start, tally
 
 
@@ -95,18 +103,41 @@ def per_hand(d):
     return d["pegging"] / hands, d["hand"] / hands, d["crib"] / max(d["cribs"], 1)
 
 
+def margin_interval(scores, z=Z95):
+    """(mean margin of the first level per game, half-width of its 95% interval), the
+    interval over the pairs of games played on one seed."""
+    margins = [a - b for a, b in scores]
+    pairs = [sum(margins[i:i + 2]) / len(margins[i:i + 2]) for i in range(0, len(margins), 2)]
+    mean = statistics.fmean(margins)
+    if len(pairs) < 2:
+        return mean, float("inf")
+    return mean, z * statistics.stdev(pairs) / math.sqrt(len(pairs))
+
+
+def pairing(text):
+    """'a:b' -> (a, b), both level names the bench knows."""
+    a, _, b = text.partition(":")
+    for lv in (a, b):
+        if lv not in BENCH_LEVELS:
+            raise argparse.ArgumentTypeError(f"{lv!r} is not one of {', '.join(BENCH_LEVELS)}")
+    return a, b
+
+
 def main():
     """Print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1000, help="games per pairing (default 1000)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--target", type=int, default=121, choices=(61, 121))
+    ap.add_argument("--pairings", type=lambda t: [pairing(x) for x in t.split(",")],
+                    default=PAIRINGS, help="level pairs a:b, comma separated (default: "
+                    + ",".join(f"{a}:{b}" for a, b in PAIRINGS) + ")")
     args = ap.parse_args()
     print(f"practice bench: {args.games} games per pairing to {args.target}, seed {args.seed},"
           f" {platform.python_implementation()} {platform.python_version()}")
     print("pairing              wins of the first   95% interval     ms/game")
     tallies = []
-    for a, b in PAIRINGS:
+    for a, b in args.pairings:
         wins, secs, tally = duel(a, b, args.games, args.seed, args.target)
         lo, hi = wilson(wins, args.games)
         print(f"{a + ' v ' + b:<20} {wins:5d} = {100 * wins / args.games:5.1f}%"
@@ -119,6 +150,14 @@ def main():
             peg, hand, crib = per_hand(tally.sums[lv])
             label = f"{lv} (v {b if lv == a else a})"
             print(f"  {label:<20} {peg:7.2f} {hand:7.2f} {crib:7.2f}")
+    print()
+    print("points per game        first  second   margin of the first (95% interval)")
+    for a, b, tally in tallies:
+        mean, half = margin_interval(tally.scores)
+        pa = statistics.fmean(s[0] for s in tally.scores)
+        pb = statistics.fmean(s[1] for s in tally.scores)
+        print(f"  {a + ' v ' + b:<20} {pa:6.2f} {pb:7.2f}   {mean:+6.2f} ({mean - half:+.2f}"
+              f" to {mean + half:+.2f})")
 
 
 if __name__ == "__main__":
