@@ -10,13 +10,18 @@ cards and the same first dealer once each (less luck in the comparison). The gam
 through crib.practice.Practice exactly as `crib practice` does, without the history or a
 board. Points per game: each level's final score; the margin's 95% interval is over the
 pairs of games (the two games of a seed are not independent).
+
+A long run splits over processes: `--part 0/2 --save a.json` and `--part 1/2 --save
+b.json` play the two halves of the seeds, `--merge a.json b.json` prints the whole.
 """
 
 import argparse
+import json
 import math
 import platform
 import random
 import statistics
+import sys
 import time
 
 from crib.practice.game import Listener, Practice
@@ -77,14 +82,17 @@ class Tally(Listener):
             self._add(level, "hand", step.points)
 
 
-def duel(a, b, games, seed, target):
+def duel(a, b, games, seed, target, part=(0, 1)):
     """Play games between levels a and b; returns (wins of a, seconds, Tally); the tally's
-    `scores` holds (a's final score, b's) for each game."""
+    `scores` holds (a's final score, b's) for each game. part (k, n): only the k-th of n
+    shares of the seeds (the pairs of games), for runs split over processes."""
     tally = Tally((a, b))
     tally.scores = []
     wins = 0
     start = time.perf_counter()
     for i in range(games):
+        if (i // 2) % part[1] != part[0]:
+            continue
         deal_seed = seed * 1_000_003 + i // 2
         swap = i % 2 == 1
         levels = (b, a) if swap else (a, b)
@@ -94,6 +102,9 @@ def duel(a, b, games, seed, target):
         wins += levels[game.winner] == a
         sa, sb = (game.scores[1], game.scores[0]) if swap else tuple(game.scores)
         tally.scores.append((sa, sb))
+        if (i + 1) % 1000 == 0:  # a long run shows how far it is (on stderr)
+            print(f"  {a} v {b}: {i + 1} games, {wins} won by {a},"
+                  f" {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
     return wins, time.perf_counter() - start, tally
 
 
@@ -132,16 +143,65 @@ def main():
     ap.add_argument("--pairings", type=lambda t: [pairing(x) for x in t.split(",")],
                     default=PAIRINGS, help="level pairs a:b, comma separated (default: "
                     + ",".join(f"{a}:{b}" for a, b in PAIRINGS) + ")")
+    ap.add_argument("--part", type=lambda t: tuple(int(x) for x in t.split("/")),
+                    default=(0, 1), help="K/N: play only the K-th of N shares of the seeds"
+                    " (split a long run over processes; --save each, then --merge)")
+    ap.add_argument("--save", help="also write the raw results to this JSON file")
+    ap.add_argument("--merge", nargs="+", metavar="JSON",
+                    help="print the figures of saved runs (shares of one run) together")
     args = ap.parse_args()
-    print(f"practice bench: {args.games} games per pairing to {args.target}, seed {args.seed},"
-          f" {platform.python_implementation()} {platform.python_version()}")
+    if args.merge:
+        runs = [json.load(open(f)) for f in args.merge]
+        results = merge(runs)
+        args = runs[0]["args"]
+        print(f"practice bench: merged {len(runs)} saved runs, {args['games']} games per pairing"
+              f" to {args['target']}, seed {args['seed']}, {runs[0]['python']}")
+    else:
+        print(f"practice bench: {args.games} games per pairing to {args.target}, seed"
+              f" {args.seed}, {platform.python_implementation()} {platform.python_version()}")
+        results = []
+        for a, b in args.pairings:
+            wins, secs, tally = duel(a, b, args.games, args.seed, args.target, args.part)
+            results.append({"a": a, "b": b, "wins": wins, "secs": secs, "sums": tally.sums,
+                            "scores": tally.scores})
+        if args.save:
+            with open(args.save, "w") as f:
+                json.dump({"args": {"games": args.games, "target": args.target,
+                                    "seed": args.seed, "part": args.part},
+                           "python": f"{platform.python_implementation()} "
+                                     f"{platform.python_version()}",
+                           "results": results}, f)
+    report(results)
+
+
+def merge(runs):
+    """The results of the shares of one run, pairing by pairing, as one."""
+    out = []
+    for parts in zip(*(r["results"] for r in runs)):
+        sums = {}
+        for p in parts:
+            for lv, d in p["sums"].items():
+                got = sums.setdefault(lv, dict.fromkeys(d, 0))
+                for k, v in d.items():
+                    got[k] += v
+        out.append({"a": parts[0]["a"], "b": parts[0]["b"],
+                    "wins": sum(p["wins"] for p in parts),
+                    "secs": sum(p["secs"] for p in parts), "sums": sums,
+                    "scores": [s for p in parts for s in p["scores"]]})
+    return out
+
+
+def report(results):
+    """Print win rates, points per hand and points per game of each pairing."""
     print("pairing              wins of the first   95% interval     ms/game")
     tallies = []
-    for a, b in args.pairings:
-        wins, secs, tally = duel(a, b, args.games, args.seed, args.target)
-        lo, hi = wilson(wins, args.games)
-        print(f"{a + ' v ' + b:<20} {wins:5d} = {100 * wins / args.games:5.1f}%"
-              f"      {100 * lo:5.1f}-{100 * hi:5.1f}%   {1000 * secs / args.games:8.1f}")
+    for r in results:
+        a, b, wins, n = r["a"], r["b"], r["wins"], len(r["scores"])
+        lo, hi = wilson(wins, n)
+        print(f"{a + ' v ' + b:<20} {wins:5d} = {100 * wins / n:5.1f}% of {n}"
+              f"  {100 * lo:5.1f}-{100 * hi:5.1f}%   {1000 * r['secs'] / n:8.1f}")
+        tally = Tally((a, b))
+        tally.sums, tally.scores = r["sums"], r["scores"]
         tallies.append((a, b, tally))
     print()
     print("points per hand        pegging    hand    crib   (the first level, then the second)")

@@ -9,13 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crib.analysis.advise import best_discard
+from crib.analysis.advise import best_discard, rank_discards
 from crib.analysis.playsearch import best_card
 from crib.errors import CribError
 from crib.practice.game import Seen
 from crib.practice.levels import (
     BENCH_LEVELS,
     LEVELS,
+    PEGGING_WEIGHT,
     ClassicPro,
     LevelError,
     Pro,
@@ -24,6 +25,7 @@ from crib.practice.levels import (
     hand_now,
     make,
     play_values,
+    pro_net,
     standard_discard_score,
     unseen,
 )
@@ -106,15 +108,29 @@ def test_standard_avoids_leaving_5_or_21():
     assert s.play(seen("TD 2C", "7H 4S")) == parse_card("2C")  # not 11 -> 21
 
 
-@pytest.mark.parametrize("cls, pegging", [(Pro, True), (ClassicPro, False)])
-def test_pro_discards_as_the_advisor(cls, pegging):
-    p = cls()
+def test_pro0_discards_as_the_advisor():
+    p = ClassicPro()
     rng = random.Random(8)
     for _ in range(10):
         deal = sorted(rng.sample(range(52), 6))
         dealer = rng.random() < 0.5
         assert tuple(p.discard(seen(" ".join(map(card_name, deal)), dealer=dealer))) == \
-            best_discard(deal, dealer, pegging=pegging).discard
+            best_discard(deal, dealer).discard
+
+
+def test_pro_discards_with_the_play_at_its_weight():
+    p = Pro()
+    rng = random.Random(8)
+    for _ in range(10):
+        deal = sorted(rng.sample(range(52), 6))
+        dealer = rng.random() < 0.5
+        got = tuple(p.discard(seen(" ".join(map(card_name, deal)), dealer=dealer)))
+        ranked = rank_discards(deal, dealer, pegging=True)
+        best = max(pro_net(e) for e in ranked)
+        entry = next(e for e in ranked if e.discard == got)
+        assert pro_net(entry) == best
+        assert pro_net(entry) == entry.hand + (entry.crib if dealer else -entry.crib) + \
+            PEGGING_WEIGHT * (entry.peg - entry.peg_opp)
 
 
 def test_pro_discards_differently_once_the_play_counts():

@@ -7,7 +7,7 @@ the opponent pegs, from this card on. The opponent's hands are drawn from the ca
 player has not seen (not its own, not laid, not the starter, not its discard); after the
 opponent's go in this series only cards that could not fit at the count are left to it.
 With 1 card left to the opponent every card is enumerated, exactly weighted; with 2 to 4,
-`samples` hands are drawn (seeded by the position, so the same position always gets the
+`samples` (32) hands are drawn (seeded by the position, so the same position always gets the
 same answer), the same hands for every card weighed.
 
 This is the pro level's play and the practice review's "best card" (docs/practice.md).
@@ -19,7 +19,7 @@ from math import comb
 
 from crib.analysis.pegging import VALUE, play_out
 
-SAMPLES = 24  # opponent hands drawn when 2 to 4 of its cards are unseen
+SAMPLES = 32  # opponent hands drawn when 2 to 4 of its cards are unseen
 EXACT_UP_TO = 1  # opponent cards left up to which every hand is enumerated
 
 

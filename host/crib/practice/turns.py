@@ -13,8 +13,8 @@ pegging now (crib.analysis.playsearch, the pro level's search), and when the sho
 the play is reviewed: each card the player chose, the best card and what the choice cost.
 """
 
-from crib.practice.game import PLAYERS, Dealing, seen
 from crib.analysis.playsearch import best_card
+from crib.practice.game import PLAYERS, Dealing, seen
 from crib.practice.levels import play_values
 from crib.table.answers import AnswerError
 from crib.table.cards import parse_play_card
