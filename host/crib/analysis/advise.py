@@ -44,8 +44,8 @@ class Discard:
     hand_min: int  # fewest hand points over the unseen starters
     hand_max: int  # most hand points over the unseen starters
     dealer: bool  # whether the crib counts for this player
-    peg: Fraction = None  # expected points pegged with the kept four (None: not counted)
-    peg_opp: Fraction = None  # expected points the opponent pegs against them
+    peg: Fraction | None = None  # expected points pegged with the kept four (None: not counted)
+    peg_opp: Fraction | None = None  # expected points the opponent pegs against them
 
     def as_dict(self):
         """JSON-ready: card names, floats for display and the exact values as 'p/q'."""

@@ -28,7 +28,7 @@ VALUE = tuple(r + 1 if r < 9 else 10 for r in range(13))
 TABLE_HANDS = comb(48, 4)  # the opponent's hands each table entry averages over
 TABLE_FILE = Path(__file__).with_name("pegging_table.txt")
 
-_POINTS = {}
+_POINTS: dict = {}
 
 
 def pile_points(pile):
@@ -44,7 +44,7 @@ def pile_points(pile):
     return pts
 
 
-_GREEDY = {}
+_GREEDY: dict = {}
 
 
 def greedy(fits, pile, count):
