@@ -7,8 +7,8 @@ holder pegs and the points the opponent pegs, both playing the greedy policy
 (crib.analysis.pegging.greedy), summed over every 4-card hand the opponent can hold from
 the other 48 cards (C(48, 4) = 194,580, each counted once): exact totals, no sampling.
 One row per pattern: 4 ranks (0 = ace .. 12 = king), then pone mine, pone theirs, dealer
-mine, dealer theirs. About 3 minutes of one core; --hands N makes only the first N rows
-(a quick look).
+mine, dealer theirs. 9 to 15 minutes on the shared 2-core machine under load; --hands N
+makes only the first N rows (a quick look).
 """
 
 import argparse

@@ -102,8 +102,8 @@ def duel(a, b, games, seed, target, part=(0, 1)):
         wins += levels[game.winner] == a
         sa, sb = (game.scores[1], game.scores[0]) if swap else tuple(game.scores)
         tally.scores.append((sa, sb))
-        if (i + 1) % 1000 == 0:  # a long run shows how far it is (on stderr)
-            print(f"  {a} v {b}: {i + 1} games, {wins} won by {a},"
+        if len(tally.scores) % 500 == 0:  # a long run shows how far it is (on stderr)
+            print(f"  {a} v {b}: {len(tally.scores)} games, {wins} won by {a},"
                   f" {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
     return wins, time.perf_counter() - start, tally
 
