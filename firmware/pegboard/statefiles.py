@@ -7,6 +7,11 @@ from binascii import crc32
 
 SLOTS = 9  # 8 remembered ids each in the slot of its own save, and the slot being written
 KEEP = SLOTS - 2  # a slot may name lines in the slots of the KEEP saves before it
+# A state's second line (the app's settings) is written again once its copy is TWICE saves
+# old: its copy before is then still in the ring, so a damaged slot never takes the only
+# one (pegboard.storeboot reads the older copy). Any other line is in one slot: a damaged
+# older slot costs only the remembered replies it held, never the game.
+TWICE = KEEP // 2
 HEAD = "H"
 # Where a line is, in a slot's `@` list: its slot (d saves back) and its index there. The
 # first line after the board, the usual case, is one letter: "A" + d; any other, two digits

@@ -28,7 +28,7 @@ with `refuse()` into `<path>.kept`, never overwritten, and the older state is of
 `.new`, `.old`) are read when no slot is, so a deploy keeps the game.
 """
 
-from pegboard.statefiles import KEEP, SLOTS, frame, ref
+from pegboard.statefiles import KEEP, SLOTS, TWICE, frame, ref
 
 
 class Files:
@@ -129,13 +129,15 @@ class Store:
         own = [lines[0]]
         refs = bytearray(b"@")
         where = {}
+        keep = TWICE  # the second line (settings): kept twice
         for line in lines[1:]:
             at = self._where.get(line)
-            if at is None or seq - at[0] > KEEP:  # new, or in the slot the next save takes
+            if at is None or seq - at[0] > keep:  # new, or in the slot the next save takes
                 at = (seq, len(own))
                 own.append(line)
             ref(refs, seq - at[0], at[1])
             where[line] = at
+            keep = KEEP
         own.append(refs.decode())
         name = self._slot(seq)
         if name in self._absent:  # its folder is made now: nothing left for prepare()
