@@ -2,11 +2,13 @@
 
 python bench/heap.py     prints, for the .mpy build (what goes on the Pico) and for .py
 source, the smallest `-X heapsize` (bisection, 1K steps) at which the unix MicroPython
-runs the scripted 3-lane 121 game of tests/firmware/deskgame.py and answers every line
-exactly as CPython does. The unix port's objects are larger than the Pico's (64-bit), so
-these figures overstate what the Pico (about 190K free) needs.
+boots on a saved game with a full undo history (tests/firmware/deskgame.saved_game: a
+restart reads it back) and runs the scripted 3-lane 121 game of tests/firmware/deskgame.py,
+answering every line exactly as CPython does. The unix port's objects are larger than
+the Pico's (64-bit), so these figures overstate what the Pico (about 190K free) needs.
 """
 
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -15,23 +17,37 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "tests" / "firmware")]
 
-from deskgame import script  # noqa: E402
+from deskgame import saved_game, script  # noqa: E402
 from support import FIRMWARE, micropython_path  # noqa: E402
 
 from crib.deploy import build  # noqa: E402
 
+SAVED = None  # the store holding the saved game every run starts from (main makes it)
+
+
+def desk(store, stdin):
+    """The CPython desk runner's answers to stdin, on the store folder."""
+    return subprocess.run([sys.executable, str(FIRMWARE / "desk.py"), "--driven", "--store",
+                           str(store)], input=stdin, capture_output=True, text=True,
+                          timeout=120).stdout
+
+
+def copy_saved(into):
+    """A copy of the saved game's store in the folder `into` (a path to make)."""
+    shutil.copytree(SAVED, into)
+    return into
+
 
 def reference(stdin):
-    """The CPython desk runner's answers to the script."""
-    with tempfile.TemporaryDirectory() as store:
-        return subprocess.run([sys.executable, str(FIRMWARE / "desk.py"), "--driven", "--store",
-                               store], input=stdin, capture_output=True, text=True,
-                              timeout=120).stdout
+    """The CPython desk runner's answers to the script, from the saved game."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return desk(copy_saved(Path(tmp) / "s"), stdin)
 
 
 def plays(kib, cwd, args, stdin, want):
     """True when MicroPython with a kib-KiB heap gives exactly the reference answers."""
-    with tempfile.TemporaryDirectory() as store:
+    with tempfile.TemporaryDirectory() as tmp:
+        store = str(copy_saved(Path(tmp) / "s"))
         try:
             proc = subprocess.run([micropython_path(), "-X", "heapsize=%dK" % kib] + args
                                   + ["--driven", "--store", store], input=stdin,
@@ -55,6 +71,10 @@ def smallest(cwd, args, stdin, want, low=16, high=512):
 
 
 def main():
+    global SAVED
+    saved = tempfile.TemporaryDirectory()
+    SAVED = Path(saved.name) / "s"
+    desk(SAVED, "\n".join(saved_game()) + "\n")
     lines, _ = script()
     stdin = "\n".join(lines) + "\n"
     want = reference(stdin)

@@ -26,9 +26,8 @@ except ImportError:  # CPython: a millisecond clock that wraps like the Pico's t
     def ticks_ms():
         return (time.monotonic_ns() // 1000000) & ((1 << 30) - 1)
 
-from pegboard.app import App
+from pegboard import drop
 from pegboard.layout import layout
-from pegboard.stdio import StdioPort
 from pegboard.store import Store
 
 USAGE = "usage: desk.py [--store DIR] [--config FILE] [--driven]"
@@ -121,7 +120,16 @@ def build(opts, port):
     readers = {"undo": _up, "confirm": _up}
     for i in range(len(config.lanes)):
         readers[f"lane{i}"] = _up
-    app = App(config, Strip(config.leds), readers, store, port, desk=True)
+    # The saved state first, as on the Pico (pegboard.pico.first_frame): the boot's reading
+    # code leaves the heap before the protocol and the app are imported.
+    from pegboard.restore import load
+
+    saved = load(store, config)
+    del load
+    drop("pegboard.restore")
+    from pegboard.app import App
+
+    app = App(config, Strip(config.leds), readers, store, port, desk=True, saved=saved)
     app.driven = opts["driven"]
     if problem:
         app.bad_config(problem)
@@ -148,6 +156,8 @@ def main(argv):
     except ValueError as e:
         sys.stderr.write(f"desk.py: {e}\n{USAGE}\n")
         return 2
+    from pegboard.stdio import StdioPort
+
     port = StdioPort()
     run(build(opts, port), port)
     return 0

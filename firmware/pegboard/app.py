@@ -28,7 +28,7 @@ from cribcore.protocol import (
     verbs,
 )
 from cribcore.settings import NAMES
-from pegboard import ticks
+from pegboard import drop, ticks
 from pegboard.buttons import Buttons
 from pegboard.light import budget_problem
 from pegboard.render import Renderer
@@ -44,22 +44,13 @@ REPEAT_MS = 10000  # the same warning again within this is counted, not sent aga
 _CODES = codes()
 
 
-def _drop(name):
-    """Under MicroPython, forget a module needed only at boot: its code leaves the heap."""
-    import sys
-
-    if sys.implementation.name == "micropython" and name in sys.modules:
-        del sys.modules[name]
-        package, _, module = name.rpartition(".")
-        delattr(sys.modules[package], module)
-
-
 class App:
     """The firmware app over its drivers: strip, button readers, store, serial port."""
 
     def __init__(self, config, strip, readers, store, port, desk=False, saved=None,
                  renderer=None):
-        """saved: what pegboard.restore.load(store, config) found (loaded here when None);
+        """saved: what pegboard.restore.load(store, config) found, (board, settings, ids,
+        warnings) (loaded here when None);
         renderer: one that has drawn the first frame already (pegboard.pico's)."""
         self.config = config
         self.strip = strip
@@ -87,11 +78,11 @@ class App:
             from pegboard.restore import load
 
             saved = load(store, config)
-        self.board, self.settings, self.ids = saved.board, saved.settings, saved.ids
-        for code, msg in saved.warnings:
+            del load
+            drop("pegboard.restore")  # reading the saved state is done with until the next boot
+        self.board, self.settings, self.ids, warnings = saved
+        for code, msg in warnings:
             self.warn(code, msg)
-        for name in ("pegboard.restore", "cribcore.boardread", "pegboard.storeboot"):
-            _drop(name)  # reading the saved state is done with until the next boot
         self._apply_settings()
 
     def _virtual(self, name, fn):

@@ -43,9 +43,7 @@ def layout(text):
     afterwards: with no Config alive, its code and data leave the heap (about 13K on the
     unix port, where it decides whether the desk runner fits in its heap).
     """
-    import sys
-
-    import pegboard
+    from pegboard import drop
     from pegboard.config import ConfigError, default_config, load_config
 
     problem = None
@@ -58,9 +56,8 @@ def layout(text):
             config, problem = default_config(), str(e)
     out = Copy(config)
     out.lanes = tuple([Copy(ln) for ln in config.lanes])
-    if sys.implementation.name == "micropython":
-        del sys.modules["pegboard.config"]
-        del pegboard.config
+    del ConfigError, default_config, load_config, config
+    drop("pegboard.config")
     return out, problem
 
 

@@ -101,6 +101,11 @@ class Store:
 
         refuse(self, reason)
 
+    def loaded(self):
+        """The boot is done with load() and older(): drop the older states they kept."""
+        self._slots = {}
+        self._order = []
+
     def prepare(self):
         """Make the directory of a slot whose file load() did not find, ahead of the
         slot's first save: on a blank flash that save made it, 7 ms more to its reply on
@@ -122,8 +127,7 @@ class Store:
         if type(lines) is str:
             lines = lines.split("\n")
         if self._slots or self._order:  # the boot's fallbacks are done with: free them
-            self._slots = {}
-            self._order = []
+            self.loaded()
         seq = self.seq + 1
         self.seq = seq  # even if the write fails: its slot may hold anything now
         own = [lines[0]]

@@ -63,18 +63,15 @@ def load(store):
         store.seq = max(store.seq, got[0])
     store._order = sorted(store._slots, reverse=True)
     if not store._order and [1 for ext in COPIES if store.files.read(store.path + ext)]:
-        import sys
-
-        import pegboard
-        from pegboard import oldstate
+        from pegboard import drop, oldstate
 
         copies = oldstate.copies(lambda name, unframe: read(store, name, unframe),
                                  store.path, store.problems)
         if copies:
             store.seq = max(store.seq, copies[0][0])
         store._order = [c[1] for c in copies]
-        del sys.modules["pegboard.oldstate"]  # read once: its code leaves the heap
-        del pegboard.oldstate
+        del oldstate
+        drop("pegboard.oldstate")  # read once: its code leaves the heap
     return older(store)
 
 
