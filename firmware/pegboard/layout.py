@@ -122,11 +122,11 @@ def _load(body):
     return Copy(d)
 
 
-def cached(root, text):
-    """The layout the cache holds for config.json text, or None (no cache, another
-    text or firmware, damage)."""
+def cached(root, text, cache=None):
+    """The layout the cache (root + CACHE, or the file `cache`) holds for config.json
+    text, or None (no cache, another text or firmware, damage)."""
     key = _key(root, text) if crc32 is not None else None
-    data = _read(root + CACHE) if key is not None else None
+    data = _read(cache or root + CACHE) if key is not None else None
     if not data:
         return None
     head, _, body = data.partition(b"\n")
@@ -138,9 +138,10 @@ def cached(root, text):
         return None
 
 
-def remember(root, text, config):
-    """Write the cache for a layout validated from config.json text (best effort: a
-    failed write costs the next boot a validation, nothing else)."""
+def remember(root, text, config, cache=None):
+    """Write the cache (root + CACHE, or the file `cache`) for a layout validated from
+    config.json text (best effort: a failed write costs the next boot a validation,
+    nothing else)."""
     if crc32 is None:
         return
     for name in VALIDATOR:
@@ -151,18 +152,19 @@ def remember(root, text, config):
         return
     try:
         data = cache_data(text, code, config)
-        with open(root + CACHE, "wb") as f:
+        with open(cache or root + CACHE, "wb") as f:
             f.write(data)
     except OSError:
         pass
 
 
-def boot_layout(root=""):
-    """(config, problem) for the Pico's boot: config.json in root, through the cache."""
-    text = _read(root + CONFIG)
+def boot_layout(root="", config=None, cache=None):
+    """(config, problem) for the Pico's boot: config.json in root (or the file `config`),
+    through the cache (root + CACHE, or the file `cache`); root holds the validator."""
+    text = _read(config or root + CONFIG)
     if text is None:
         return layout(None)
-    config = cached(root, text)
+    config = cached(root, text, cache)
     if config is not None:
         return config, None
     try:
@@ -171,5 +173,5 @@ def boot_layout(root=""):
         decoded = "(not UTF-8 text)"
     config, problem = layout(decoded)
     if problem is None:
-        remember(root, text, config)
+        remember(root, text, config, cache)
     return config, problem

@@ -72,6 +72,12 @@ def first_frame(config, strip):
     return store, saved, renderer
 
 
+def free():
+    """The heap free after a collection (`state`'s free=: what the running app leaves)."""
+    gc.collect()
+    return gc.mem_free()
+
+
 def sample(sampler, period):
     """A timer that samples the buttons every period ms, whatever the loop is doing (a
     flash save blocks it for 75-90 ms). Hard (an interrupt: a long C call cannot delay it)
@@ -107,6 +113,7 @@ def run(config, problem, strip, readers, port, faults, first=None, running=None)
         app = App(config, strip, readers, store, port, saved=saved, renderer=renderer)
     if problem:
         app.bad_config(problem)
+    app.free = free
     for fault in faults:
         app.warn("internal", "restarted after " + fault)
     del faults[:]
