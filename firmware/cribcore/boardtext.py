@@ -20,10 +20,11 @@ for _i in range(32):
     WORTH[LEAD[_i]] = 33 + _i
 
 
-def crc(text):
-    """CRC-32 of an ASCII text as 8 hex digits (binascii's, in C: an Adler-32 in Python
-    cost the Pico about 20 ms a board line)."""
-    return "%08x" % (crc32(text.encode()) & 0xFFFFFFFF)
+def crc(data):
+    """CRC-32 of bytes or of an ASCII text as 8 hex digits: the firmware's one spelling of
+    it (board texts, the store's slots, layout.cache). binascii's, in C: an Adler-32 in
+    Python cost the Pico about 20 ms a board line."""
+    return "%08x" % (crc32(data.encode() if type(data) is str else data) & 0xFFFFFFFF)
 
 
 def checksum(text):

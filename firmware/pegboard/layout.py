@@ -13,12 +13,9 @@ the first boot after a deploy finds it.
 """
 
 import json
+from struct import pack, unpack_from
 
-try:
-    from binascii import crc32
-    from struct import pack, unpack_from
-except ImportError:  # no binascii: no cache, the layout is validated at every boot
-    crc32 = None  # type: ignore[assignment]
+from cribcore.boardtext import crc
 
 CONFIG = "config.json"
 CACHE = "layout.cache"
@@ -69,16 +66,12 @@ def _read(name):
         return None
 
 
-def _sum(data):
-    return "%08x" % crc32(data)
-
-
 def _key(root, text):
     """The cache's key for config.json text: the text's CRC and the validator's."""
     for name in VALIDATOR:
         code = _read(root + name)
         if code is not None:
-            return "%s %s %s" % (MAGIC, _sum(text), _sum(code))
+            return "%s %s %s" % (MAGIC, crc(text), crc(code))
     return None
 
 
@@ -86,7 +79,7 @@ def cache_data(text, validator, config):
     """The bytes of layout.cache: config.json text and the validator file's bytes, and
     the layout validated from them (by layout())."""
     body = _dump(config)
-    head = "%s %s %s %s\n" % (MAGIC, _sum(text), _sum(validator), _sum(body))
+    head = "%s %s %s %s\n" % (MAGIC, crc(text), crc(validator), crc(body))
     return head.encode() + body
 
 
@@ -125,12 +118,12 @@ def _load(body):
 def cached(root, text, cache=None):
     """The layout the cache (root + CACHE, or the file `cache`) holds for config.json
     text, or None (no cache, another text or firmware, damage)."""
-    key = _key(root, text) if crc32 is not None else None
+    key = _key(root, text)
     data = _read(cache or root + CACHE) if key is not None else None
     if not data:
         return None
     head, _, body = data.partition(b"\n")
-    if head != (key + " " + _sum(body)).encode():
+    if head != (key + " " + crc(body)).encode():
         return None
     try:
         return _load(body)
@@ -142,8 +135,6 @@ def remember(root, text, config, cache=None):
     """Write the cache (root + CACHE, or the file `cache`) for a layout validated from
     config.json text (best effort: a failed write costs the next boot a validation,
     nothing else)."""
-    if crc32 is None:
-        return
     for name in VALIDATOR:
         code = _read(root + name)
         if code is not None:

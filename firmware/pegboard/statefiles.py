@@ -3,7 +3,7 @@ pegboard.storeboot (which reads them at boot): the slots, the `@` list of where 
 lines are, the frame, and the names of earlier firmware's files (pegboard.oldstate).
 """
 
-from binascii import crc32
+from cribcore.boardtext import crc
 
 SLOTS = 9  # 8 remembered ids each in the slot of its own save, and the slot being written
 KEEP = SLOTS - 2  # a slot may name lines in the slots of the KEEP saves before it
@@ -30,19 +30,11 @@ def ref(out, back, index):
         out.append(DIGITS[index])
 
 
-def crc(chunks):
-    """CRC-32 of the chunks' text, as 8 hex digits."""
-    c = 0
-    for chunk in chunks:
-        c = crc32(chunk.encode(), c)
-    return "%08x" % (c & 0xFFFFFFFF)
-
-
 def frame(seq, lines):
     """The chunks of a slot file (header line, then the lines): its text is their join.
     (Two: a slot file is small, and a chunk a line cost the Pico's save a CRC call each.)"""
     body = "\n".join([str(seq)] + lines)
-    return [HEAD + crc([body]) + " ", body]
+    return [HEAD + crc(body) + " ", body]
 
 
 COPIES = (".a", ".b", "", ".new", ".old")  # state copies of earlier firmware (oldstate)

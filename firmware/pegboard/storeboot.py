@@ -3,8 +3,7 @@ from earlier firmware's files, pegboard.oldstate), the older ones, setting one a
 Used only at boot: the app drops this module afterwards, and its code leaves the heap.
 """
 
-from binascii import crc32
-
+from cribcore.boardtext import crc
 from pegboard.statefiles import COPIES, HEAD, KEEP, RECORDS, SLOTS, frame, ref
 
 _HEAD = ord(HEAD)
@@ -22,7 +21,7 @@ def unframe(data):
     if len(data) < 11 or data[0] != _HEAD or data[9] != 32:  # "H<crc> "
         return None
     body = data[10:]
-    if data[1:9] != ("%08x" % (crc32(body) & 0xFFFFFFFF)).encode():  # in C, as bytes
+    if data[1:9] != crc(body).encode():
         return None
     try:
         text = body.decode()
