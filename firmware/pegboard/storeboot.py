@@ -88,7 +88,7 @@ def older(store):
 
 
 def _digit(c):
-    """A byte of store.DIGITS as its value (-1 if it is none)."""
+    """A byte of statefiles.DIGITS as its value (-1 if it is none)."""
     return c - 48 if 48 <= c <= 57 else c - 87 if 97 <= c <= 122 else -1
 
 
