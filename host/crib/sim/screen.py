@@ -284,9 +284,11 @@ class SimScreen:
                     self.key(k)
                     self._next_refresh = 0.0
         finally:
-            if self.held is not None:
-                self._press(self.held[0], False)
-            for _, b in self.releases:
-                self._press(b, False)
-            self.out.write("\x1b[?25h\n")
-            self.out.flush()
+            try:
+                if self.held is not None:
+                    self._press(self.held[0], False)
+                for _, b in self.releases:
+                    self._press(b, False)
+            finally:  # the cursor comes back even when the board has gone
+                self.out.write("\x1b[?25h\n")
+                self.out.flush()
