@@ -47,6 +47,10 @@ def run(args, env, board=None):
         if _in_game(engine):
             view.note("stopped: the game is saved; `crib play --resume` goes on")
         return 0
+    except KeyboardInterrupt:
+        if _in_game(engine):  # every answer is in the history before it is acted on
+            view.note("interrupted: the game is saved; `crib play --resume` goes on from here")
+        raise
     except InputEnded:
         q = engine.question() if engine is not None else None
         if q is not None and q.kind == "another":
