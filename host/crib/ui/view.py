@@ -98,6 +98,7 @@ class View:
     def board(self, names, scores, target, fresh=None, skunk=None):
         """The compact board: a bar and the score per side; fresh marks the lane just pegged."""
         width = max(len(n) for n in names)
+        hue = max(len(LANE_STYLES[lane % len(LANE_STYLES)]) for lane in range(len(names)))
         lines = []
         for lane, (name, score) in enumerate(zip(names, scores)):
             filled = score * BAR // target if target else 0
@@ -108,7 +109,9 @@ class View:
                     cells = cells[:at] + "|" + cells[at + 1:]
             style = LANE_STYLES[lane % len(LANE_STYLES)]
             mark = " <" if lane == fresh else ""
-            lines.append([(f"  {name:<{width}} ", "bold " + style), (cells, style),
+            # The lane's colour said in words too: the bar's colour is gone without colour.
+            lines.append([(f"  {name:<{width}} ", "bold " + style), (f"{style:<{hue}} ", style),
+                          (cells, style),
                           (f" {score:3d}/{target}{mark}", "bold" if mark else "")])
         self._lines(lines)
 
