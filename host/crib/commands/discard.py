@@ -1,6 +1,7 @@
 """Rank every discard of a 6-card (2 players) or 5-card (3-4 players) deal by exact
 expected points: the hand over every starter, the crib over every unseen card it could get,
-and the net (hand + crib for the dealer, hand - crib for the pone). See docs/advisor.md."""
+and the net (hand + crib for the dealer, hand - crib for the pone). `crib docs advisor`
+shows the guide."""
 
 import json
 

@@ -2,8 +2,9 @@
 hand, crib and pegging against the usual averages, and the best hands shown.
 
 The usual averages, and where they come from:
-- hand 4.77: the mean show of every (4-card hand, starter) pair, 12,994,800 of them (RULES.md;
-  exactly 60759/12740 = 4.7692 by cribcore's scoring). Random cards, no discard choice.
+- hand 4.77: the mean show of every (4-card hand, starter) pair, 12,994,800 of them (the
+  project's rules document; exactly 60759/12740 = 4.7692 by cribcore's scoring). Random
+  cards, no discard choice.
 - crib 4.73: the same mean with the crib's rule (only a 5-card flush), exactly
   1025467/216580 = 4.7348 computed here over the same pairs: a crib of random cards.
 - in real play (John Chambers, cribbage.org tips #6, 2-player averages): hand about 8.0,
