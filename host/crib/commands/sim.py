@@ -11,6 +11,8 @@ import os
 import select
 import signal
 
+from crib.errors import CribError
+
 HELP = "the virtual board: firmware on a pty or socket, drawn live, keys as buttons"
 
 
@@ -87,8 +89,9 @@ def run(args, env):
     return 0
 
 
-class OwnerLeft(Exception):
-    """The process that runs the virtual board closed its socket (it ended)."""
+class OwnerLeft(CribError):
+    """The process that runs the virtual board closed its socket (it ended); crib sim goes
+    on with the board itself, so this reaches the user only if something else shows one."""
 
 
 class RemoteBoard:
