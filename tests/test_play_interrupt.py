@@ -13,9 +13,13 @@ pty = pytest.importorskip("pty")  # Ctrl-C typed at a terminal
 
 def _controlling_terminal():
     import fcntl
+    import signal
     import termios
 
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)  # Ctrl-C there signals this process
+    # As from a shell: a test run in the background inherits SIGINT ignored, and Python
+    # then never raises KeyboardInterrupt.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _play(db, *extra):
