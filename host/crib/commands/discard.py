@@ -2,7 +2,7 @@
 expected points: the hand over every starter, the crib over every unseen card it could get,
 the play (2 players: the points you peg and your opponent pegs with the four you keep), and
 the net (hand + crib for the dealer, hand - crib for the pone, + your pegging - theirs).
-See docs/advisor.md."""
+`crib docs advisor` shows the guide."""
 
 import json
 
