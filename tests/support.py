@@ -57,6 +57,19 @@ def read_until(fd, want, seconds=20):
     return seen
 
 
+def close_pty(proc, master, seconds=20):
+    """Wait for a process run on a pseudo terminal to end (kill it if it has not within
+    seconds), then close the terminal's master fd; its exit code."""
+    try:
+        proc.wait(seconds)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(master)
+    return proc.returncode
+
+
 def earlier_state_file(seq, lines, magic="crib-rec"):
     """A state file as the firmware before the store's slots wrote it: `crib-rec` (CRC-32;
     board copies `state.a`/`.b` and records `state.rN`) or `crib-state` (Adler-32; `state`,
@@ -71,9 +84,11 @@ def earlier_state_file(seq, lines, magic="crib-rec"):
 
 def v1_board(board):
     """A board's text in the earlier firmware's v1 (the history as numbers, Adler-32)."""
+    from cribcore.boardread import _decode_hist
     from cribcore.pegs import checksum
 
-    body = board._body("v1", ",".join([str(h) for h in board._hist]))
+    hist = _decode_hist(board, board._htext)  # each jump: lane + 4 * its back peg before
+    body = board._body("v1", ",".join([str(h) for h in hist]))
     return body + "*" + checksum(body)
 
 

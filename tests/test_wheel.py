@@ -24,7 +24,7 @@ from tablescript import Script, rows  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
-SOURCE = ("pyproject.toml", "README.md", "firmware", "host")  # what a build reads
+SOURCE = ("pyproject.toml", "README.md", "firmware", "host", "docs")  # what a build reads
 NOISE = shutil.ignore_patterns("__pycache__", "*.pyc", "*.mpy", "*.egg-info", "build")
 
 

@@ -18,6 +18,7 @@ VERBS = {
     "completion": "crib.commands.completion",
     "deploy": "crib.commands.deploy",
     "discard": "crib.commands.discard",
+    "docs": "crib.commands.docs",
     "hardware": "crib.commands.hardware",
     "history": "crib.commands.history",
     "peg": "crib.commands.peg",

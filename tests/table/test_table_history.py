@@ -101,7 +101,7 @@ def test_stats_text(two_games):
     crib, _ = two_games
     rc, out, _ = crib.cmd("stats")
     assert rc == 0
-    assert out.startswith("1 matches, 2 games (2 finished)")
+    assert out.startswith("1 match, 2 games (2 finished)")
     assert "Alice" in out and "Bob" in out and "best hands:" in out
     assert "usual: hand 4.77 and crib 4.73" in out
 

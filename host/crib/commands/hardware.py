@@ -1,7 +1,8 @@
 """Hardware documents from the layout (firmware/config.json or --config FILE): the guide,
 the power budget, the bill of materials, the pin map, the schematic and wiring sheet, the
 face drawing and its fabrication files (laser SVG, DXF, drilling templates), the files of
-hardware/. Without --out a text document goes to stdout; `all` writes them all."""
+hardware/. Without --out a text document goes to stdout; `all` writes them all.
+The schematic and the fabrication files need the hardware extra: pip install '.[hardware]'."""
 
 import json
 from pathlib import Path
@@ -80,8 +81,25 @@ def _json(config, what, ps):
     return {k: _json(config, k, ps) for k in WHAT[:-1]}
 
 
+# What the `hardware` extra installs (pip install 'ledcrib[hardware]'), by import name.
+EXTRA = ("schemdraw", "ezdxf", "fpdf")
+
+
 def run(args, env):
-    """Print or write the chosen documents; return the exit code."""
+    """Print or write the chosen documents; return the exit code. Without the hardware
+    extra, the documents that need it say how to get it (and nothing is written)."""
+    try:
+        return _run(args, env)
+    except ModuleNotFoundError as e:
+        if (e.name or "").split(".")[0] not in EXTRA:
+            raise
+        raise CribError(
+            "`crib hardware %s` needs crib's hardware extra (no module named %r): install it"
+            " as crib was installed, e.g. `pip install -e '.[hardware]'` in crib's source"
+            " folder, or `pipx install --force '.[hardware]'`" % (args.what, e.name)) from None
+
+
+def _run(args, env):
     # The document makers (svg, xml, schemdraw, ezdxf, fpdf2) are imported here, not when
     # the CLI imports every command module to build its parser.
     from dataclasses import replace

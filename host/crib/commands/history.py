@@ -6,7 +6,8 @@ import json
 
 from crib.history.db import History, default_path
 from crib.history.reports import game_entries, games
-from cribcore.cards import card_symbol, parse_card
+from crib.ui.cards import stored_symbols
+from crib.words import agree
 
 HELP = "list the games played (or one game, entry by entry) from the history"
 
@@ -44,31 +45,61 @@ def _line(g):
 
 
 def _entry_text(e, names, sides):
-    who = names[e["player"]] if e["player"] is not None else ""
-    info = e["info"]
-    if e["kind"] == "lay":
-        what = f"lays {info.get('text', '')}"
-    elif e["kind"] == "show":
-        cards = _symbols(info["cards"]) if info.get("cards") else "a total"
-        what = f"shows {'crib' if info.get('entry') == 'crib' else 'hand'} {cards}"
-    elif e["kind"] == "starter":
-        what = f"deals; the starter is {info.get('text', '')}"
-    elif e["kind"] == "dealt":
-        what = ("was dealt " + _symbols(info["cards"]) + ", discards "
-                + _symbols(info["discard"])) if info.get("cards") else "deal not given"
-    elif e["kind"] == "peg":
-        who = sides[e["side"]] if e["side"] is not None else who
-        what = e["reason"] or "pegs"
-    else:
-        what = e["kind"].replace("_", " ")
-    pts = f"  +{e['points']} {e['reason'] or ''}".rstrip() if e["points"] else ""
-    src = "" if e["source"] == "table" else f"  [{e['source']}]"
-    undone = "  (undone)" if e["undone"] else ""
-    return f"  {e['seq']:>4} h{e['hand'] + 1:<3} {who} {what}{pts}{src}{undone}"
+    """One entry as a line: seq, hand, who did what (in words that agree with the name:
+    "Alice lays 5♦", "You lay 5♦"), the points pegged, where it came from."""
+    who = names[e["player"]] if e["player"] is not None else None
+    if e["kind"] in ("peg", "muggins") and e["side"] is not None:
+        who = sides[e["side"]]
+    what = _what(e, names)
+    said = agree(who, what) if who else what
+    pts = f"+{e['points']} {e['reason'] or ''}".rstrip()
+    if not e["points"] and e["kind"] != "show":  # a show says what it counted, 0 too
+        pts = ""
+    tail = "".join("  " + t for t in (pts, "" if e["source"] == "table" else
+                                      f"[{e['source']}]", "(undone)" if e["undone"] else "")
+                   if t)
+    return f"  {e['seq']:>4} h{e['hand'] + 1:<3} {said}{tail}"
 
 
-def _symbols(names):
-    return " ".join(card_symbol(parse_card(c)) for c in names)
+def _what(e, names):
+    """What the entry's player did (a verb said of one person), or a sentence of its own
+    where nobody acted (the cut for deal, the end of the play, a note)."""
+    info, kind = e["info"], e["kind"]
+    if kind == "cut":
+        cuts = info.get("cuts") or []
+        return "cut for deal" + (": " + ", ".join(
+            f"{n} {stored_symbols([c])}" for n, c in zip(names, cuts)) if cuts else "")
+    if kind == "deal":
+        return "deals"
+    if kind == "discard":
+        return "lays away " + (stored_symbols(info["discard"]) if info.get("discard")
+                               else "its cards")
+    if kind == "starter":
+        return f"turns up the starter {info.get('text', '')}"  # the dealer does
+    if kind == "lay":
+        return f"lays {info.get('text', '')}"
+    if kind == "go":
+        return "says go"
+    if kind == "end_play":
+        return "the play ends"
+    if kind == "show":
+        what = "crib" if info.get("entry") == "crib" else "hand"
+        if info.get("cards"):
+            return f"shows {what} {stored_symbols(info['cards'])}"
+        return f"shows {what} (its total given, no cards)"
+    if kind == "dealt":
+        if info.get("cards"):
+            return ("was dealt " + stored_symbols(info["cards"]) + " and laid away "
+                    + stored_symbols(info["discard"]))
+        return "did not give the cards dealt"
+    if kind == "peg":
+        return "pegs"
+    if kind == "muggins":
+        return "claims muggins"
+    if kind == "note":
+        why = info.get("why") or info.get("muggins")
+        return "note" + (f": {why}" if why else "")
+    return kind.replace("_", " ")
 
 
 def run(args, env):

@@ -6,7 +6,8 @@ then each hand: the starter (his heels), the play card by card (or the points ty
 show in counting order (cards or totals), until someone counts out. At any prompt: `undo`
 takes back the last entry, `quit` stops (the game is saved), `?` explains the prompt.
 Every step is in the history before it is pegged; `crib play --resume` goes on after a
-crash exactly where it stopped. Answers can come from a script on stdin. See docs/table.md.
+crash exactly where it stopped. Answers can come from a script on stdin. `crib docs table`
+shows the guide.
 """
 
 from crib.commands._options import add_table_arguments, table_options, table_setup
@@ -47,6 +48,10 @@ def run(args, env, board=None):
         if _in_game(engine):
             view.note("stopped: the game is saved; `crib play --resume` goes on")
         return 0
+    except KeyboardInterrupt:
+        if _in_game(engine):  # every answer is in the history before it is acted on
+            view.note("interrupted: the game is saved; `crib play --resume` goes on from here")
+        raise
     except InputEnded:
         q = engine.question() if engine is not None else None
         if q is not None and q.kind == "another":

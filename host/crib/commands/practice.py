@@ -6,7 +6,7 @@ then see the advisor's review of your discard; the starter is cut (a jack pegs h
 in the play you name a card (5h) or a rank (5) when it is your turn, a go is said for you
 when nothing fits; the show is counted in order, itemised, until someone counts out.
 Answers can come from a script on stdin; `quit` stops (the game is marked abandoned).
-See docs/practice.md.
+`crib docs practice` shows the guide.
 """
 
 import random

@@ -5,7 +5,7 @@ virtual board), the history, the options and --resume are exactly those of `crib
 
 It listens on 127.0.0.1 unless --lan is given; the address always carries a secret key
 made for the session, and a request without it is refused. Ctrl-C stops (the game is
-saved; `crib serve --resume` or `crib play --resume` goes on). See docs/web.md.
+saved; `crib serve --resume` or `crib play --resume` goes on). `crib docs web` shows the guide.
 """
 
 import socket

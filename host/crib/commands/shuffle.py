@@ -1,4 +1,4 @@
-"""Play Cribbage Shuffle in the terminal, or solve a deal with --solve (seed 000, RULES.md).
+"""Play Cribbage Shuffle in the terminal, or solve a deal with --solve (`crib docs shuffle`).
 
 Cells are A1..D4: the letter is the row, the digit the column. At the prompt: two cells to
 swap them (`a1 c3`), undo, hint, solve, new [SEED], show, help, quit. Each row and column

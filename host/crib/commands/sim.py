@@ -11,6 +11,8 @@ import os
 import select
 import signal
 
+from crib.errors import CribError
+
 HELP = "the virtual board: firmware on a pty or socket, drawn live, keys as buttons"
 
 
@@ -51,9 +53,17 @@ def run(args, env):
             env.print("run `crib sim` in a terminal to see it; crib board --port %s status"
                   % url, flush=True)
             return 0
-        with RemoteBoard(url) as remote:
-            _interactive(remote, config, "virtual board: %s\nstore: %s" % (url, store), env)
-        return 0
+        try:
+            with RemoteBoard(url) as remote:
+                _interactive(remote, config, "virtual board: %s\nstore: %s" % (url, store),
+                             env)
+            return 0
+        except OwnerLeft:
+            # The command that ran the board ended, and the board with it: run it here,
+            # from the same store (the game is where that command left it).
+            env.print("the board's owner left (the crib command that ran it ended); crib sim "
+                      "runs the board itself now, from %s" % store, flush=True)
+            _wait_for_release(store)
     # SIGTERM ends the sim like Ctrl-C, so the store's lock and links are tidied up.
     signal.signal(signal.SIGTERM, _interrupt)
     board = VirtualBoard(store, args.config, pty=not args.no_pty, address=address,
@@ -79,14 +89,23 @@ def run(args, env):
     return 0
 
 
+class OwnerLeft(CribError):
+    """The process that runs the virtual board closed its socket (it ended); crib sim goes
+    on with the board itself, so this reaches the user only if something else shows one."""
+
+
 class RemoteBoard:
     """A virtual board another process runs, reached on its socket: `ask(line)` sends a
-    line and returns its reply (events are passed over), as SimScreen needs."""
+    line and returns its reply (events are passed over), as SimScreen needs; OwnerLeft when
+    that process has gone."""
 
     def __init__(self, url, timeout=2.0):
         from crib.board.link import open_url
 
-        self.port = open_url(url)
+        try:
+            self.port = open_url(url)
+        except OSError as e:  # it ended between finding its port and opening it
+            raise OwnerLeft(str(e)) from e
         self.timeout = timeout
         self._buf = b""
 
@@ -102,6 +121,12 @@ class RemoteBoard:
 
     def ask(self, line):
         """The reply to line, or None if none came in time."""
+        try:
+            return self._ask(line)
+        except OSError as e:  # pyserial's SerialException too: the socket was closed
+            raise OwnerLeft(str(e)) from e
+
+    def _ask(self, line):
         import time
 
         self.port.write((line + "\n").encode())
@@ -114,6 +139,17 @@ class RemoteBoard:
                 if text and not text.startswith("evt"):
                     return text
         return None
+
+
+def _wait_for_release(store, seconds=10.0):
+    """Until no process holds the store (the one that left lets go as it exits)."""
+    import time
+
+    from crib.sim.store import running_sim
+
+    deadline = time.monotonic() + seconds
+    while running_sim(store) is not None and time.monotonic() < deadline:
+        time.sleep(0.1)
 
 
 def _interrupt(signum, frame):

@@ -2,8 +2,9 @@
 hand, crib and pegging against the usual averages, and the best hands shown.
 
 The usual averages, and where they come from:
-- hand 4.77: the mean show of every (4-card hand, starter) pair, 12,994,800 of them (RULES.md;
-  exactly 60759/12740 = 4.7692 by cribcore's scoring). Random cards, no discard choice.
+- hand 4.77: the mean show of every (4-card hand, starter) pair, 12,994,800 of them (the
+  project's rules document; exactly 60759/12740 = 4.7692 by cribcore's scoring). Random
+  cards, no discard choice.
 - crib 4.73: the same mean with the crib's rule (only a 5-card flush), exactly
   1025467/216580 = 4.7348 computed here over the same pairs: a crib of random cards.
 - in real play (John Chambers, cribbage.org tips #6, 2-player averages): hand about 8.0,
@@ -14,6 +15,8 @@ import json
 
 from crib.history.db import History, default_path
 from crib.history.reports import PLAYED, stats
+from crib.ui.cards import stored_symbols
+from crib.words import count
 
 HELP = "games, wins, skunks, average hand / crib / pegging per player, best hands"
 
@@ -38,12 +41,13 @@ def run(args, env):
     if args.json:
         env.print(json.dumps(st))
         return 0
-    env.print(f"{st['matches']} matches, {st['games']} games ({st['finished']} finished),"
-          f" {st['skunks']} skunks")
-    env.print(f"{'player':<12} {'games':>5} {'wins':>4} {'skunks':>6} {'hand':>5} {'crib':>5}"
-          f" {'pegs':>5} {'deal':>5} {'pone':>5}")
+    env.print(f"{count(st['matches'], 'match')}, {count(st['games'], 'game')}"
+              f" ({st['finished']} finished), {count(st['skunks'], 'skunk')}")
+    width = max([len("player")] + [len(p["name"]) for p in st["players"]])
+    env.print(f"{'player':<{width}} {'games':>5} {'wins':>4} {'skunks':>6} {'hand':>5}"
+              f" {'crib':>5} {'pegs':>5} {'deal':>5} {'pone':>5}")
     for p in st["players"]:
-        env.print(f"{p['name']:<12} {p['games']:5d} {p['wins']:4d} {p['skunks_won']:6d}"
+        env.print(f"{p['name']:<{width}} {p['games']:5d} {p['wins']:4d} {p['skunks_won']:6d}"
               f" {_num(p['hand_avg'])} {_num(p['crib_avg'])} {_num(p['pegging_avg'])}"
               f" {_num(p['pegging_dealer_avg'])} {_num(p['pegging_pone_avg'])}")
     u = st["usual"]
@@ -54,8 +58,10 @@ def run(args, env):
           f" {PLAYED['pegging_pone']:.1f} as pone (J. Chambers, cribbage.org)")
     if st["best"]:
         env.print("best hands:")
+    width = max([len(b["name"]) for b in st["best"]], default=0)
     for b in st["best"]:
         what = "crib" if b["crib"] else "hand"
-        env.print(f"  {b['points']:2d}  {b['name']:<12} {what} {' '.join(b['cards'])}"
-              f"  starter {b['starter'] or '?'}  (game #{b['game']})")
+        starter = stored_symbols([b["starter"]]) if b["starter"] else "?"
+        env.print(f"  {b['points']:2d}  {b['name']:<{width}}  {what} {stored_symbols(b['cards'])}"
+              f"  starter {starter}  (game #{b['game']})")
     return 0

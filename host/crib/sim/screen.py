@@ -18,7 +18,8 @@ from cribcore.protocol import ProtocolError, decode
 
 TAP_MS = 80  # a tap holds the button this long: past the firmware's 20 ms debounce
 REFRESH_S = 0.1  # the drawing asks the runner for its LEDs this often
-LIT = "\u25cf"  # a lit hole
+LIT = "\u25cf"  # a lit hole with a peg in it (any lit hole when the pegs are not known)
+MARK = "+"  # a lit hole without a peg: every fifth hole, skunk lines, a ghost, the game hole
 DARK = "\u00b7"  # a dark hole over an LED
 BLIND = "\u25cb"  # a hole with no LED under it (the start holes)
 KEY_HELP = ("keys: 1-%d tap a lane  u undo  Enter confirm  q quit  h then a key: hold that "
@@ -92,10 +93,12 @@ def draw(pic, state=None, held=None, note="", colour=True, footer=True):
     label = max(len(n) for n in labels) + 1
     canvas = [[" "] * cols for _ in range(rows)]
     paint = [[None] * cols for _ in range(rows)]
+    pegs = None if state is None else _peg_holes(pic, state)
     for h in pic.holes:
         r, c = cells[(h.lane, h.hole)]
         if h.colour is not None:
-            canvas[r][c], paint[r][c] = LIT, _brighten(h.colour)
+            lit = LIT if pegs is None or (h.lane, h.hole) in pegs else MARK
+            canvas[r][c], paint[r][c] = lit, _brighten(h.colour)
         else:
             canvas[r][c], paint[r][c] = (BLIND if h.led < 0 else DARK), _GREY
     names = {}
@@ -125,6 +128,17 @@ def draw(pic, state=None, held=None, note="", colour=True, footer=True):
         lines += wrap(note)
         lines += wrap(KEY_HELP % len(pic.names))
     return lines
+
+
+def _peg_holes(pic, state):
+    """{(lane, hole)} where the state's pegs stand (a score past the last hole: the game
+    hole)."""
+    last = {}
+    for h in pic.holes:
+        last[h.lane] = max(last.get(h.lane, 0), h.hole)
+    return {(lane, min(score, last[lane]))
+            for lane, pair in enumerate(state.pegs[:state.players]) if lane in last
+            for score in pair if score > 0}
 
 
 def _brighten(rgb):
@@ -284,9 +298,11 @@ class SimScreen:
                     self.key(k)
                     self._next_refresh = 0.0
         finally:
-            if self.held is not None:
-                self._press(self.held[0], False)
-            for _, b in self.releases:
-                self._press(b, False)
-            self.out.write("\x1b[?25h\n")
-            self.out.flush()
+            try:
+                if self.held is not None:
+                    self._press(self.held[0], False)
+                for _, b in self.releases:
+                    self._press(b, False)
+            finally:  # the cursor comes back even when the board has gone
+                self.out.write("\x1b[?25h\n")
+                self.out.flush()

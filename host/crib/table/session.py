@@ -14,6 +14,7 @@ from crib.table.entries import StateChanged
 from crib.table.questions import Ask
 from crib.table.record import Table
 from crib.table.turns import Turns, confirm_ask
+from crib.words import agree
 from cribcore.deal import sides_for
 from cribcore.match import win_level
 from cribcore.rules import GAME_POINTS, MAX_TARGET, MIN_TARGET, TARGETS
@@ -224,7 +225,7 @@ class Session:
         self.h.finish_game(table.game_id, g.winner, g.scores, level, points)
         loser = " ".join(f"{table.side_names[s]} {g.scores[s]}" for s in range(len(g.sides))
                          if s != g.winner)
-        text = (f"{table.side_names[g.winner]} wins, {g.scores[g.winner]} to"
+        text = (f"{agree(table.side_names[g.winner], 'wins')}, {g.scores[g.winner]} to"
                 f" {loser}" + (f" ({SKUNKS[level]})" if level else ""))
         self.view.heading(text)
         self.view.over(g.winner, g.scores, level, text)

@@ -4,7 +4,7 @@
 from typing import List, Sequence
 
 from crib.ui.lines import Line, Segment
-from cribcore.cards import SYMBOLS, card_symbol
+from cribcore.cards import SYMBOLS, card_symbol, parse_card
 
 RED = "bold red"
 BLACK = "bold"
@@ -28,6 +28,11 @@ def card_segments(cards: Sequence[int]) -> List[Segment]:
             out.append((" ", ""))
         out.append(card_segment(c))
     return out
+
+
+def stored_symbols(names: Sequence[str]) -> str:
+    """Cards as the history stores them ("5H", "JS") in symbols: "5♥ J♠"."""
+    return " ".join(card_symbol(parse_card(c)) for c in names)
 
 
 def _width(cards: Sequence[int]) -> int:

@@ -5,6 +5,7 @@ that stays in view; colour on a terminal, plain text in a pipe or a test."""
 
 from crib.ui.cards import card_segments, show_lines
 from crib.ui.lines import isatty, wants_colour, write_lines
+from crib.words import agree
 from cribcore.cards import card_symbol
 
 BAR = 30  # cells of the compact board: a glance, not a count of holes
@@ -83,8 +84,9 @@ class View:
             return
         scores = "  ".join(f"{n} {s}" for n, s in zip(view["sides"], view["scores"]))
         hand = view["hand"]
-        parts = [scores, f"hand {hand['number']}, {view['names'][view['dealer']]} deals"
-                 if view["dealer"] >= 0 else "cut for deal"]
+        dealer = view["names"][view["dealer"]] if view["dealer"] >= 0 else None
+        parts = [scores, f"hand {hand['number']}, {agree(dealer, 'deals')}" if dealer
+                 else "cut for deal"]
         if hand["starter"]:
             parts.append("starter " + card_symbol(_card(hand["starter"])))
         if hand["turn"] is not None:
@@ -96,6 +98,7 @@ class View:
     def board(self, names, scores, target, fresh=None, skunk=None):
         """The compact board: a bar and the score per side; fresh marks the lane just pegged."""
         width = max(len(n) for n in names)
+        hue = max(len(LANE_STYLES[lane % len(LANE_STYLES)]) for lane in range(len(names)))
         lines = []
         for lane, (name, score) in enumerate(zip(names, scores)):
             filled = score * BAR // target if target else 0
@@ -106,7 +109,9 @@ class View:
                     cells = cells[:at] + "|" + cells[at + 1:]
             style = LANE_STYLES[lane % len(LANE_STYLES)]
             mark = " <" if lane == fresh else ""
-            lines.append([(f"  {name:<{width}} ", "bold " + style), (cells, style),
+            # The lane's colour said in words too: the bar's colour is gone without colour.
+            lines.append([(f"  {name:<{width}} ", "bold " + style), (f"{style:<{hue}} ", style),
+                          (cells, style),
                           (f" {score:3d}/{target}{mark}", "bold" if mark else "")])
         self._lines(lines)
 
