@@ -88,7 +88,9 @@ def qr_svg(url: str) -> str:
 async def _body(request: Request, fields: dict, required: tuple[str, ...]) -> dict:
     """The posted JSON object, size-limited and checked field by field (Refused if not)."""
     size = request.headers.get("content-length")
-    if size is not None and (not size.isdigit() or int(size) > seats.MAX_BODY):
+    if size is not None and not (size.isascii() and size.isdigit()):
+        raise Refused(400, "bad Content-Length")
+    if size is not None and int(size) > seats.MAX_BODY:
         raise Refused(413, f"request too large (at most {seats.MAX_BODY} bytes)")
     raw = b""
     async for chunk in request.stream():
@@ -99,11 +101,15 @@ async def _body(request: Request, fields: dict, required: tuple[str, ...]) -> di
         body = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
         raise Refused(400, "the request is not valid JSON") from None
+    except RecursionError:
+        raise Refused(400, "the request is nested too deeply") from None
     return seats.check_fields(body, fields, required)
 
 
 def _refusal(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"ok": False, "error": message}, status)
+    # What a request sent may be quoted in the message: a lone surrogate cannot be UTF-8.
+    text = message.encode("utf-8", "backslashreplace").decode("utf-8")
+    return JSONResponse({"ok": False, "error": text}, status)
 
 
 def create_app(hub: Hub, key: str, join_url: str, poll: bool = True) -> Starlette:
