@@ -1,6 +1,6 @@
 """One game, one writer: a lock on a history held while a companion has it open to write.
 
-The lock is an OS lock (flock, or msvcrt's on Windows) on a file beside the history
+The lock is an OS lock (crib.filelock) on a file beside the history
 (`history.sqlite3.lock`), which also says who holds it (process id and command). The OS
 lets go of it when its process ends however it ends, so a lock file left by a killed
 companion is recognised as stale and taken over; a live one refuses the second writer
@@ -12,12 +12,7 @@ import sys
 from pathlib import Path
 
 from crib.errors import CribError
-
-try:
-    import fcntl
-except ImportError:  # Windows
-    fcntl = None  # type: ignore[assignment]
-    import msvcrt
+from crib.filelock import try_lock, unlock
 
 
 class HistoryLocked(CribError):
@@ -27,17 +22,6 @@ class HistoryLocked(CribError):
 def _who() -> str:
     verb = next((a for a in sys.argv[1:] if not a.startswith("-")), "")
     return ("crib " + verb).strip()
-
-
-def _try_lock(fd: int) -> bool:
-    try:
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        else:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-    except OSError:
-        return False
-    return True
 
 
 class WriterLock:
@@ -55,7 +39,7 @@ class WriterLock:
         except OSError as e:
             raise HistoryLocked(f"cannot lock the history {str(self.history)!r}:"
                                 f" {e.strerror} ({str(self.path)!r})") from None
-        if not _try_lock(fd):
+        if not try_lock(fd):
             holder = os.read(fd, 200).decode("utf-8", "replace").strip() or "another process"
             os.close(fd)
             raise HistoryLocked(
@@ -72,4 +56,4 @@ class WriterLock:
         """Let go of the lock (the file stays: removing it could race a new writer)."""
         fd, self._fd = self._fd, None
         if fd is not None:
-            os.close(fd)  # closing the descriptor releases the OS lock
+            unlock(fd)

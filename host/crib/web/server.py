@@ -7,15 +7,30 @@ import time
 
 import uvicorn
 
+from crib.errors import CribError
+
+
+class ListenError(CribError):
+    """The web port cannot be listened on (in use, not allowed)."""
+
 
 def listen(lan: bool, port: int) -> socket.socket:
     """The listening socket: 127.0.0.1 unless lan (then every interface)."""
     # proto IPPROTO_TCP: asyncio then sets TCP_NODELAY on each connection (with proto 0 it
     # does not, and every reply on a kept-alive connection waits ~40 ms for a delayed ACK).
+    host = "0.0.0.0" if lan else "127.0.0.1"
+    if not 0 <= port <= 65535:
+        raise ListenError(f"no such TCP port: {port} (0-65535; 0 picks a free one)")
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("0.0.0.0" if lan else "127.0.0.1", port))
-    sock.listen(64)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(64)
+    except OSError as e:
+        sock.close()
+        raise ListenError(f"cannot listen on {host}:{port}: {e.strerror or e} (another"
+                          f" crib serve? --web-port N picks another port, 0 any free"
+                          f" one)") from None
     return sock
 
 
