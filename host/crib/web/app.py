@@ -57,8 +57,29 @@ PAGE_HEADERS = {
 }
 
 
+CROSS_ORIGIN = "403: a page of another site may not post to the companion"
+NOT_JSON = "415: answers are posted as application/json"
+
+
+def _foreign(req: Request) -> str | None:
+    """Why a write comes from elsewhere (a refusal), or None: a browser names the page's
+    origin on every cross-site POST, and a page's own script posts JSON (another type is
+    what a form, or a script of another site that wants no preflight, sends)."""
+    if req.method not in ("POST", "PUT", "PATCH", "DELETE"):
+        return None
+    origin = req.headers.get("origin")
+    host = req.headers.get("host", "")
+    if origin is not None and origin not in (f"http://{host}", f"https://{host}"):
+        return CROSS_ORIGIN
+    kind = req.headers.get("content-type")
+    if kind is not None and kind.split(";")[0].strip().lower() != "application/json":
+        return NOT_JSON
+    return None
+
+
 class KeyCheck:
-    """ASGI middleware: every HTTP request carries the session key, or gets 403."""
+    """ASGI middleware: every HTTP request carries the session key, or gets 403; a write
+    from another site's page, or not JSON, is refused too (_foreign)."""
 
     def __init__(self, app, key):
         self.app = app
@@ -71,6 +92,10 @@ class KeyCheck:
                      or req.headers.get("x-crib-key"))
             if not seats.key_ok(self.key, given):
                 await PlainTextResponse(FORBIDDEN, 403)(scope, receive, send)
+                return
+            why = _foreign(req)
+            if why is not None:
+                await PlainTextResponse(why, int(why[:3]))(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 

@@ -1,5 +1,11 @@
 """Running the web app with uvicorn: in the foreground (`crib serve`), or on a thread of
-its own (the tests and bench/web.py)."""
+its own (the tests and bench/web.py).
+
+Strangers on the Wi-Fi cannot keep the players out: a connection that has not sent a
+whole request head within REQUEST_S is closed (before the key is ever checked), and at
+most PER_CLIENT connections of one address may wait for their first request; a new one
+closes the oldest of them, so a phone that asks at once is always served, however many
+idle sockets are open. After a response, uvicorn's keep-alive timeout closes idle ones."""
 
 import socket
 import threading
@@ -8,6 +14,9 @@ import time
 import uvicorn
 
 from crib.errors import CribError
+
+REQUEST_S = 5.0  # a connection sends a whole request head within this, or is closed
+PER_CLIENT = 16  # connections of one address waiting for their first request, at most
 
 
 class ListenError(CribError):
@@ -34,9 +43,56 @@ def listen(lan: bool, port: int) -> socket.socket:
     return sock
 
 
+def guarded(base: type, request_s: float = REQUEST_S, per_client: int = PER_CLIENT) -> type:
+    """uvicorn's HTTP protocol class base, with the idle connections' limits (module
+    docstring); its own count of waiting connections (one class per server)."""
+    waiting: dict[str, list] = {}  # client address -> connections without a request yet
+
+    class Guarded(base):  # type: ignore[misc, valid-type]
+        def connection_made(self, transport):
+            super().connection_made(transport)
+            self._host = self.client[0] if self.client else ""
+            queue = waiting.setdefault(self._host, [])
+            queue.append(self)
+            self._timer = self.loop.call_later(request_s, self._too_slow)
+            while len(queue) > per_client:  # the oldest waiting goes (never self: last)
+                oldest = queue[0]
+                oldest._forget()
+                oldest.transport.close()
+
+        def _too_slow(self):
+            if self.cycle is None:  # no whole request head yet
+                self.transport.close()
+            self._forget()
+
+        def _forget(self):
+            timer, self._timer = getattr(self, "_timer", None), None
+            if timer is not None:
+                timer.cancel()
+            queue = waiting.get(getattr(self, "_host", ""), [])
+            if self in queue:
+                queue.remove(self)
+                if not queue:
+                    waiting.pop(self._host, None)
+
+        def data_received(self, data):
+            super().data_received(data)
+            if self.cycle is not None:
+                self._forget()
+
+        def connection_lost(self, exc):
+            self._forget()
+            super().connection_lost(exc)
+
+    return Guarded
+
+
 def server(app, **options) -> uvicorn.Server:
-    """A uvicorn Server for app: quiet, and quick to stop (open event streams are cut after
-    a second)."""
+    """A uvicorn Server for app: quiet, quick to stop (open event streams are cut after a
+    second), and guarded against idle connections (module docstring)."""
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    options.setdefault("http", guarded(AutoHTTPProtocol))
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1,
                             lifespan="on", **options)
     return uvicorn.Server(config)
