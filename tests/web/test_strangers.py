@@ -82,3 +82,20 @@ def test_writes_from_another_site_or_not_json_are_refused(client):
     assert client.get("/state").json()["view"]["hand"]["starter"] is None
     own = client.post("/api/answer", json=body, headers={"Origin": "http://testserver"})
     assert own.status_code == 200  # the page's own origin
+
+
+def test_unknown_host_headers_are_refused(db):
+    from starlette.testclient import TestClient
+    from webtools import KEY, make_hub
+
+    from crib.web.app import create_app
+
+    app = create_app(make_hub(db), KEY, "http://127.0.0.1:8121/?k=" + KEY, poll=False,
+                     hosts={"127.0.0.1:8121", "localhost:8121"})
+    with TestClient(app, base_url="http://127.0.0.1:8121",
+                    headers={"X-Crib-Key": KEY}) as c:
+        assert c.get("/state").status_code == 200
+        assert c.get("/state", headers={"Host": "localhost:8121"}).status_code == 200
+        for host in ("evil.example", "evil.example:8121", "127.0.0.1:9999", ""):
+            r = c.get("/state", headers={"Host": host})
+            assert r.status_code == 421 and "host name" in r.text

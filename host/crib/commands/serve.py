@@ -83,7 +83,9 @@ def run(args, env):
     hub = Hub(make, board_svg(args.store))
     try:
         hub.prepare()
-        app = create_app(hub, key, url)
+        port_no = sock.getsockname()[1]
+        names = {host, "127.0.0.1", "localhost"}  # what a phone or this computer types
+        app = create_app(hub, key, url, hosts={f"{n}:{port_no}" for n in names})
         if args.qr:
             import segno
 

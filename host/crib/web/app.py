@@ -77,17 +77,25 @@ def _foreign(req: Request) -> str | None:
     return None
 
 
+UNKNOWN_HOST = "421: this companion does not answer to that host name"
+
+
 class KeyCheck:
     """ASGI middleware: every HTTP request carries the session key, or gets 403; a write
-    from another site's page, or not JSON, is refused too (_foreign)."""
+    from another site's page, or not JSON, is refused too (_foreign); with hosts, a Host
+    header not among them (a name another site made point here) gets 421."""
 
-    def __init__(self, app, key):
+    def __init__(self, app, key, hosts=None):
         self.app = app
         self.key = key
+        self.hosts = hosts
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http":
             req = Request(scope)
+            if self.hosts is not None and req.headers.get("host") not in self.hosts:
+                await PlainTextResponse(UNKNOWN_HOST, 421)(scope, receive, send)
+                return
             given = (req.query_params.get("k") or req.cookies.get(COOKIE)
                      or req.headers.get("x-crib-key"))
             if not seats.key_ok(self.key, given):
@@ -137,9 +145,10 @@ def _refusal(status: int, message: str) -> JSONResponse:
     return JSONResponse({"ok": False, "error": text}, status)
 
 
-def create_app(hub: Hub, key: str, join_url: str, poll: bool = True) -> Starlette:
+def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
+               hosts: set[str] | None = None) -> Starlette:
     """The web app around a Hub (started and stopped with the app); join_url: the address
-    (with its key) the QR code carries."""
+    (with its key) the QR code carries; hosts: the Host headers answered (None: any)."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
                              autoescape=True)
     page = env.get_template("index.html")
@@ -244,5 +253,5 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True) -> Starlett
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan,
-                     middleware=[Middleware(KeyCheck, key=key),
+                     middleware=[Middleware(KeyCheck, key=key, hosts=hosts),
                                  Middleware(GZipMiddleware, minimum_size=800)])

@@ -2,6 +2,9 @@
 // posts answers back. No game logic here: the server's question says what is legal.
 "use strict";
 (function () {
+  // The key came in the joining address and is now in the page's cookie: out of the
+  // address bar (and of bookmarks, screenshots and the history).
+  if (new URLSearchParams(location.search).has("k")) history.replaceState(null, "", location.pathname);
   const RANKS = "A23456789TJQK", SUITS = "CDHS", SYM = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
   const CARD_KINDS = ["cut", "dealt", "discard", "starter", "show", "crib"];
   const $ = (id) => document.getElementById(id);
