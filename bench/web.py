@@ -8,6 +8,11 @@ nothing was lost and nothing pegged twice (the scores and the board's pegs again
 reference game).
 
     python bench/web.py [--phones 8] [--ops 1000]
+
+Two runs of their own (bench/web_faults.py): --board-killed (the virtual board killed
+mid-game and restarted: answer latency while it is away, and the pegs that waited sent
+when it is back) and --idle-sockets N (a player's answers while a stranger keeps N idle
+sockets open against a server limited to 256 open files, against the same without them).
 """
 
 import argparse
@@ -123,7 +128,19 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--phones", type=int, default=8)
     parser.add_argument("--ops", type=int, default=1000)
+    parser.add_argument("--board-killed", action="store_true",
+                        help="only the run with the board killed mid-game")
+    parser.add_argument("--idle-sockets", type=int, metavar="N",
+                        help="only the run with N idle sockets open")
     args = parser.parse_args()
+    if args.board_killed or args.idle_sockets:
+        import web_faults
+
+        if args.board_killed:
+            web_faults.board_killed()
+        if args.idle_sockets:
+            web_faults.idle_sockets(args.idle_sockets)
+        return
     with tempfile.TemporaryDirectory() as d:
         serve = Serve(Path(d), NAMES, 121)
         try:
@@ -156,6 +173,8 @@ def run(serve, phones, ops):
         s.start()
     for s in screens:
         s.ready.wait(10)
+    table = http.post("/api/join", json={"seat": "table"}).json()  # answers for everyone
+    seat = {"seat": "table", "token": table["token"]}
     games, players = 0, Players(2, 121, False, seed=1)
     screen_ms, led_ms, done, undos = [], [], 0, 0
     expected_scores = None
@@ -164,7 +183,7 @@ def run(serve, phones, ops):
         state = http.get("/state").json()
         before = pegs_lit(http) if lit else None
         t0 = time.monotonic()
-        r = http.post(path, json=body)
+        r = http.post(path, json=dict(body, **seat))
         assert r.status_code == 200, r.text
         v = r.json()["version"]
         moved = None
@@ -188,8 +207,8 @@ def run(serve, phones, ops):
             done += 2
             continue
         text = players.answer(_Q(q))
-        before, t0, v, moved = post("/api/answer", {"question": q["id"], "answer": text,
-                                                    "for": True}, lit=True)
+        before, t0, v, moved = post("/api/answer", {"question": q["id"], "answer": text},
+                                    lit=True)
         after = http.get("/state").json()
         if moved is not None:
             led_ms.append(1000 * (moved - t0))
@@ -198,7 +217,7 @@ def run(serve, phones, ops):
             post("/api/undo", {"question": after["question"]["id"]})
             again = http.get("/state").json()["question"]
             assert again["prompt"] == q["prompt"], (q["prompt"], again["prompt"])
-            post("/api/answer", {"question": again["id"], "answer": text, "for": True})
+            post("/api/answer", {"question": again["id"], "answer": text})
             undos += 1
             done += 2
     final = http.get("/state").json()

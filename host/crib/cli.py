@@ -78,6 +78,12 @@ def build_parser():
     return parser
 
 
+def _os_error(e: OSError) -> str:
+    """An OSError as a sentence: what failed, and on which file."""
+    text = e.strerror or str(e)
+    return "%s: %r" % (text, e.filename) if e.filename else text
+
+
 def main(argv=None, env=None):
     """Run crib with argv (default sys.argv[1:]) in env (default: this process's streams
     and environment); return the exit code."""
@@ -99,6 +105,9 @@ def main(argv=None, env=None):
         # Output piped into `head` and closed: not an error worth a traceback.
         env.stderr.close()
         return 0
+    except OSError as e:  # a file or socket error no command foresaw: still a sentence
+        env.error("crib: error: %s" % _os_error(e))
+        return 1
 
 
 if __name__ == "__main__":

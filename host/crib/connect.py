@@ -176,7 +176,10 @@ def _open_sim(link_class, store=None, config=None, **kw):
         if url is None:
             raise
     if vb is None:
-        link = link_class(lambda: open_url(url), name="sim " + url, **kw)
+        # A virtual board the user runs may be restarted, on a new port: each reopen looks
+        # the store up again (its port file), and falls back on the address it had.
+        link = link_class(lambda: open_url(running_sim(store) or url), name="sim on " + store,
+                          **kw)
         return link.connect()
     link = link_class(lambda: open_url(vb.url), name="sim " + vb.url, **kw)
     link.owned.append(vb)

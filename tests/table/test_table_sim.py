@@ -92,7 +92,9 @@ class _Script:
 
 def _count(db, sql):
     try:
-        con = sqlite3.connect(db, timeout=5)
+        # Read-only: a connection that made the file would leave it empty (0 bytes), and
+        # an empty history file is refused as damaged.
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
         try:
             return con.execute(sql).fetchone()[0]
         finally:

@@ -125,8 +125,8 @@ def test_refusals_change_nothing(client):
     refused(client, answer(client, "5h", bob), 409, "Alice's turn")
     refused(client, answer(client, "5h", {"seat": 7, "token": "x"}), 400, "no such seat")
     refused(client, answer(client, "zz", alice), 422, "")
-    refused(client, client.post("/api/answer", json={"question": "old-1", "answer": "5h"}),
-            409, "no longer open")
+    refused(client, client.post("/api/answer", json={"question": "old-1", "answer": "5h",
+                                                     **alice}), 409, "no longer open")
     refused(client, answer(client, "5h", alice, extra=1), 400, "unknown field(s): extra")
     refused(client, client.post("/api/answer", json={"answer": "5h"}), 400,
             "missing field: question")
@@ -171,10 +171,23 @@ def test_anyone_may_answer_for_a_player_who_says_so(client):
     assert answer(client, "8", table).status_code == 200
 
 
-def test_a_screen_without_a_seat_answers_only_questions_that_ask_no_one(client):
-    refused(client, answer(client, "5h"), 409, "choose your seat first")  # Alice's starter
-    assert answer(client, "5h", **{"for": True}).status_code == 200
+def test_every_answer_and_undo_names_a_joined_seat_with_its_token(client):
+    before, n = state(client), entries(client)
+    q = before["question"]  # Alice's starter
+    refused(client, answer(client, "5h"), 403, "choose your seat first")
+    refused(client, answer(client, "5h", **{"for": True}), 403, "choose your seat first")
+    refused(client, answer(client, "5h", {"seat": "table", "token": None}), 403, "join again")
+    refused(client, client.post("/api/undo", json={"question": q["id"]}), 403,
+            "choose your seat first")
+    assert state(client)["version"] == before["version"] and entries(client) == n
+    bob = seat(client, 1)
+    assert answer(client, "5h", bob, **{"for": True}).status_code == 200
     assert state(client)["question"]["kind"] == "play"
+    s = state(client)
+    refused(client, client.post("/api/undo", json={"question": s["question"]["id"]}), 403,
+            "choose your seat first")
+    r = client.post("/api/undo", json={"question": s["question"]["id"], **bob})
+    assert r.status_code == 200 and state(client)["question"]["kind"] == "starter"
 
 
 def test_undo_takes_back_the_last_entry_once(client):
@@ -196,17 +209,18 @@ def test_undo_takes_back_the_last_entry_once(client):
 
 
 def test_a_whole_game_through_the_routes(client):
-    """Every answer posted by the seat asked; the confirmations, which ask no one, by a
-    screen with no seat."""
+    """Every answer posted by the seat asked; the confirmations, which ask no one, by the
+    shared screen."""
     players = Table(2, 121, False, seed=11)
     seats = [seat(client, 0), seat(client, 1)]
+    table = seat(client, "table")
     posted = 0
     while True:
         s = state(client)
         q = s["question"]
         if q is None or q["kind"] == "another":
             break
-        who = None if q["asks"] is None else seats[q["asks"]]
+        who = table if q["asks"] is None else seats[q["asks"]]
         r = answer(client, players.answer(_Q(q)), who)
         assert r.status_code == 200, r.text
         posted += 1
@@ -263,3 +277,34 @@ def test_the_page_is_light(db):
     holes = re.findall(r'data-lane="(\d)" data-hole="(\d+)"[^>]*fill="#([0-9a-f]{6})"', svg)
     assert len(holes) > 360 and any(f != "0c0a09" for _, _, f in holes)
     assert total < 150_000
+
+
+def test_bad_bodies_answer_400_with_a_message_never_500(db):
+    app = create_app(make_hub(db), KEY, "http://x/?k=" + KEY, poll=False)
+    with TestClient(app, headers={"X-Crib-Key": KEY}, raise_server_exceptions=False) as c:
+        q = state(c)["question"]
+        alice = seat(c, 0)
+        deep = "[" * 1020 + "]" * 1020  # fits in MAX_BODY, deeper than the parser goes
+        refused(c, c.post("/api/answer", content=deep), 400, "nested too deeply")
+        lone = '{"question": "%s", "answer": "5h", "\\udc80x": 1}' % q["id"]
+        refused(c, c.post("/api/answer", content=lone), 400, "unknown field(s)")
+        body = {"question": q["id"], "answer": "5h", "seat": 0, "token": "\u00e9" * 24}
+        refused(c, c.post("/api/answer", json=body), 403, "did not join")
+        for length in ("\u0661\u0662\u0661".encode(), b"\xb2", b"\xb9\xb2"):  # not digits
+            r = c.post("/api/answer", content=json.dumps({"question": q["id"],
+                                                          "answer": "5h", **alice}),
+                       headers={"content-length": length})
+            refused(c, r, 400, "Content-Length")
+        assert state(c)["view"]["hand"]["starter"] is None
+        assert c.get("/state", headers={"X-Crib-Key": "\u00e9".encode()}).status_code == 403
+        assert c.get("/state?k=%C3%A9%ED%A0%80").status_code == 403
+
+
+def test_digits_of_other_scripts_are_not_numbers():
+    from crib.table.answers import AnswerError
+    from crib.table.session import parse_target
+
+    assert parse_target("121") == 121 and parse_target(" 61 ") == 61
+    for text in ("\u0661\u0662\u0661", "1_21", "\uff11\uff12\uff11", "+-1", ""):
+        with pytest.raises(AnswerError):
+            parse_target(text)

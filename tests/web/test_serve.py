@@ -40,8 +40,9 @@ def test_the_terminal_and_a_phone_drive_the_same_game(tmp_path):
         assert serve.url.startswith("http://127.0.0.1:") and "/?k=" in serve.url
         assert serve.http.get("/state", headers={"X-Crib-Key": "nope"}).status_code == 403
         q = serve.state()["question"]
+        table = serve.http.post("/api/join", json={"seat": "table"}).json()
         r = serve.http.post("/api/answer", json={"question": q["id"], "answer": "5h",
-                                                 "for": True})
+                                                 "seat": "table", "token": table["token"]})
         assert r.status_code == 200
         wait_state(serve, lambda s: s["question"]["kind"] == "play")
         serve.proc.stdin.write("7\n")  # Bob plays at the terminal
@@ -49,7 +50,8 @@ def test_the_terminal_and_a_phone_drive_the_same_game(tmp_path):
         s = wait_state(serve, lambda s: s["view"]["hand"]["pile"])
         assert s["view"]["hand"]["pile"] == ["7C"] and s["question"]["asks"] == 0
         r = serve.http.post("/api/answer", json={"question": s["question"]["id"],
-                                                 "answer": "8", "for": True})
+                                                 "answer": "8", "seat": "table",
+                                                 "token": table["token"]})
         assert r.status_code == 200
         time.sleep(0.5)  # the terminal shows what the phone did
         serve.proc.stdin.write("quit\n")

@@ -251,6 +251,12 @@ class Link:
         return self.request("tick", ms=ms).args["now"]
 
     @property
+    def connected(self):
+        """Whether the port is open and the board's handshake holds (no loss, no reboot,
+        not closed): False means a command would first wait for a reconnect."""
+        return not (self._lost or self._rebooted or self._closed)
+
+    @property
     def known(self):
         """What the link believes the board holds (kept up to date by replies and events)."""
         with self._slock:

@@ -18,6 +18,13 @@ def add_history_and_colour(parser):
                         help="no colour")
 
 
+def port_number(text):
+    """A TCP port, 0-65535 (0: any free one); a usage error otherwise."""
+    if not (text.isascii() and text.isdigit()) or not 0 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"a TCP port is a number 0-65535, not {text!r}")
+    return int(text)
+
+
 def _target(text):
     """--target through the setup's parser (imported only when a target is given); a bad
     one is a usage error like any other bad option."""

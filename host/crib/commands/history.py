@@ -104,7 +104,7 @@ def _what(e, names):
 
 def run(args, env):
     """Print the games (or one game) and return 0."""
-    h = History.open(args.db or default_path(env.environ))
+    h = History.open(args.db or default_path(env.environ), lock=False)
     try:
         if args.game is not None:
             entries = game_entries(h, args.game, args.all)

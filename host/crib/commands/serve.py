@@ -10,7 +10,12 @@ saved; `crib serve --resume` or `crib play --resume` goes on). `crib docs web` s
 
 import socket
 
-from crib.commands._options import add_table_arguments, table_options, table_setup
+from crib.commands._options import (
+    add_table_arguments,
+    port_number,
+    table_options,
+    table_setup,
+)
 from crib.connect import open_table_board, ports_listed, table_port
 from crib.history.db import History, default_path
 
@@ -24,7 +29,7 @@ def add_arguments(parser):
     parser.add_argument("--lan", action="store_true",
                         help="serve the local network (phones on the same Wi-Fi), not only"
                              " this computer")
-    parser.add_argument("--web-port", type=int, default=DEFAULT_PORT, metavar="N",
+    parser.add_argument("--web-port", type=port_number, default=DEFAULT_PORT, metavar="N",
                         help="the TCP port to listen on (default %(default)s; 0: any free)")
     parser.add_argument("--no-qr", dest="qr", action="store_false",
                         help="do not draw the QR code in the terminal")
@@ -78,7 +83,9 @@ def run(args, env):
     hub = Hub(make, board_svg(args.store))
     try:
         hub.prepare()
-        app = create_app(hub, key, url)
+        port_no = sock.getsockname()[1]
+        names = {host, "127.0.0.1", "localhost"}  # what a phone or this computer types
+        app = create_app(hub, key, url, hosts={f"{n}:{port_no}" for n in names})
         if args.qr:
             import segno
 

@@ -264,7 +264,7 @@ def connect(port):
     """An mpremote SerialTransport on port, in the raw REPL after a soft reset."""
     try:
         transport = SerialTransport(port, baudrate=BAUD, timeout=BYTE_TIMEOUT)
-    except TransportError as e:
+    except (TransportError, ValueError, OSError) as e:  # ValueError: an unknown URL scheme
         raise DeployError("cannot open %s: %s" % (port, e)) from None
     try:
         transport.enter_raw_repl(soft_reset=True)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from crib.env import data_dir
 from crib.errors import CribError
+from crib.history.lock import WriterLock
 
 SCHEMA_VERSION = 2
 # Schema 1 stored with each entry the name of the Game method that replays it (`call`);
@@ -24,6 +25,7 @@ V1_CALLS = {"cut": "cut_for_deal", "deal": "deal", "discard": "discard",
             "starter": "turn_starter", "lay": "lay", "go": "go", "end_play": "end_play",
             "show": "show", "peg": "peg", "muggins": "peg", "dealt": None, "note": None}
 DB_NAME = "history.sqlite3"
+SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -137,39 +139,43 @@ class History:
     def __init__(self, conn, path):
         self.conn = conn
         self.path = path
+        self._lock: WriterLock | None = None
 
     @classmethod
-    def open(cls, path):
-        """Open (or create) the history at path; refuse a newer or foreign schema."""
+    def open(cls, path, lock=True):
+        """Open (or create) the history at path; refuse a newer or foreign schema, a damaged
+        file (left as it is), and with lock (a companion that writes), a history another
+        companion has open to write (crib.history.lock)."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            conn = sqlite3.connect(str(path), isolation_level=None)
-            conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA foreign_keys = ON")
-            conn.execute("PRAGMA journal_mode = WAL")  # one sync per commit, readers never wait
-            conn.execute("PRAGMA synchronous = FULL")  # a committed entry survives power loss
-            version = _version(conn)
-            if version is None:
-                conn.executescript(
-                    "BEGIN IMMEDIATE;" + _SCHEMA + "INSERT OR REPLACE INTO meta VALUES"
-                    " ('schema_version', '%d'); COMMIT;" % SCHEMA_VERSION)
-            elif version > SCHEMA_VERSION:
-                raise HistoryError(f"{str(path)!r} has history schema {version}, newer than"
-                                   f" this crib ({SCHEMA_VERSION}): upgrade crib")
-            elif version < SCHEMA_VERSION:
-                _migrate(conn, version, path)
-        except sqlite3.DatabaseError as e:
-            raise HistoryError(f"cannot use {str(path)!r} as a crib history: {e}") from None
-        return cls(conn, path)
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise HistoryError(f"cannot make the folder of the history {str(path)!r}:"
+                               f" {e.strerror or e}") from None
+        held = WriterLock(path).acquire() if lock else None
+        try:
+            check_file(path)
+            conn = _connect(path)
+        except BaseException:
+            if held is not None:
+                held.release()
+            raise
+        h = cls(conn, path)
+        h._lock = held
+        return h
 
     def batch(self):
         """A transaction grouping several writes (one commit, one sync to disk)."""
         return _tx(self.conn)
 
     def close(self):
-        """Close the database."""
-        self.conn.close()
+        """Close the database (and let go of its writer's lock)."""
+        try:
+            self.conn.close()
+        finally:
+            if self._lock is not None:
+                self._lock.release()
+                self._lock = None
 
     # -- matches and games ------------------------------------------------------------------
 
@@ -326,6 +332,72 @@ class History:
     def query(self, sql, params=()):
         """Rows of a read-only query, as dicts (for history and stats)."""
         return [dict(r) for r in self.conn.execute(sql, params).fetchall()]
+
+
+def _damaged(path, why):
+    return HistoryError(
+        f"the history {str(path)!r} is damaged ({why}); it was left as it is. Keep a copy"
+        f" of it (it may be mended with sqlite3's .recover), and give --db a new file, or"
+        f" move it away, to start a new history")
+
+
+def check_file(path):
+    """Refuse (HistoryError) a history file that exists but is not a whole SQLite database:
+    empty, another kind of file, or damaged pages. Read-only: nothing is written."""
+    path = Path(path)
+    if not path.exists():
+        return
+    if not path.is_file():
+        raise HistoryError(f"the history {str(path)!r} is not a file")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(SQLITE_HEADER))
+    except OSError as e:
+        raise HistoryError(f"cannot read the history {str(path)!r}: {e.strerror}") from None
+    if not head:
+        raise _damaged(path, "it is empty: 0 bytes")
+    if head != SQLITE_HEADER:
+        raise _damaged(path, "it is not an SQLite database")
+    try:
+        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            found = [r[0] for r in conn.execute("PRAGMA quick_check(3)").fetchall()]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as e:
+        raise _damaged(path, str(e)) from None
+    if found != ["ok"]:
+        raise _damaged(path, "; ".join(found))
+
+
+def _connect(path):
+    """The connection to a history file checked by check_file (created if new)."""
+    try:
+        conn = sqlite3.connect(str(path), isolation_level=None)
+    except sqlite3.Error as e:
+        raise HistoryError(f"cannot open the history {str(path)!r}: {e}") from None
+    try:
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA journal_mode = WAL")  # one sync per commit, readers never wait
+        conn.execute("PRAGMA synchronous = FULL")  # a committed entry survives power loss
+        version = _version(conn)
+        if version is None:
+            conn.executescript(
+                "BEGIN IMMEDIATE;" + _SCHEMA + "INSERT OR REPLACE INTO meta VALUES"
+                " ('schema_version', '%d'); COMMIT;" % SCHEMA_VERSION)
+        elif version > SCHEMA_VERSION:
+            raise HistoryError(f"{str(path)!r} has history schema {version}, newer than"
+                               f" this crib ({SCHEMA_VERSION}): upgrade crib")
+        elif version < SCHEMA_VERSION:
+            _migrate(conn, version, path)
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        raise HistoryError(f"cannot use {str(path)!r} as a crib history: {e}") from None
+    except BaseException:
+        conn.close()
+        raise
+    return conn
 
 
 def _version(conn):

@@ -4,10 +4,10 @@ the layout crib writes there for a game of more lanes; where the runner is; --so
 
 import json
 import os
-import sys
 
 from crib.env import data_dir
 from crib.errors import CribError
+from crib.filelock import try_lock, unlock
 from crib.layout.source import RUNNER, firmware_dir
 from pegboard.config import default_dict, from_dict, lane_layout
 
@@ -44,36 +44,13 @@ def parse_address(text):
     return (host or "127.0.0.1", int(port))
 
 
-def try_lock(fd):
-    """Take an exclusive lock on the open file fd without waiting; False if another open
-    file holds it. flock on POSIX, msvcrt on Windows (imported here, where they exist)."""
-    if sys.platform == "win32":
-        import msvcrt
-
-        try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        except OSError:
-            return False
-        return True
-    import fcntl
-
+def make_store(store):
+    """Make the store's folder if it is not there; SimError if it cannot be one."""
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return False
-    return True
-
-
-def unlock(fd):
-    """Drop a lock try_lock took on fd and close it."""
-    if sys.platform == "win32":
-        import msvcrt
-
-        try:
-            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
-        except OSError:
-            pass
-    os.close(fd)  # closing drops a flock
+        os.makedirs(store, exist_ok=True)
+    except OSError as e:
+        raise SimError("cannot use %r as the virtual board's store: %s"
+                       % (store, e.strerror or e)) from None
 
 
 def running_sim(store):
@@ -125,7 +102,7 @@ def write_layout(store, lanes):
     d = layout_for(lanes)
     d["_comment"] = ("written by crib for a game of %d lanes on the virtual board; delete it "
                      "(no sim running) to go back to the shipped layout" % lanes)
-    os.makedirs(store, exist_ok=True)
+    make_store(store)
     path = os.path.join(store, STORE_LAYOUT)
     with open(path + ".new", "w") as f:
         json.dump(d, f, indent=1)

@@ -23,13 +23,13 @@ import sys
 import threading
 import time
 
+from crib.filelock import try_lock, unlock
 from crib.sim.store import (
     SimError,
     desk_path,
+    make_store,
     running_sim,
     store_layout,
-    try_lock,
-    unlock,
     write_layout,
 )
 from cribcore.protocol import MAX_LINE, MAX_REPLY, LineReader, ProtocolError, decode
@@ -181,7 +181,7 @@ class VirtualBoard:
             self._publish()
 
     def _take_store(self):
-        os.makedirs(self.store, exist_ok=True)
+        make_store(self.store)
         fd = os.open(os.path.join(self.store, "sim.lock"), os.O_RDWR | os.O_CREAT, 0o644)
         if not try_lock(fd):
             os.close(fd)

@@ -30,11 +30,20 @@ def yes_parser(default):
     return parse
 
 
+def whole_number(text: str) -> int:
+    """text as a whole number written in ASCII digits (an optional sign, spaces around);
+    ValueError otherwise (int() would also take other scripts' digits and underscores)."""
+    t = text.strip()
+    if not (t.isascii() and t.lstrip("+-").isdigit() and len(t) - len(t.lstrip("+-")) <= 1):
+        raise ValueError(f"not a whole number: {text!r}")
+    return int(t)
+
+
 def parse_int(low, high, what="a number"):
     """A parser of whole numbers low..high."""
     def parse(text):
         try:
-            n = int(text)
+            n = whole_number(text)
         except ValueError:
             raise AnswerError(f"{what} must be a whole number {low}-{high},"
                               f" not {text!r}") from None
@@ -48,7 +57,7 @@ def parse_choice(names, what="a player"):
     """A parser of one of names (by number 1.., full name or a unique prefix): its index."""
     def parse(text):
         low = text.strip().lower()
-        if low.isdigit() and 1 <= int(low) <= len(names):
+        if low.isascii() and low.isdigit() and 1 <= int(low) <= len(names):
             return int(low) - 1
         exact = [i for i, n in enumerate(names) if n.lower() == low]
         if exact:

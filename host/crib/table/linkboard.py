@@ -3,64 +3,98 @@
 `LinkBoard` adapts a crib.board.link.Link to the few calls the flow makes (crib.board.api): the
 flow's own operation ids go out as the `id=` of Link.peg, undo and new, so an id written to
 the history before sending is the one the board remembers; refusals become BoardError;
-button events and the link's own news (lost, back, drift) become BoardEvents. A virtual
-board started for the game is given the lanes a game needs (crib.sim.virtual widen: four players
-on their own lanes); a Pico, or a sim that runs on its own, has the lanes it has.
+button events and the link's own news (lost, back, drift) become BoardEvents. Every call
+goes through a crib.board.guard.Guard: a board that hangs or is gone holds the game up for
+at most its budget, then is offline (the flow's pegs wait as pending) until the guard finds
+it answering again (a `back` event). A virtual board started for the game is given the
+lanes a game needs (crib.sim.virtual widen: four players on their own lanes); a Pico, or a
+sim that runs on its own, has the lanes it has.
 """
 
+from crib.board.guard import Guard
 from crib.board.memory import BoardError
 from crib.board.state import BoardEvent
 
 BUTTON = "button"
 
 
-class LinkBoard:
-    """A board behind a Link (its calls: crib.board.api.GameBoard)."""
+class _GuardedLink:
+    """What the board's picture reads of the link (crib.web.picture): its info and name,
+    its LEDs and its state, each through the guard."""
 
-    def __init__(self, link):
-        self.link = link
+    def __init__(self, link, guard):
+        self._link = link
+        self._guard = guard
+
+    @property
+    def info(self):
+        return self._link.info
+
+    @property
+    def name(self):
+        return self._link.name
+
+    def leds(self):
+        """The board's pixels now (BoardOffline at once while it is offline)."""
+        return self._guard.call(self._link.leds)
+
+    def state(self):
+        """The board's state now (BoardOffline at once while it is offline)."""
+        return self._guard.call(self._link.state)
+
+
+class LinkBoard:
+    """A board behind a Link (its calls: crib.board.api.GameBoard). sim: the virtual board
+    started for this game, if one was (default: the one the link was opened with)."""
+
+    def __init__(self, link, sim=None, guard=None):
+        self._link = link
+        self.sim = sim if sim is not None else getattr(link, "sim", None)
         info = link.info or link.hello()
         self.kind = "sim" if info.get("desk") else "pico"
         self.capacity = info.get("lanes", 4)
-        if link.sim is not None and link.sim.config is None:
+        if self.sim is not None and self.sim.config is None:
             from crib.sim.store import MAX_LANES
 
             self.capacity = max(self.capacity, MAX_LANES)  # new_game widens it
         self.name = link.name
         self.turn_supported = True  # until the board says it does not know `turn`
+        self.guard = guard or Guard(link)
+        self.link = _GuardedLink(link, self.guard)
 
     def _call(self, change, *args, **kw):
         """Run a Link change; a refusal becomes BoardError. The flow's state after."""
         from crib.board.link import BoardRefused
 
         try:
-            return change(*args, **kw).copy()
+            return self.guard.call(lambda: change(*args, **kw).copy())
         except BoardRefused as e:
             raise BoardError(str(e), e.code) from None
 
     def state(self):
         """The board's state, fetched now."""
-        return self.link.state().copy()
+        return self.guard.call(lambda: self._link.state().copy())
 
     def new_game(self, target, lanes, op_id, match=False):
         """A new game of lanes to target (match: clear the games-won tally); a virtual board
-        of ours with fewer lanes is widened first."""
-        if lanes > self.link.info.get("lanes", lanes) and self.link.sim is not None:
-            if self.link.sim.widen(lanes):
-                self.link.hello()  # the link learns the lanes the restarted board has
-        return self._call(self.link.new, target=target, players=lanes, match=match, id=op_id)
+        of ours with fewer lanes is widened first (restarted: its own time, not the game's
+        budget, as the game waits for its board to be set up)."""
+        if lanes > self._link.info.get("lanes", lanes) and self.sim is not None:
+            if self.sim.widen(lanes):
+                self._link.hello()  # the link learns the lanes the restarted board has
+        return self._call(self._link.new, target=target, players=lanes, match=match, id=op_id)
 
     def set_dealer(self, lane):
         """The crib marker."""
-        self._call(self.link.set, dealer=lane)
+        self._call(self._link.set, dealer=lane)
 
     def peg(self, lane, n, op_id):
         """Lane scores n, once per op_id."""
-        return self._call(self.link.peg, lane, n, id=op_id)
+        return self._call(self._link.peg, lane, n, id=op_id)
 
     def undo(self, op_id):
         """Undo the last jump, once per op_id."""
-        return self._call(self.link.undo, id=op_id)
+        return self._call(self._link.undo, id=op_id)
 
     def set_turn(self, lane: int) -> bool:
         """Light whose turn it is (the `turn` verb: lane's marks pulse; -1 none). A board
@@ -71,7 +105,7 @@ class LinkBoard:
         if not self.turn_supported:
             return False
         try:
-            self.link.request("turn", p=lane)
+            self.guard.call(self._link.request, "turn", p=lane)
         except BoardRefused as e:
             if e.code != "unknown_verb":
                 raise BoardError(str(e), e.code) from None
@@ -80,16 +114,23 @@ class LinkBoard:
         return True
 
     def events(self):
-        """What the buttons did (and what the link noticed) since the last call."""
+        """What the buttons did (and what the link noticed) since the last call; `back`
+        when the guard found an offline board answering again."""
         out = []
-        for ev in self.link.poll_events():
+        for ev in self._link.poll_events():
             a = ev.args
             if ev.name in ("peg", "undo", "new") and a.get("src") == BUTTON:
                 out.append(BoardEvent(ev.name, a.get("p", -1), a.get("n", 0), a.get("rev")))
-            elif ev.name in ("drift", "lost", "back"):
+            elif ev.name == "lost":
+                self.guard.lost("the link lost its port")  # its `back` says when it answers
+                out.append(BoardEvent(ev.name, -1, 0, None))
+            elif ev.name == "drift":
                 out.append(BoardEvent(ev.name, -1, 0, a.get("rev")))
+        if self.guard.back():
+            out.append(BoardEvent("back", -1, 0, None))
         return out
 
     def close(self):
         """Close the link (and a virtual board started for it)."""
-        self.link.close()
+        self.guard.close()
+        self._link.close()

@@ -4,7 +4,7 @@ checked against cards the game already knows; the discard review after a hand; a
 claims. Generators of Asks, like crib.table.turns (whose Turns holds a ShowTurns).
 """
 
-from crib.table.answers import AnswerError, UndoRequest, parse_choice
+from crib.table.answers import AnswerError, UndoRequest, parse_choice, whole_number
 from crib.table.cards import play_text
 from crib.table.entries import describe
 from crib.table.questions import Ask
@@ -72,7 +72,7 @@ class ShowTurns:
         laid = [] if crib or not g.play else list(g.play.laid[entry])
 
         def parse(text):
-            if text.isdigit():
+            if text.isascii() and text.isdigit():
                 return None, check_total(int(text))
             cards = parse_cards(text)
             if len(cards) != 4:
@@ -204,7 +204,7 @@ class ShowTurns:
 
 def _parse_count(text):
     try:
-        n = int(text)
+        n = whole_number(text)
     except ValueError:
         raise AnswerError(f"a count is a number 0-29, not {text!r}") from None
     return check_total(n)

@@ -57,20 +57,53 @@ PAGE_HEADERS = {
 }
 
 
-class KeyCheck:
-    """ASGI middleware: every HTTP request carries the session key, or gets 403."""
+CROSS_ORIGIN = "403: a page of another site may not post to the companion"
+NOT_JSON = "415: answers are posted as application/json"
 
-    def __init__(self, app, key):
+
+def _foreign(req: Request) -> str | None:
+    """Why a write comes from elsewhere (a refusal), or None: a browser names the page's
+    origin on every cross-site POST, and a page's own script posts JSON (another type is
+    what a form, or a script of another site that wants no preflight, sends)."""
+    if req.method not in ("POST", "PUT", "PATCH", "DELETE"):
+        return None
+    origin = req.headers.get("origin")
+    host = req.headers.get("host", "")
+    if origin is not None and origin not in (f"http://{host}", f"https://{host}"):
+        return CROSS_ORIGIN
+    kind = req.headers.get("content-type")
+    if kind is not None and kind.split(";")[0].strip().lower() != "application/json":
+        return NOT_JSON
+    return None
+
+
+UNKNOWN_HOST = "421: this companion does not answer to that host name"
+
+
+class KeyCheck:
+    """ASGI middleware: every HTTP request carries the session key, or gets 403; a write
+    from another site's page, or not JSON, is refused too (_foreign); with hosts, a Host
+    header not among them (a name another site made point here) gets 421."""
+
+    def __init__(self, app, key, hosts=None):
         self.app = app
         self.key = key
+        self.hosts = hosts
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http":
             req = Request(scope)
+            if self.hosts is not None and req.headers.get("host") not in self.hosts:
+                await PlainTextResponse(UNKNOWN_HOST, 421)(scope, receive, send)
+                return
             given = (req.query_params.get("k") or req.cookies.get(COOKIE)
                      or req.headers.get("x-crib-key"))
             if not seats.key_ok(self.key, given):
                 await PlainTextResponse(FORBIDDEN, 403)(scope, receive, send)
+                return
+            why = _foreign(req)
+            if why is not None:
+                await PlainTextResponse(why, int(why[:3]))(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
@@ -88,7 +121,9 @@ def qr_svg(url: str) -> str:
 async def _body(request: Request, fields: dict, required: tuple[str, ...]) -> dict:
     """The posted JSON object, size-limited and checked field by field (Refused if not)."""
     size = request.headers.get("content-length")
-    if size is not None and (not size.isdigit() or int(size) > seats.MAX_BODY):
+    if size is not None and not (size.isascii() and size.isdigit()):
+        raise Refused(400, "bad Content-Length")
+    if size is not None and int(size) > seats.MAX_BODY:
         raise Refused(413, f"request too large (at most {seats.MAX_BODY} bytes)")
     raw = b""
     async for chunk in request.stream():
@@ -99,16 +134,21 @@ async def _body(request: Request, fields: dict, required: tuple[str, ...]) -> di
         body = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
         raise Refused(400, "the request is not valid JSON") from None
+    except RecursionError:
+        raise Refused(400, "the request is nested too deeply") from None
     return seats.check_fields(body, fields, required)
 
 
 def _refusal(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"ok": False, "error": message}, status)
+    # What a request sent may be quoted in the message: a lone surrogate cannot be UTF-8.
+    text = message.encode("utf-8", "backslashreplace").decode("utf-8")
+    return JSONResponse({"ok": False, "error": text}, status)
 
 
-def create_app(hub: Hub, key: str, join_url: str, poll: bool = True) -> Starlette:
+def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
+               hosts: set[str] | None = None) -> Starlette:
     """The web app around a Hub (started and stopped with the app); join_url: the address
-    (with its key) the QR code carries."""
+    (with its key) the QR code carries; hosts: the Host headers answered (None: any)."""
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
                              autoescape=True)
     page = env.get_template("index.html")
@@ -213,5 +253,5 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True) -> Starlett
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan,
-                     middleware=[Middleware(KeyCheck, key=key),
+                     middleware=[Middleware(KeyCheck, key=key, hosts=hosts),
                                  Middleware(GZipMiddleware, minimum_size=800)])

@@ -38,11 +38,17 @@ def new_key() -> str:
     return secrets.token_urlsafe(16)
 
 
+def _bytes(text: str) -> bytes:
+    """text as bytes for a constant-time comparison, whatever it holds (non-ASCII, lone
+    surrogates): compare_digest takes only ASCII str."""
+    return text.encode("utf-8", "surrogatepass")
+
+
 def key_ok(key: str, given: str | None) -> bool:
     """Whether given is the session key (compared in constant time)."""
-    if not given:
+    if not given or not isinstance(given, str):
         return False
-    return hmac.compare_digest(key.encode(), given.encode())
+    return hmac.compare_digest(_bytes(key), _bytes(given))
 
 
 def seat_token(key: str, seat: int | str) -> str:
@@ -67,15 +73,15 @@ def check_fields(body: Any, fields: dict, required: tuple[str, ...]) -> dict:
     return body
 
 
-def check_seat(key: str, seat, token, players: int | None) -> int | str | None:
-    """The seat a request speaks for (None: no seat chosen yet); Refused(403) if the token
-    is not that seat's, Refused(400) if there is no such seat."""
+def check_seat(key: str, seat, token, players: int | None) -> int | str:
+    """The seat a request speaks for: one joined, with its token. Refused(403) with no seat
+    or if the token is not that seat's, Refused(400) if there is no such seat."""
     if seat is None:
-        return None
+        raise Refused(403, "choose your seat first: this screen has not joined the game")
     if seat != TABLE and not (isinstance(seat, int) and players is not None
                               and 0 <= seat < players):
         raise Refused(400, f"no such seat: {seat!r}")
-    if not token or not hmac.compare_digest(token, seat_token(key, seat)):
+    if not token or not hmac.compare_digest(_bytes(token), _bytes(seat_token(key, seat))):
         raise Refused(403, "this screen did not join as that seat: join again")
     return seat
 
@@ -85,6 +91,4 @@ def check_turn(seat, asks: int | None, names: list[str], on_behalf: bool) -> Non
     if asks is None or seat == TABLE or seat == asks or on_behalf:
         return
     who = names[asks] if 0 <= asks < len(names) else "another player"
-    if seat is None:
-        raise Refused(409, f"choose your seat first: this question is for {who}")
     raise Refused(409, f"it is {who}'s turn: answer for {who} only if they ask you to")

@@ -1,5 +1,11 @@
 """Running the web app with uvicorn: in the foreground (`crib serve`), or on a thread of
-its own (the tests and bench/web.py)."""
+its own (the tests and bench/web.py).
+
+Strangers on the Wi-Fi cannot keep the players out: a connection that has not sent a
+whole request head within REQUEST_S is closed (before the key is ever checked), and at
+most PER_CLIENT connections of one address may wait for their first request; a new one
+closes the oldest of them, so a phone that asks at once is always served, however many
+idle sockets are open. After a response, uvicorn's keep-alive timeout closes idle ones."""
 
 import socket
 import threading
@@ -7,21 +13,86 @@ import time
 
 import uvicorn
 
+from crib.errors import CribError
+
+REQUEST_S = 5.0  # a connection sends a whole request head within this, or is closed
+PER_CLIENT = 16  # connections of one address waiting for their first request, at most
+
+
+class ListenError(CribError):
+    """The web port cannot be listened on (in use, not allowed)."""
+
 
 def listen(lan: bool, port: int) -> socket.socket:
     """The listening socket: 127.0.0.1 unless lan (then every interface)."""
     # proto IPPROTO_TCP: asyncio then sets TCP_NODELAY on each connection (with proto 0 it
     # does not, and every reply on a kept-alive connection waits ~40 ms for a delayed ACK).
+    host = "0.0.0.0" if lan else "127.0.0.1"
+    if not 0 <= port <= 65535:
+        raise ListenError(f"no such TCP port: {port} (0-65535; 0 picks a free one)")
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("0.0.0.0" if lan else "127.0.0.1", port))
-    sock.listen(64)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(64)
+    except OSError as e:
+        sock.close()
+        raise ListenError(f"cannot listen on {host}:{port}: {e.strerror or e} (another"
+                          f" crib serve? --web-port N picks another port, 0 any free"
+                          f" one)") from None
     return sock
 
 
+def guarded(base: type, request_s: float = REQUEST_S, per_client: int = PER_CLIENT) -> type:
+    """uvicorn's HTTP protocol class base, with the idle connections' limits (module
+    docstring); its own count of waiting connections (one class per server)."""
+    waiting: dict[str, list] = {}  # client address -> connections without a request yet
+
+    class Guarded(base):  # type: ignore[misc, valid-type]
+        def connection_made(self, transport):
+            super().connection_made(transport)
+            self._host = self.client[0] if self.client else ""
+            queue = waiting.setdefault(self._host, [])
+            queue.append(self)
+            self._timer = self.loop.call_later(request_s, self._too_slow)
+            while len(queue) > per_client:  # the oldest waiting goes (never self: last)
+                oldest = queue[0]
+                oldest._forget()
+                oldest.transport.close()
+
+        def _too_slow(self):
+            if self.cycle is None:  # no whole request head yet
+                self.transport.close()
+            self._forget()
+
+        def _forget(self):
+            timer, self._timer = getattr(self, "_timer", None), None
+            if timer is not None:
+                timer.cancel()
+            queue = waiting.get(getattr(self, "_host", ""), [])
+            if self in queue:
+                queue.remove(self)
+                if not queue:
+                    waiting.pop(self._host, None)
+
+        def data_received(self, data):
+            super().data_received(data)
+            if self.cycle is not None:
+                self._forget()
+
+        def connection_lost(self, exc):
+            self._forget()
+            super().connection_lost(exc)
+
+    return Guarded
+
+
 def server(app, **options) -> uvicorn.Server:
-    """A uvicorn Server for app: quiet, and quick to stop (open event streams are cut after
-    a second)."""
+    """A uvicorn Server for app: quiet, quick to stop (open event streams are cut after a
+    second), and guarded against idle connections (module docstring)."""
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    options.setdefault("http", guarded(AutoHTTPProtocol))
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1,
                             lifespan="on", **options)
     return uvicorn.Server(config)

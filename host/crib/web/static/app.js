@@ -2,6 +2,9 @@
 // posts answers back. No game logic here: the server's question says what is legal.
 "use strict";
 (function () {
+  // The key came in the joining address and is now in the page's cookie: out of the
+  // address bar (and of bookmarks, screenshots and the history).
+  if (new URLSearchParams(location.search).has("k")) history.replaceState(null, "", location.pathname);
   const RANKS = "A23456789TJQK", SUITS = "CDHS", SYM = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
   const CARD_KINDS = ["cut", "dealt", "discard", "starter", "show", "crib"];
   const $ = (id) => document.getElementById(id);
@@ -33,11 +36,21 @@
     try { data = await res.json(); } catch (e) { data = { error: "the companion did not answer (" + res.status + ")" }; }
     return { status: res.status, data };
   }
-  function seatFields() { return seat ? { seat: seat.seat, token: seat.token } : { seat: null, token: null }; }
+  // Every answer names a joined seat. Before the players are named there are no seats to
+  // choose: the page answers the setup as the shared screen (not kept as its seat).
+  let setupSeat = null;
+  async function seatFields() {
+    if (!seat && !setupSeat && names().length === 0) {
+      const r = await post("/api/join", { seat: "table" });
+      if (r.data.ok) setupSeat = { seat: r.data.seat, token: r.data.token };
+    }
+    const s = seat || (names().length === 0 ? setupSeat : null);
+    return s ? { seat: s.seat, token: s.token } : { seat: null, token: null };
+  }
   async function send(answer) {
     if (busy || !state || !state.question) return;
     busy = true; setError(""); document.body.classList.add("busy");
-    const body = Object.assign({ question: qid, answer: String(answer), for: $("for").checked }, seatFields());
+    const body = Object.assign({ question: qid, answer: String(answer), for: $("for").checked }, await seatFields());
     const r = await post("/api/answer", body);
     busy = false; document.body.classList.remove("busy");
     if (r.status === 403 && seat) { forgetSeat(); }
@@ -46,7 +59,7 @@
   async function undo() {
     if (busy || !state || !state.question) return;
     busy = true; setError("");
-    const r = await post("/api/undo", Object.assign({ question: qid }, seatFields()));
+    const r = await post("/api/undo", Object.assign({ question: qid }, await seatFields()));
     busy = false;
     if (!r.data.ok) setError(r.data.error); else { picked = []; rankOpen = null; }
   }
