@@ -84,8 +84,8 @@ class Serve:
 class Phone:
     """A phone-sized browser context on the page, joined as a seat ("table": shared)."""
 
-    def __init__(self, browser, url, seat):
-        self.context = browser.new_context(**PHONE)
+    def __init__(self, browser, url, seat, viewport=None):
+        self.context = browser.new_context(**dict(PHONE, viewport=viewport or PHONE["viewport"]))
         self.page = self.context.new_page()
         self.errors = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
@@ -112,11 +112,25 @@ class Phone:
         """Until the page shows question qid."""
         self.page.wait_for_selector(f"#prompt[data-id='{qid}']", timeout=WAIT_MS)
 
+    def settled(self):
+        """Until the page takes taps again (a tap just after a new question is ignored)."""
+        self.page.wait_for_selector("body:not(.settling)", timeout=WAIT_MS)
+
+    def double_tap(self, selector, gap_ms):
+        """Two taps gap_ms apart on the spot where selector is now (whatever is there by
+        the second)."""
+        box = self.page.locator(selector).bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        self.page.mouse.click(x, y)
+        self.page.wait_for_timeout(gap_ms)
+        self.page.mouse.click(x, y)
+
     def answer(self, q, text):
         """Tap the answer text to question q (a state's question); wait until the page moves
         on, and return the new question id (AssertionError with the page's message if it
         refused)."""
         assert self.qid() == q["id"], (self.qid(), q)
+        self.settled()
         self.shot(f"web-{q['kind']}.png", once=True)
         if q["kind"] == "confirm":  # the same turned sideways
             self.page.set_viewport_size({"width": 640, "height": 360})

@@ -6,11 +6,13 @@ connected screen as one JSON text per change.
     hub.prepare()                          # the engine made and started on the worker
     await hub.open()                       # the board's poller, in the server's event loop
     events = await hub.answer(qid, "5h")   # AnswerError / StaleQuestion, nothing changed
+    events = await hub.undo(qid); await hub.redo(qid2)   # take back, and put back
     async for text in hub.states():        # each new state (coalesced), for server push
 
-A state carries the open question, the engine's view, the recent events (numbered, so a
-screen that slept catches up on what it missed, up to LOG_KEEP of them) and the board's
-picture revision. The board is polled every POLL_S for its buttons' presses.
+A state carries the open question, the engine's view, what the last undo took back (while
+its question is open: every screen says it and offers to put it back), the recent events
+(numbered, so a screen that slept catches up on what it missed, up to LOG_KEEP of them)
+and the board's picture revision. The board is polled every POLL_S for its buttons' presses.
 """
 
 import asyncio
@@ -123,6 +125,7 @@ class Hub:
         self.version += 1
         self.state = {"version": self.version, "question": question, "view": view,
                       "log": list(self._log), "over": self.engine.over,
+                      "undone": self.engine.undone(),
                       "board_rev": self.board_rev if self.svg else None}
         self.text = json.dumps(self.state, separators=(",", ":"))
         if self._loop is not None:
@@ -225,6 +228,10 @@ class Hub:
     async def undo(self, question_id: str | None) -> list:
         """Take back the last entry."""
         return await self._run(self._do, self.engine.undo, question_id)
+
+    async def redo(self, question_id: str) -> list:
+        """Put back what the last undo took back."""
+        return await self._run(self._do, self.engine.redo, question_id)
 
     async def question(self):
         """The engine's open question now (on the worker)."""

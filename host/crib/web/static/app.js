@@ -7,6 +7,10 @@
   const $ = (id) => document.getElementById(id);
   let state = null, qid = null, busy = false, picked = [], rankOpen = null, totals = false;
   let seenSeq = 0, boardRev = null;
+  // A tap this soon after the question changed was meant for the screen before: ignored.
+  const SETTLE_MS = 400, RETRY_MS = 2000;
+  let settleTimer = null, pending = null, retryTimer = null;
+  const PICKED_KEY = "crib.picked"; // cards picked but not sent yet, kept across a reload
   const SEAT_KEY = "crib.seat." + document.body.dataset.session; // a seat per session
   let seat = JSON.parse(localStorage.getItem(SEAT_KEY) || "null");
 
@@ -26,47 +30,100 @@
   function cardSpan(c) { return el("span", { class: isRed(c) ? "red" : "" }, cardText(c)); }
 
   // -- talking to the server ------------------------------------------------------------
+  // status 0: the request never got an answer (offline, or the companion is not running).
   async function post(path, body) {
-    const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body), credentials: "same-origin" });
+    let res;
+    try {
+      res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body), credentials: "same-origin" });
+    } catch (e) { return { status: 0, data: { error: "not sent" } }; }
     let data = {};
     try { data = await res.json(); } catch (e) { data = { error: "the companion did not answer (" + res.status + ")" }; }
     return { status: res.status, data };
   }
   function seatFields() { return seat ? { seat: seat.seat, token: seat.token } : { seat: null, token: null }; }
-  async function send(answer) {
-    if (busy || !state || !state.question) return;
+  // Every post goes through here: never left busy; one that got no answer is kept and sent
+  // again (every RETRY_MS, and at once when the phone is back online) until one arrives.
+  async function act(path, body) {
+    if (busy) return;
     busy = true; setError(""); document.body.classList.add("busy");
-    const body = Object.assign({ question: qid, answer: String(answer), for: $("for").checked }, seatFields());
-    const r = await post("/api/answer", body);
-    busy = false; document.body.classList.remove("busy");
-    if (r.status === 403 && seat) { forgetSeat(); }
-    if (!r.data.ok) { setError(r.data.error); refresh(); } else { picked = []; rankOpen = null; }
+    let r;
+    try { r = await post(path, body); } finally { busy = false; document.body.classList.remove("busy"); }
+    if (r.status === 0) { pending = { path, body }; setNet(); scheduleRetry(); return; }
+    pending = null; setNet();
+    if (r.status === 403 && seat && path === "/api/answer") { forgetSeat(); }
+    if (!r.data.ok) { setError(r.data.error); refresh(); } else { picked = []; rankOpen = null; savePicked(); }
   }
-  async function undo() {
-    if (busy || !state || !state.question) return;
-    busy = true; setError("");
-    const r = await post("/api/undo", Object.assign({ question: qid }, seatFields()));
-    busy = false;
-    if (!r.data.ok) setError(r.data.error); else { picked = []; rankOpen = null; }
+  function scheduleRetry() {
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(retry, RETRY_MS);
+  }
+  function retry() {
+    if (!pending || busy) return;
+    if (!state || !state.question || pending.body.question !== qid) { pending = null; setNet(); return; }
+    const p = pending; pending = null;
+    act(p.path, p.body);
+  }
+  function send(answer) {
+    if (!state || !state.question) return;
+    return act("/api/answer", Object.assign({ question: qid, answer: String(answer), for: $("for").checked }, seatFields()));
+  }
+  function undo() {
+    if (!state || !state.question) return;
+    return act("/api/undo", Object.assign({ question: qid }, seatFields()));
+  }
+  function redo() {
+    if (!state || !state.question) return;
+    return act("/api/redo", Object.assign({ question: qid }, seatFields()));
   }
   function setError(text) { $("error").textContent = text || ""; }
-  async function refresh() {
-    const res = await fetch("/state", { credentials: "same-origin", cache: "no-store" });
-    if (res.ok) show(await res.json());
+  // The connection and the board, said at the top of every screen (never cleared by a tap).
+  let lost = false, gone = false;
+  function setNet() {
+    let text = "";
+    if (gone) text = "This address is no longer the game's: open the one crib serve printed now (or scan its code).";
+    else if (!navigator.onLine || (lost && pending)) text = "Offline" + (pending ? ": your answer is sent when the connection is back" : ": waiting for the connection");
+    else if (lost) text = "The companion is not answering: retrying\u2026";
+    else if (pending) text = "Not sent yet: retrying\u2026";
+    $("net").textContent = text;
+    document.body.classList.toggle("offline", !!text);
   }
-  let source = null, lost = false;
+  async function refresh() {
+    try {
+      const res = await fetch("/state", { credentials: "same-origin", cache: "no-store" });
+      if (res.ok) show(await res.json());
+    } catch (e) { lost = true; setNet(); }
+  }
+  let source = null;
   function connect() {
     if (source) source.close();
     source = new EventSource("/events");
-    source.onmessage = (m) => { if (lost) { lost = false; setError(""); } show(JSON.parse(m.data)); };
+    source.onopen = () => { lost = false; setNet(); retry(); };
+    source.onmessage = (m) => { if (lost) { lost = false; setNet(); } show(JSON.parse(m.data)); retry(); };
     source.onerror = async () => { // the browser retries by itself; say why it waits
-      lost = true;
+      lost = true; setNet();
       try {
         const res = await fetch("/state", { credentials: "same-origin", cache: "no-store" });
-        if (res.status === 403) { source.close(); setError("This address is no longer the game's: open the one crib serve printed now (or scan its code)."); }
-      } catch (e) { setError("The companion is not answering: retrying\u2026"); }
+        if (res.status === 403) { source.close(); gone = true; setNet(); }
+        else if (source.readyState === EventSource.CLOSED) setTimeout(connect, RETRY_MS);
+      } catch (e) { if (source.readyState === EventSource.CLOSED) setTimeout(connect, RETRY_MS); }
     };
+  }
+  window.addEventListener("online", () => { setNet(); refresh(); retry(); if (!source || source.readyState === EventSource.CLOSED) connect(); });
+  window.addEventListener("offline", setNet);
+  function savePicked() {
+    try { sessionStorage.setItem(PICKED_KEY, JSON.stringify({ q: qid, picked })); } catch (e) { /* private mode: not kept */ }
+  }
+  function loadPicked(id) {
+    try {
+      const kept = JSON.parse(sessionStorage.getItem(PICKED_KEY) || "null");
+      return kept && kept.q === id && Array.isArray(kept.picked) ? kept.picked : [];
+    } catch (e) { return []; }
+  }
+  function settle() { // the new question's buttons wait SETTLE_MS before they take a tap
+    document.body.classList.add("settling");
+    clearTimeout(settleTimer);
+    settleTimer = setTimeout(() => document.body.classList.remove("settling"), SETTLE_MS);
   }
 
   // -- seats ----------------------------------------------------------------------------
@@ -93,10 +150,12 @@
   // -- drawing --------------------------------------------------------------------------
   function show(s) {
     if (state && s.version <= state.version) return;
+    const first = !state;
     const fresh = !state || !s.question || !state.question || s.question.id !== (state.question || {}).id;
     state = s;
     if (fresh) {
-      picked = []; rankOpen = null; setError("");
+      if (!first) settle();
+      picked = loadPicked(s.question ? s.question.id : null); rankOpen = null; setError("");
       totals = !!(s.question && s.question.legal && s.question.legal.prefer === "total");
     }
     qid = s.question ? s.question.id : null;
@@ -109,8 +168,10 @@
   }
   async function drawBoard() {
     if (boardRev == null) { $("board").textContent = ""; return; }
-    const res = await fetch("/board.svg", { credentials: "same-origin", cache: "no-store" });
-    if (res.ok) { $("board").innerHTML = await res.text(); $("board").dataset.rev = boardRev; }
+    try {
+      const res = await fetch("/board.svg", { credentials: "same-origin", cache: "no-store" });
+      if (res.ok) { $("board").innerHTML = await res.text(); $("board").dataset.rev = boardRev; }
+    } catch (e) { boardRev = null; } // offline: drawn again with the next state
   }
   function draw() {
     const q = state.question, v = state.view;
@@ -126,6 +187,11 @@
     if (mine) $("for").checked = false;
     $("forname").textContent = asked || "";
     $("undo").disabled = !q || !q.undo;
+    const u = state.undone;
+    $("undone").hidden = !u;
+    $("undone-text").textContent = u ? u.text : "";
+    $("redo").hidden = !(u && u.redo);
+    $("board-off").textContent = v && v.offline ? "Board offline: the scores are kept here" : "";
     drawChosen();
     drawPanel(q, mine || $("for").checked);
     drawHand(v);
@@ -255,7 +321,7 @@
       }
       add(s);
     }
-    if (picked.length) add(button("Clear " + picked.length, () => { picked = []; rankOpen = null; draw(); }, { "data-choice": "clear" }));
+    if (picked.length) add(button("Clear " + picked.length, () => { picked = []; rankOpen = null; savePicked(); draw(); }, { "data-choice": "clear" }));
   }
   function openRank(r, legal, need) {
     const suits = [...legal].filter((c) => c[0] === r);
@@ -266,6 +332,7 @@
     const i = picked.indexOf(c);
     if (i >= 0) picked.splice(i, 1); else picked.push(c);
     rankOpen = null;
+    savePicked();
     if (picked.length === need) return send(picked.join(" "));
     draw();
   }
@@ -326,6 +393,14 @@
   document.addEventListener("click", keepAwake, { once: true });
   window.addEventListener("DOMContentLoaded", () => {
     $("undo").onclick = undo;
+    $("redo").onclick = redo;
+    // A tap on a button within SETTLE_MS of a new question never reaches it (capture).
+    document.addEventListener("click", (e) => {
+      if (document.body.classList.contains("settling") && e.target.closest && e.target.closest("#ask button, #bar button")) {
+        e.stopPropagation(); e.preventDefault();
+      }
+    }, true);
+    setNet();
     $("for").onchange = () => draw();
     $("seat-change").onclick = forgetSeat;
     $("speak").checked = localStorage.getItem("crib.speak") === "1";
