@@ -119,7 +119,10 @@ class Phone:
     def double_tap(self, selector, gap_ms):
         """Two taps gap_ms apart on the spot where selector is now (whatever is there by
         the second)."""
-        box = self.page.locator(selector).bounding_box()
+        box = None
+        while box is None:  # a redraw (the board's picture arriving) replaces the button
+            box = self.page.wait_for_selector(selector, state="visible",
+                                              timeout=WAIT_MS).bounding_box()
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         self.page.mouse.click(x, y)
         self.page.wait_for_timeout(gap_ms)
