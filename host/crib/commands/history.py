@@ -49,7 +49,8 @@ def _entry_text(e, names, sides):
     if e["kind"] == "lay":
         what = f"lays {info.get('text', '')}"
     elif e["kind"] == "show":
-        cards = _symbols(info["cards"]) if info.get("cards") else "a total"
+        cards = (_symbols(info["cards"]) if info.get("cards") else
+                 " ".join(info["ranks"]) + _flags(info) if info.get("ranks") else "a total")
         what = f"shows {'crib' if info.get('entry') == 'crib' else 'hand'} {cards}"
     elif e["kind"] == "starter":
         what = f"deals; the starter is {info.get('text', '')}"
@@ -65,6 +66,13 @@ def _entry_text(e, names, sides):
     src = "" if e["source"] == "table" else f"  [{e['source']}]"
     undone = "  (undone)" if e["undone"] else ""
     return f"  {e['seq']:>4} h{e['hand'] + 1:<3} {who} {what}{pts}{src}{undone}"
+
+
+def _flags(info):
+    """A hand known by ranks: the flush and nobs its player said."""
+    said = [f"flush {info['flush']}"] if info.get("flush") else []
+    said += ["nobs"] if info.get("nobs") else []
+    return f" ({', '.join(said)})" if said else ""
 
 
 def _symbols(names):

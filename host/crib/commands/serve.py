@@ -73,7 +73,7 @@ def run(args, env):
         except BaseException:
             history.close()
             raise
-        return TableEngine(history, board, table_options(args), setup, args.resume,
+        return TableEngine(history, board, table_options(args, ranks=True), setup, args.resume,
                            port or board.kind)
     hub = Hub(make, board_svg(args.store))
     try:

@@ -4,6 +4,7 @@
 (function () {
   const RANKS = "A23456789TJQK", SUITS = "CDHS", SYM = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
   const CARD_KINDS = ["cut", "dealt", "discard", "starter", "show", "crib"];
+  const ASKED = / \([^()]*\/[^()]*\)$/; // a prompt's "(Y/n)", "(y/flush/n)": the buttons say it
   const $ = (id) => document.getElementById(id);
   let state = null, qid = null, busy = false, picked = [], rankOpen = null, totals = false;
   let seenSeq = 0, boardRev = null;
@@ -15,7 +16,8 @@
   let seat = JSON.parse(localStorage.getItem(SEAT_KEY) || "null");
 
   const rankText = (r) => (r === "T" ? "10" : r);
-  const cardText = (c) => rankText(c[0]) + SYM[c[1]];
+  // A card by name ("5H"), or by its rank alone ("5", "T") when its suit is not known.
+  const cardText = (c) => rankText(c[0]) + (c[1] ? SYM[c[1]] : "");
   const isRed = (c) => c[1] === "D" || c[1] === "H";
   function el(tag, attrs, text) {
     const e = document.createElement(tag);
@@ -177,7 +179,7 @@
     const q = state.question, v = state.view;
     document.body.dataset.kind = q ? q.kind : "over";
     drawScores(v, q);
-    $("prompt").textContent = q ? q.prompt.replace(/ \((Y\/n|y\/N)\)$/, "?") : "The session is over";
+    $("prompt").textContent = q ? q.prompt.replace(ASKED, "?") : "The session is over";
     $("prompt").dataset.id = qid || "";
     const ns = names();
     const asked = q && q.asks != null ? ns[q.asks] : null;
@@ -249,8 +251,9 @@
   function drawChoices(q, L, add) {
     const g = grid("choices");
     const yesNo = L.choices.length === 2 && L.choices[0] === "y";
+    const labels = L.labels || {};
     L.choices.forEach((c) => {
-      const label = yesNo ? (c === "y" ? "Yes" : "No") : String(c);
+      const label = labels[c] || (yesNo ? (c === "y" ? "Yes" : "No") : String(c));
       const isDefault = yesNo ? (c === "y") === L.default : String(q.default) === String(c);
       g.append(button(label, () => send(c), { class: isDefault ? "primary" : "", "data-choice": c }));
     });
@@ -302,6 +305,7 @@
       add(row);
       if (totals) return drawNumbers(q, L, add);
     }
+    if (L.prefer === "ranks") return drawRanks(L, need, add);
     if (q.kind === "discard") { // the dealt cards themselves
       const g = grid("choices");
       (L.cards || []).forEach((c) => g.append(button(cardText(c), () => pick(c, need), { "data-card": c, class: picked.includes(c) ? "on" : "" })));
@@ -323,14 +327,25 @@
     }
     if (picked.length) add(button("Clear " + picked.length, () => { picked = []; rankOpen = null; savePicked(); draw(); }, { "data-choice": "clear" }));
   }
+  // The show by ranks: a rank a tap, each offered while this hand can still hold one more.
+  function drawRanks(L, need, add) {
+    const room = L.room || {};
+    const g = grid("ranks");
+    for (const r of RANKS) {
+      const have = picked.filter((c) => c === r).length;
+      g.append(button(rankText(r), () => pick(r, need, true), { "data-rank": r, disabled: have >= (room[rankText(r)] || 0) }));
+    }
+    add(g);
+    if (picked.length) add(button("Clear " + picked.length, () => { picked = []; savePicked(); draw(); }, { "data-choice": "clear" }));
+  }
   function openRank(r, legal, need) {
     const suits = [...legal].filter((c) => c[0] === r);
     if (suits.length === 1) return pick(suits[0], need); // one suit left: no need to ask
     rankOpen = r; draw();
   }
-  function pick(c, need) {
+  function pick(c, need, again) { // again: the same rank may be picked more than once
     const i = picked.indexOf(c);
-    if (i >= 0) picked.splice(i, 1); else picked.push(c);
+    if (i >= 0 && !again) picked.splice(i, 1); else picked.push(c);
     rankOpen = null;
     savePicked();
     if (picked.length === need) return send(picked.join(" "));
