@@ -18,7 +18,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run",
                  "--disable-sync"]
 PHONE = {"viewport": {"width": 360, "height": 640}, "device_scale_factor": 2,
          "is_mobile": True, "has_touch": True}
-WAIT_MS = 10_000
+WAIT_MS = 20_000  # a shared machine can be slow
 
 # The pegs the board picture on a page shows: per lane, the holes (1..) lit brighter than
 # any hole mark (marks, skunk lines and the game hole show at level 80 of 255, the marks
@@ -113,8 +113,9 @@ class Phone:
         self.page.wait_for_selector(f"#prompt[data-id='{qid}']", timeout=WAIT_MS)
 
     def settled(self):
-        """Until the page takes taps again (a tap just after a new question is ignored)."""
-        self.page.wait_for_selector("body:not(.settling)", timeout=WAIT_MS)
+        """Until the page takes taps again: a tap just after a new question is ignored, and
+        so is one while the page still waits for the reply to its last answer."""
+        self.page.wait_for_selector("body:not(.settling):not(.busy)", timeout=WAIT_MS)
 
     def double_tap(self, selector, gap_ms):
         """Two taps gap_ms apart on the spot where selector is now (whatever is there by

@@ -1,5 +1,5 @@
 """The taps a player makes on the page for an answer: the buttons (CSS selectors) in the
-order they are tapped. The browser tests tap them; bench/web.py counts them.
+order they are tapped. The browser tests tap them; bench/table.py counts them.
 
 The page's picker (crib/web/static/app.js): a rank, then a suit when more than one suit of
 that rank can still be answered; the play takes a rank alone; totals and points are one

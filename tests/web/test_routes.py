@@ -166,7 +166,7 @@ def test_anyone_may_answer_for_a_player_who_says_so(client):
     assert state(client)["question"]["asks"] == 1
     refused(client, answer(client, "7", alice), 409, "Bob's turn")
     assert answer(client, "7", alice, **{"for": True}).status_code == 200
-    assert state(client)["view"]["hand"]["pile"] == ["7C"]
+    assert state(client)["view"]["hand"]["pile"] == ["7"]  # laid by rank: no suit shown
     table = seat(client, "table")  # a shared screen answers for everyone
     assert answer(client, "8", table).status_code == 200
 

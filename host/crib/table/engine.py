@@ -30,6 +30,7 @@ from crib.errors import CribError
 from crib.table.answers import AnswerError, UndoRequest
 from crib.table.entries import StateChanged
 from crib.table.questions import Event, Events, Question
+from crib.table.ranks import rank_name
 from crib.table.session import Session, Setup
 from crib.table.turns import Turns
 from cribcore import CoreError
@@ -277,10 +278,16 @@ class TableEngine:
                 "starter": None if g.starter is None else card_name(g.starter),
                 "count": 0, "pile": [], "laid": [[] for _ in range(table.players)],
                 "turn": None, "shown": []}
+        # A card laid by its rank alone is named by its rank: its suit was only lent.
+        lent = self.session.turns.context()[1] if hasattr(self.session.turns, "context") \
+            else {}
+
+        def known(c):
+            return rank_name(c) if lent.get(c) else card_name(c)
         if g.play is not None and g.phase in (PLAY, SHOW):
             hand["count"] = g.play.count
-            hand["pile"] = [card_name(c) for c in g.play.pile]
-            hand["laid"] = [[card_name(c) for c in cards] for cards in g.play.laid]
+            hand["pile"] = [known(c) for c in g.play.pile]
+            hand["laid"] = [[known(c) for c in cards] for cards in g.play.laid]
             hand["turn"] = g.play.turn if g.phase == PLAY else None
         hand["shown"] = [{"entry": entry, "cards": [card_name(c) for c in cards or ()],
                           "points": points} for entry, cards, points in g.shown]

@@ -79,8 +79,11 @@ class Hub:
         self._poller: asyncio.Task | None = None
         self._last_key = None
         self.unfinished = False  # a game was left unfinished when the engine closed
+        self.game_id = None  # the game the engine had when it closed
         self._settle = self._fast = 0.0
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._stopped = False
+        self._ending = False  # the server is stopping: every stream of states ends
 
     # -- on the worker thread ---------------------------------------------------------------
 
@@ -195,6 +198,7 @@ class Hub:
         if engine is not None:
             table = engine.session.table
             self.unfinished = table is not None and not table.game.over
+            self.game_id = None if table is None else table.game_id
             try:
                 engine.board.close()
             finally:
@@ -205,7 +209,11 @@ class Hub:
         return self._pool.submit(fn, *args).result()
 
     def stop(self) -> None:
-        """Close the engine's board and history if still open, and end the worker (sync)."""
+        """Close the engine's board and history if still open, and end the worker (sync);
+        again: nothing more."""
+        if self._stopped:
+            return
+        self._stopped = True
         self._pool.submit(self._shutdown).result()
         self._pool.shutdown(wait=True)
 
@@ -237,12 +245,21 @@ class Hub:
         """The engine's open question now (on the worker)."""
         return await self._run(self.engine.question)
 
+    def end_streams(self) -> None:
+        """The server is stopping: every stream of states ends now, so that no screen holds
+        it open (safe from a signal handler on the event loop's thread)."""
+        self._ending = True
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._notify)
+
     async def states(self, heartbeat: float | None = None) -> AsyncIterator[str | None]:
         """The state now, then each new one (a slow reader skips to the latest); None after
-        heartbeat seconds without a change."""
+        heartbeat seconds without a change; ends when the server stops (end_streams)."""
         sent = 0
         while True:
             waiter = self._changed
+            if self._ending:
+                return
             if self.version != sent:
                 sent = self.version
                 yield self.text
