@@ -1,10 +1,47 @@
 import os
+import shutil
 import sys
 
 import pytest
 
 # support.py lives beside the tests; core tests import cribcore from the installed package.
 sys.path.insert(0, os.path.dirname(__file__))
+
+import isolation  # noqa: E402
+
+# The user's data folders (found before anything is redirected) and their snapshot then.
+REAL_DATA = []
+REAL_SNAPSHOT = {}
+_SESSION_HOME = []
+
+
+def pytest_configure(config):
+    """Before any fixture or worker starts: HOME and the data folder are a temporary folder."""
+    real, home = isolation.redirect_session()
+    REAL_DATA[:] = real
+    REAL_SNAPSHOT.update(isolation.snapshot(real))
+    if home:
+        _SESSION_HOME.append(home)
+
+
+def pytest_unconfigure(config):
+    for home in _SESSION_HOME:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def private_home(tmp_path_factory, monkeypatch):
+    """Every test: HOME, XDG_DATA_HOME and the other XDG folders in a new temporary folder,
+    in os.environ, so the processes a test starts use it too. Afterwards the user's real data
+    folder must be as it was when the session began (a test that wrote there fails here)."""
+    home = tmp_path_factory.mktemp("home")
+    for name, value in isolation.private_environ(home).items():
+        monkeypatch.setenv(name, value)
+    for name in isolation.CRIB_VARS:
+        monkeypatch.delenv(name, raising=False)
+    yield home
+    changed = isolation.changes(REAL_SNAPSHOT, isolation.snapshot(REAL_DATA))
+    assert not changed, "the user's real data folder changed during the tests: %s" % changed
 
 
 def pytest_addoption(parser):
