@@ -17,6 +17,7 @@ and the board's picture revision. The board is polled every POLL_S for its butto
 
 import asyncio
 import json
+import secrets
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
@@ -83,6 +84,7 @@ class Hub:
         self._settle = self._fast = 0.0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopped = False
+        self._run_id = secrets.token_hex(4)  # versions count from here: a restart is new
         self._ending = False  # the server is stopping: every stream of states ends
 
     # -- on the worker thread ---------------------------------------------------------------
@@ -126,7 +128,8 @@ class Hub:
             question = q.to_dict()
             del question["known"]  # the same as the view, sent once
         self.version += 1
-        self.state = {"version": self.version, "question": question, "view": view,
+        self.state = {"run": self._run_id, "version": self.version, "question": question,
+                      "view": view,
                       "log": list(self._log), "over": self.engine.over,
                       "undone": self.engine.undone(),
                       "board_rev": self.board_rev if self.svg else None}

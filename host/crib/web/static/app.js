@@ -106,9 +106,9 @@
       lost = true; setNet();
       try {
         const res = await fetch("/state", { credentials: "same-origin", cache: "no-store" });
-        if (res.status === 403) { source.close(); gone = true; setNet(); }
-        else if (source.readyState === EventSource.CLOSED) setTimeout(connect, RETRY_MS);
-      } catch (e) { if (source.readyState === EventSource.CLOSED) setTimeout(connect, RETRY_MS); }
+        if (res.status === 403) { source.close(); gone = true; setNet(); return; }
+      } catch (e) { /* not answering yet */ }
+      setTimeout(() => { if (lost && !gone) connect(); }, RETRY_MS); // the companion restarted, say
     };
   }
   window.addEventListener("online", () => { setNet(); refresh(); retry(); if (!source || source.readyState === EventSource.CLOSED) connect(); });
@@ -151,7 +151,7 @@
 
   // -- drawing --------------------------------------------------------------------------
   function show(s) {
-    if (state && s.version <= state.version) return;
+    if (state && s.run === state.run && s.version <= state.version) return; // an older state
     const first = !state;
     const fresh = !state || !s.question || !state.question || s.question.id !== (state.question || {}).id;
     state = s;
