@@ -3,7 +3,9 @@
     python bench/discard.py [--hands 20] [--plain-hands 1] [--seed 7]
 
 The advisor (crib.analysis.advise.rank_discards) is timed on a fixed set of seeded deals, one call
-each after the tables are built (their build time is reported on its own). The plain
+each after the tables are built (their build time is reported on its own), without the play
+and with it (pegging=True, the default of `crib discard`: the pegging table is read at its
+first use, timed on its own). The plain
 enumeration scores every starter and every (opponent pair, starter) with
 cribcore.show.score_show for all 15 discards; it takes seconds, so it runs on fewer deals,
 and its answers are checked against the advisor's.
@@ -69,6 +71,20 @@ def main():
     med = statistics.median(fast)
     print(f"advisor: {len(fast)} deals, median {med * 1e3:.2f} ms per deal "
           f"(min {min(fast) * 1e3:.2f}, max {max(fast) * 1e3:.2f}); target <= 20 ms")
+
+    from crib.analysis.pegging import table
+
+    start = time.perf_counter()
+    table()
+    print(f"pegging table read at first use: {(time.perf_counter() - start) * 1e3:.1f} ms")
+    pegged = []
+    for i, deal in enumerate(deals[:args.hands]):
+        start = time.perf_counter()
+        rank_discards(deal, i % 2 == 0, pegging=True)
+        pegged.append(time.perf_counter() - start)
+    pmed = statistics.median(pegged)
+    print(f"advisor with pegging: {len(pegged)} deals, median {pmed * 1e3:.2f} ms per deal "
+          f"(min {min(pegged) * 1e3:.2f}, max {max(pegged) * 1e3:.2f}); target < 10 ms")
 
     slow = []
     for deal in deals[:args.plain_hands]:

@@ -9,7 +9,9 @@ python bench/pico.py [--uf2 PATH]   prints, in emulated milliseconds (see
 - per saved change in a burst of pegs: time, page programs, sector erases;
 - animation frame rate: frames a second on the strip while a jump and a win animate,
   beside the rate the animation itself changes at (a short jump moves a hole every
-  HOLE_MS, so it cannot show more frames than that; a long one is capped at JUMP_MS).
+  HOLE_MS, so it cannot show more frames than that; a long one is capped at JUMP_MS);
+- the heap the running app leaves free (`state`'s free=: gc.mem_free() after a collection,
+  inside the app): idle after boot, after the burst, during a win's animation.
 """
 
 import argparse
@@ -22,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "pico"))
 
 from picorig import Pico, deploy_files, fs_image  # noqa: E402
 
+from cribcore.protocol import decode  # noqa: E402
 from pegboard.render import HOLE_MS, JUMP_MS  # noqa: E402
 
 BURST = 300  # enough for every slot's log to fill and be compacted (an erase) twice
@@ -52,6 +55,11 @@ def frame_rate(pico, line, window_ms):
     return 1e9 / statistics.median(gaps), len(starts)
 
 
+def free(pico):
+    """The running app's free heap, in bytes (its `state` reply)."""
+    return decode(pico.ask("state")).args["free"]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--uf2", help="a MicroPython RPI_PICO UF2 (default: ../shared/pico)")
@@ -64,6 +72,7 @@ def main(argv=None):
         print("reset to evt boot (fresh flash)     %7.1f ms" % boot_ms)
         print("reset to first frame (fresh flash)  %7.1f ms" % frame_ms)
         p.sleep(300)
+        heap = [("idle after boot", free(p))]
         hello = [p.request("hello")[1] for _ in range(SINGLE)]
         pegs = []
         for i in range(SINGLE):
@@ -86,6 +95,7 @@ def main(argv=None):
               % (BURST, (last.t - t0) / 1e6 / BURST, cost["programs"] / BURST,
                  cost["erase4k"] / BURST, cost["erase4k"], cost["erase32k"],
                  cost["erase64k"]))
+        heap.append(("after the burst of %d pegs" % BURST, free(p)))
         p.ask("new players=3 target=121")  # the burst took the pegs near the end
         p.sleep(500)
         fps, n = frame_rate(p, "peg p=0 n=12", 400)
@@ -101,6 +111,13 @@ def main(argv=None):
         fps, n = frame_rate(p, "peg p=0 n=30", 1000)
         print("animation: a win                    %7.1f frames/s (%d frames in 1 s)"
               % (fps, n))
+        p.ask("undo")
+        p.sleep(300)
+        p.send("peg p=0 n=30\n")
+        p.sleep(200)  # the win animates for longer than this
+        heap.append(("during a win's animation", free(p)))
+        for what, n in heap:
+            print("heap free in the running app, %-26s %7d bytes" % (what + ":", n))
         # The saved game the next boot reads: a game under way, its undo history full.
         p.ask("new players=3 target=121")
         start = len(p.lines)

@@ -1,22 +1,31 @@
 """Play the computer's levels against each other through the practice engine and print
 win rates (with a 95% interval), average points per hand and the time per game.
 
-    python bench/practice.py [--games 1000] [--seed 1] [--target 121]
+    python bench/practice.py [--games 1000] [--seed 1] [--target 121] [--pairings pro:pro0,...]
 
-Each pairing (pro v standard, standard v easy, pro v easy) plays --games games. Games go in
-pairs on the same seed with the seats swapped, so both levels get the same cards and the
-same first dealer once each (less luck in the comparison). The games run through
-crib.practice.Practice exactly as `crib practice` does, without the history or a board.
+Each pairing (default: pro v standard, standard v easy, pro v easy) plays --games games.
+`pro0` is the pro level before the pegging search (crib.practice.levels.ClassicPro).
+Games go in pairs on the same seed with the seats swapped, so both levels get the same
+cards and the same first dealer once each (less luck in the comparison). The games run
+through crib.practice.Practice exactly as `crib practice` does, without the history or a
+board. Points per game: each level's final score; the margin's 95% interval is over the
+pairs of games (the two games of a seed are not independent).
+
+A long run splits over processes: `--part 0/2 --save a.json` and `--part 1/2 --save
+b.json` play the two halves of the seeds, `--merge a.json b.json` prints the whole.
 """
 
 import argparse
+import json
 import math
 import platform
 import random
+import statistics
+import sys
 import time
 
 from crib.practice.game import Listener, Practice
-from crib.practice.levels import make
+from crib.practice.levels import BENCH_LEVELS, make
 from cribcore.game import CRIB
 
 PAIRINGS = (("pro", "standard"), ("standard", "easy"), ("pro", "easy"))
@@ -73,12 +82,17 @@ class Tally(Listener):
             self._add(level, "hand", step.points)
 
 
-def duel(a, b, games, seed, target):
-    """Play games between levels a and b; returns (wins of a, seconds, Tally)."""
+def duel(a, b, games, seed, target, part=(0, 1)):
+    """Play games between levels a and b; returns (wins of a, seconds, Tally); the tally's
+    `scores` holds (a's final score, b's) for each game. part (k, n): only the k-th of n
+    shares of the seeds (the pairs of games), for runs split over processes."""
     tally = Tally((a, b))
+    tally.scores = []
     wins = 0
     start = time.perf_counter()
     for i in range(games):
+        if (i // 2) % part[1] != part[0]:
+            continue
         deal_seed = seed * 1_000_003 + i // 2
         swap = i % 2 == 1
         levels = (b, a) if swap else (a, b)
@@ -86,6 +100,11 @@ def duel(a, b, games, seed, target):
         tally.levels = levels
         game = Practice(seats, target, random.Random(deal_seed), listener=tally).run()
         wins += levels[game.winner] == a
+        sa, sb = (game.scores[1], game.scores[0]) if swap else tuple(game.scores)
+        tally.scores.append((sa, sb))
+        if len(tally.scores) % 500 == 0:  # a long run shows how far it is (on stderr)
+            print(f"  {a} v {b}: {len(tally.scores)} games, {wins} won by {a},"
+                  f" {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
     return wins, time.perf_counter() - start, tally
 
 
@@ -95,22 +114,94 @@ def per_hand(d):
     return d["pegging"] / hands, d["hand"] / hands, d["crib"] / max(d["cribs"], 1)
 
 
+def margin_interval(scores, z=Z95):
+    """(mean margin of the first level per game, half-width of its 95% interval), the
+    interval over the pairs of games played on one seed."""
+    margins = [a - b for a, b in scores]
+    pairs = [sum(margins[i:i + 2]) / len(margins[i:i + 2]) for i in range(0, len(margins), 2)]
+    mean = statistics.fmean(margins)
+    if len(pairs) < 2:
+        return mean, float("inf")
+    return mean, z * statistics.stdev(pairs) / math.sqrt(len(pairs))
+
+
+def pairing(text):
+    """'a:b' -> (a, b), both level names the bench knows."""
+    a, _, b = text.partition(":")
+    for lv in (a, b):
+        if lv not in BENCH_LEVELS:
+            raise argparse.ArgumentTypeError(f"{lv!r} is not one of {', '.join(BENCH_LEVELS)}")
+    return a, b
+
+
 def main():
     """Print the figures."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=1000, help="games per pairing (default 1000)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--target", type=int, default=121, choices=(61, 121))
+    ap.add_argument("--pairings", type=lambda t: [pairing(x) for x in t.split(",")],
+                    default=PAIRINGS, help="level pairs a:b, comma separated (default: "
+                    + ",".join(f"{a}:{b}" for a, b in PAIRINGS) + ")")
+    ap.add_argument("--part", type=lambda t: tuple(int(x) for x in t.split("/")),
+                    default=(0, 1), help="K/N: play only the K-th of N shares of the seeds"
+                    " (split a long run over processes; --save each, then --merge)")
+    ap.add_argument("--save", help="also write the raw results to this JSON file")
+    ap.add_argument("--merge", nargs="+", metavar="JSON",
+                    help="print the figures of saved runs (shares of one run) together")
     args = ap.parse_args()
-    print(f"practice bench: {args.games} games per pairing to {args.target}, seed {args.seed},"
-          f" {platform.python_implementation()} {platform.python_version()}")
+    if args.merge:
+        runs = [json.load(open(f)) for f in args.merge]
+        results = merge(runs)
+        args = runs[0]["args"]
+        print(f"practice bench: merged {len(runs)} saved runs, {args['games']} games per pairing"
+              f" to {args['target']}, seed {args['seed']}, {runs[0]['python']}")
+    else:
+        print(f"practice bench: {args.games} games per pairing to {args.target}, seed"
+              f" {args.seed}, {platform.python_implementation()} {platform.python_version()}")
+        results = []
+        for a, b in args.pairings:
+            wins, secs, tally = duel(a, b, args.games, args.seed, args.target, args.part)
+            results.append({"a": a, "b": b, "wins": wins, "secs": secs, "sums": tally.sums,
+                            "scores": tally.scores})
+        if args.save:
+            with open(args.save, "w") as f:
+                json.dump({"args": {"games": args.games, "target": args.target,
+                                    "seed": args.seed, "part": args.part},
+                           "python": f"{platform.python_implementation()} "
+                                     f"{platform.python_version()}",
+                           "results": results}, f)
+    report(results)
+
+
+def merge(runs):
+    """The results of the shares of one run, pairing by pairing, as one."""
+    out = []
+    for parts in zip(*(r["results"] for r in runs)):
+        sums = {}
+        for p in parts:
+            for lv, d in p["sums"].items():
+                got = sums.setdefault(lv, dict.fromkeys(d, 0))
+                for k, v in d.items():
+                    got[k] += v
+        out.append({"a": parts[0]["a"], "b": parts[0]["b"],
+                    "wins": sum(p["wins"] for p in parts),
+                    "secs": sum(p["secs"] for p in parts), "sums": sums,
+                    "scores": [s for p in parts for s in p["scores"]]})
+    return out
+
+
+def report(results):
+    """Print win rates, points per hand and points per game of each pairing."""
     print("pairing              wins of the first   95% interval     ms/game")
     tallies = []
-    for a, b in PAIRINGS:
-        wins, secs, tally = duel(a, b, args.games, args.seed, args.target)
-        lo, hi = wilson(wins, args.games)
-        print(f"{a + ' v ' + b:<20} {wins:5d} = {100 * wins / args.games:5.1f}%"
-              f"      {100 * lo:5.1f}-{100 * hi:5.1f}%   {1000 * secs / args.games:8.1f}")
+    for r in results:
+        a, b, wins, n = r["a"], r["b"], r["wins"], len(r["scores"])
+        lo, hi = wilson(wins, n)
+        print(f"{a + ' v ' + b:<20} {wins:5d} = {100 * wins / n:5.1f}% of {n}"
+              f"  {100 * lo:5.1f}-{100 * hi:5.1f}%   {1000 * r['secs'] / n:8.1f}")
+        tally = Tally((a, b))
+        tally.sums, tally.scores = r["sums"], r["scores"]
         tallies.append((a, b, tally))
     print()
     print("points per hand        pegging    hand    crib   (the first level, then the second)")
@@ -119,6 +210,14 @@ def main():
             peg, hand, crib = per_hand(tally.sums[lv])
             label = f"{lv} (v {b if lv == a else a})"
             print(f"  {label:<20} {peg:7.2f} {hand:7.2f} {crib:7.2f}")
+    print()
+    print("points per game        first  second   margin of the first (95% interval)")
+    for a, b, tally in tallies:
+        mean, half = margin_interval(tally.scores)
+        pa = statistics.fmean(s[0] for s in tally.scores)
+        pb = statistics.fmean(s[1] for s in tally.scores)
+        print(f"  {a + ' v ' + b:<20} {pa:6.2f} {pb:7.2f}   {mean:+6.2f} ({mean - half:+.2f}"
+              f" to {mean + half:+.2f})")
 
 
 if __name__ == "__main__":

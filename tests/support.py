@@ -71,9 +71,11 @@ def earlier_state_file(seq, lines, magic="crib-rec"):
 
 def v1_board(board):
     """A board's text in the earlier firmware's v1 (the history as numbers, Adler-32)."""
+    from cribcore.boardread import _decode_hist
     from cribcore.pegs import checksum
 
-    body = board._body("v1", ",".join([str(h) for h in board._hist]))
+    hist = _decode_hist(board, board._htext)  # each jump: lane + 4 * its back peg before
+    body = board._body("v1", ",".join([str(h) for h in hist]))
     return body + "*" + checksum(body)
 
 

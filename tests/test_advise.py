@@ -220,10 +220,11 @@ def test_as_dict_has_floats_and_exact_values():
 CARDS = ["5H", "5C", "6D", "7S", "JD", "KC"]
 
 
-def test_cli_plain_table(capsys):
-    assert main(["discard", *CARDS, "--pone"]) == 0
+def test_cli_plain_table_without_pegging(capsys):
+    assert main(["discard", *CARDS, "--pone", "--no-pegging"]) == 0
     lines = capsys.readouterr().out.splitlines()
     ranked = rank_discards(parse_cards(CARDS), False)
+    assert "peg" not in lines[0] + lines[1]
     rows = lines[2:2 + len(ranked)]
     assert len(rows) == 15
     for line, e in zip(rows, ranked):
@@ -232,6 +233,25 @@ def test_cli_plain_table(capsys):
         assert fields[6:] == [f"{float(e.hand):.2f}", f"{float(e.crib):.2f}",
                               f"{float(e.net):.2f}", str(e.hand_min), str(e.hand_max)]
         assert line.startswith("*") == (e.net == ranked[0].net)
+
+
+@pytest.mark.parametrize("side, dealer", [("--pone", False), ("--dealer", True)])
+def test_cli_plain_table_with_pegging(capsys, side, dealer):
+    assert main(["discard", *CARDS, side]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    ranked = rank_discards(parse_cards(CARDS), dealer, pegging=True)
+    assert lines[0].endswith("+ peg - opp)")
+    assert lines[1].split() == ["discard", "keep", "hand", "crib", "peg", "opp", "net",
+                                "min", "max"]
+    rows = lines[2:2 + len(ranked)]
+    for line, e in zip(rows, ranked):
+        fields = line[1:].split()
+        assert fields[:2] == [card_name(c) for c in e.discard]
+        assert fields[6:] == [f"{float(v):.2f}" for v in (e.hand, e.crib, e.peg, e.peg_opp,
+                                                           e.net)] + [str(e.hand_min),
+                                                                      str(e.hand_max)]
+        assert line.startswith("*") == (e.net == ranked[0].net)
+    assert lines[-1].startswith("peg: ")
 
 
 def test_cli_five_cards_dealer(capsys):
@@ -245,8 +265,12 @@ def test_cli_five_cards_dealer(capsys):
 def test_cli_json(capsys):
     assert main(["discard", *CARDS, "--dealer", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    ranked = rank_discards(parse_cards(CARDS), True)
-    assert doc["dealer"] is True and doc["cards"] == CARDS
+    ranked = rank_discards(parse_cards(CARDS), True, pegging=True)
+    assert doc["dealer"] is True and doc["cards"] == CARDS and doc["pegging"] is True
+    assert [Fraction(row["exact"]["peg"]) for row in doc["discards"]] == [
+        e.peg for e in ranked]
+    assert [Fraction(row["exact"]["peg_opp"]) for row in doc["discards"]] == [
+        e.peg_opp for e in ranked]
     assert [row["discard"] for row in doc["discards"]] == [
         [card_name(c) for c in e.discard] for e in ranked]
     assert [Fraction(row["exact"]["net"]) for row in doc["discards"]] == [e.net for e in ranked]
@@ -257,9 +281,10 @@ def test_cli_rich_table_on_a_terminal(capsys, monkeypatch):
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     assert main(["discard", *CARDS, "--dealer"]) == 0
     out = capsys.readouterr().out
-    best = rank_discards(parse_cards(CARDS), True)[0]
+    best = rank_discards(parse_cards(CARDS), True, pegging=True)[0]
     assert "best" in out and card_symbol(best.discard[0]) in out
-    assert f"{float(best.net):.2f}" in out
+    assert f"{float(best.net):.2f}" in out and f"{float(best.peg_opp):.2f}" in out
+    assert "opp" in out
 
 
 @pytest.mark.parametrize("argv", [
@@ -279,3 +304,35 @@ def test_cli_needs_dealer_or_pone(capsys):
         main(["discard", *CARDS])
     assert exc.value.code == 2
     assert capsys.readouterr().err
+
+
+@pytest.mark.parametrize("dealer", [True, False])
+def test_pegging_adds_the_tables_play_to_the_net(dealer):
+    from crib.analysis.pegging import expected_pegging
+
+    deal = parse_cards("5H 5C 6D 7S JD KC")
+    plain = {e.discard: e for e in rank_discards(deal, dealer)}
+    pegged = rank_discards(deal, dealer, pegging=True)
+    assert [e.net for e in pegged] == sorted((e.net for e in pegged), reverse=True)
+    for e in pegged:
+        base = plain[e.discard]
+        assert (e.hand, e.crib) == (base.hand, base.crib) and base.peg is None
+        assert (e.peg, e.peg_opp) == expected_pegging([c >> 2 for c in e.keep], dealer)
+        assert e.net == base.net + e.peg - e.peg_opp
+
+
+def test_four_fives_kept_as_pone_give_the_dealer_the_play():
+    e = next(e for e in rank_discards(parse_cards("5H 5C 5D 5S KC QD"), False, pegging=True)
+             if e.discard == tuple(parse_cards("QD KC")))
+    assert e.peg_opp > e.peg + 2
+
+
+def test_five_cards_rank_without_the_play():
+    deal = parse_cards("5H 5C 6D 7S JD")
+    assert rank_discards(deal, True, pegging=True) == rank_discards(deal, True)
+    assert all(e.peg is None and "peg" not in e.as_dict() for e in rank_discards(deal, True))
+
+
+def test_pegging_must_be_a_bool():
+    with pytest.raises(AdviceError):
+        rank_discards(parse_cards("5H 5C 6D 7S JD KC"), True, pegging="yes")

@@ -3,6 +3,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cribcore.boardread import _decode_hist
 from cribcore.boardtext import encode_hist
 from cribcore.pegs import Board, PegError
 
@@ -77,7 +78,9 @@ def test_invariants_and_round_trip_after_any_ops(shape, seq):
         assert b.undo_count <= b.undo_depth
         text = b.dumps()
         assert Board.loads(text).dumps() == text
-        assert b._htext == encode_hist(b)  # the history text kept as it goes, exact
+        again = Board.loads(text)  # the history text kept as it goes is the canonical one
+        assert again._htext == b._htext and again.undo_count == b.undo_count
+        assert encode_hist(b._back, _decode_hist(b, b._htext)) == b._htext
     assert b.rev == changes
 
 

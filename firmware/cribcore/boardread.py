@@ -4,7 +4,7 @@ Needed only when a saved board is read (at boot on the Pico), so it is a module 
 that the firmware drops from memory afterwards.
 """
 
-from cribcore.boardtext import FORMAT, LAST, LEAD, checksum, crc, encode_hist, ints
+from cribcore.boardtext import FORMAT, WORTH, checksum, crc, encode_hist, ints
 
 
 def loads(cls, text):
@@ -27,21 +27,22 @@ def loads(cls, text):
         b._front = vals[5] + pad
         b._back = vals[6] + pad
         h = fields[9][1:]
-        b._hist = _parse_ints(h) if fmt == "v1" else _decode_hist(b, h)
+        hist = _parse_ints(h) if fmt == "v1" else _decode_hist(b, h)
         b.set_dealer(vals[2][0])
         b.rev = vals[3][0]
-        _check(b, lanes)
+        _check(b, hist, lanes)
     except (ValueError, IndexError) as e:  # a PegError is a ValueError too
         raise ValueError(f"bad board text {text!r}: {e}") from None
     # Field letters, ranges and int spellings ("05", "+5", "1_0") in one go. A v2 history
     # that decodes (no leading zero digit) and passes _check is what encode_hist gives.
-    b._htext = encode_hist(b) if fmt == "v1" else h
-    if b._body(fmt, ints(b._hist) if fmt == "v1" else h) != body:
+    b._htext = encode_hist(b._back, hist) if fmt == "v1" else h
+    b._undos = len(hist)
+    if b._body(fmt, ints(hist) if fmt == "v1" else h) != body:
         raise ValueError(f"board text is not canonical: {text!r}")
     return b
 
 
-def _check(board, lanes):
+def _check(board, hist, lanes):
     """Raise ValueError unless positions, winner, tally and history are consistent."""
     p, t = board.players, board.target
     f, b = board._front, board._back
@@ -51,28 +52,19 @@ def _check(board, lanes):
     for i in range(p):
         if not (0 <= b[i] < f[i] <= t or f[i] == b[i] == 0):
             raise ValueError(f"lane {i} pegs {b[i]},{f[i]}")
-    if len(at_target) > 1 or len(board._hist) > board.undo_depth or board.rev < 0:
+    if len(at_target) > 1 or len(hist) > board.undo_depth or board.rev < 0:
         raise ValueError("two winners, long history or negative rev")
     board.winner = at_target[0] if at_target else -1
     if board.winner >= 0 and board.wins[board.winner] < 1:
         raise ValueError("winner without a tally")
-    if board.winner >= 0 and board._hist and board._hist[-1] & 3 != board.winner:
+    if board.winner >= 0 and hist and hist[-1] & 3 != board.winner:
         raise ValueError("a jump after the win")
     f, b = f[:], b[:]
-    for rec in reversed(board._hist):
+    for rec in reversed(hist):
         lane, old = rec & 3, rec >> 2
         if lane >= p or not (0 <= old < b[lane] < f[lane] or old == b[lane] == 0 < f[lane]):
             raise ValueError(f"history entry {rec}")
         f[lane], b[lane] = b[lane], old  # (so a front peg only goes down: none reaches t)
-
-
-# A character's worth in v2's history: 1 + a last digit, 33 + a leading one, 0 if neither.
-# (From the digits as bytes: ord() of a one-character str per digit took the Pico's boot
-# 8 ms.)
-_WORTH = bytearray(128)
-for _i in range(32):
-    _WORTH[LAST[_i]] = 1 + _i
-    _WORTH[LEAD[_i]] = 33 + _i
 
 
 def _decode_hist(board, text):
@@ -81,7 +73,7 @@ def _decode_hist(board, text):
     v = 0
     w = 1
     for c in text.encode():  # bytes: no string per character
-        w = _WORTH[c] if c < 128 else 0
+        w = WORTH[c] if c < 128 else 0
         if w > 32:
             if w == 33 and not v:
                 raise ValueError("history entry with a leading zero digit")

@@ -11,12 +11,20 @@ FORMAT = "v2"  # dumps() writes v2; loads() reads v1 too (a deploy keeps the gam
 DIGITS = "0123456789abcdefghijklmnopqrstuv"
 HIGH = "ABCDEFGHIJKLMNOPQRSTUVWXYZ()<>[]"
 LAST, LEAD = DIGITS.encode(), HIGH.encode()
+# A character's worth in v2's history: 1 + a last digit, 33 + a leading one, 0 if neither.
+# (From the digits as bytes: ord() of a one-character str per digit took the Pico's boot
+# 8 ms.)
+WORTH = bytearray(128)
+for _i in range(32):
+    WORTH[LAST[_i]] = 1 + _i
+    WORTH[LEAD[_i]] = 33 + _i
 
 
-def crc(text):
-    """CRC-32 of an ASCII text as 8 hex digits (binascii's, in C: an Adler-32 in Python
-    cost the Pico about 20 ms a board line)."""
-    return "%08x" % (crc32(text.encode()) & 0xFFFFFFFF)
+def crc(data):
+    """CRC-32 of bytes or of an ASCII text as 8 hex digits: the firmware's one spelling of
+    it (board texts, the store's slots, layout.cache). binascii's, in C: an Adler-32 in
+    Python cost the Pico about 20 ms a board line."""
+    return "%08x" % (crc32(data.encode() if type(data) is str else data) & 0xFFFFFFFF)
 
 
 def checksum(text):
@@ -37,12 +45,21 @@ def checksum(text):
     return f"{b:04x}{a:04x}"
 
 
-def encode_hist(board):
-    """v2's history: walking back from the pegs now, each jump as lane + 4 * (how far
-    undoing it moves the lane's back peg back)."""
-    back = board._back[:]
+def worth(text):
+    """The number one entry of v2's history spells (its digits, the last one last)."""
+    v = 0
+    for c in text.encode():  # bytes: no string per character
+        v = v * 32 + (WORTH[c] - 33 if WORTH[c] > 32 else WORTH[c] - 1)
+    return v
+
+
+def encode_hist(back, hist):
+    """v2's history of the jumps `hist` (each lane + 4 * where the lane's back peg stood
+    before it, oldest first) to back pegs `back`: walking back from them, each jump as
+    lane + 4 * (how far undoing it moves the lane's back peg back)."""
+    back = back[:]
     out = bytearray()  # newest first, each number's digits last first: reversed at the end
-    for rec in reversed(board._hist):
+    for rec in reversed(hist):
         lane, old = rec & 3, rec >> 2
         _digits(out, lane + 4 * (back[lane] - old))
         back[lane] = old

@@ -6,14 +6,18 @@ history included, as one line of ASCII with a checksum (the flash file and the p
 """
 
 from cribcore import CoreError
-from cribcore.boardtext import FORMAT, HIGH, crc, entry, ints
+from cribcore.boardtext import FORMAT, HIGH, crc, entry, ints, worth
 from cribcore.boardtext import checksum as checksum  # the app keys ids with it
 from cribcore.rules import MAX_TARGET, MIN_TARGET, skunk_level
 
 MIN_PLAYERS = 2
 MAX_LANES = 4
 MAX_POINTS = 1000  # one jump; bigger would only be clamped at the target anyway
-MAX_UNDO = 1000
+# The deepest undo history: at 256 jumps a save's board line is about 300 characters,
+# and a 1000-point game plays through and restarts in the desk runner's heap cap
+# (tests/firmware/test_desk.py); at 500, saves failed for want of memory from about 580
+# jumps on (the line, its checksum and the slot are each built whole in the heap).
+MAX_UNDO = 256
 
 
 class PegError(CoreError):
@@ -44,11 +48,13 @@ class Board:
         self.rev = 0
         self._front = [0] * MAX_LANES
         self._back = [0] * MAX_LANES
-        # One int per jump, oldest first: lane + 4 * (where the back peg stood before it).
-        self._hist = []
-        # The same as dumps() writes it (boardtext.encode_hist), kept in step with _hist:
-        # encoding it afresh at every save cost the emulated Pico 3 ms a `peg`.
+        # The undo history as dumps() writes it (v2, boardtext): an entry per jump, oldest
+        # first, each the lane + 4 * how far undoing it moves the lane's back peg back. The
+        # text is the only copy: a str is shared by copy() (the app's every change), where
+        # a list of ints was copied whole (1000 jumps: 8K a change, and MemoryError), and
+        # encoding the text afresh at every save cost the emulated Pico 3 ms a `peg`.
         self._htext = ""
+        self._undos = 0  # entries in _htext
 
     def __repr__(self):
         return f"Board.loads({self.dumps()!r})"
@@ -73,13 +79,13 @@ class Board:
         b = Board(self.players, self.target, self.undo_depth)
         b.dealer, b.winner, b.rev = self.dealer, self.winner, self.rev
         b.wins, b._front, b._back = self.wins[:], self._front[:], self._back[:]
-        b._hist, b._htext = self._hist[:], self._htext
+        b._htext, b._undos = self._htext, self._undos  # an immutable str: shared
         return b
 
     @property
     def undo_count(self):
         """How many jumps can be undone."""
-        return len(self._hist)
+        return self._undos
 
     def skunk(self, lane):
         """0, 1 (skunk) or 2 (double skunk) for a losing lane of a won game; else 0."""
@@ -98,10 +104,10 @@ class Board:
         if self.winner >= 0:
             raise PegError(f"game over: lane {self.winner} won", "game_over")
         old_front = self._front[lane]
-        self._hist.append(lane + 4 * self._back[lane])
         self._htext += entry(lane, self._back[lane], old_front)
-        if len(self._hist) > self.undo_depth:
-            self._hist.pop(0)
+        self._undos += 1
+        if self._undos > self.undo_depth:
+            self._undos -= 1
             self._htext = self._htext.lstrip(HIGH)[1:]  # an entry ends at its one low digit
         self._back[lane] = old_front
         self._front[lane] = min(old_front + n, self.target)
@@ -114,16 +120,18 @@ class Board:
 
     def undo(self):
         """Undo the last jump (a winning one too: the win and its tally go); returns its lane."""
-        if not self._hist:
+        if not self._undos:
             raise PegError("nothing to undo", "no_undo")
-        rec = self._hist.pop()
-        self._htext = self._htext[:-1].rstrip(HIGH)
+        text = self._htext
+        self._htext = text[:-1].rstrip(HIGH)  # an entry: leading digits, one last digit
+        self._undos -= 1
+        rec = worth(text[len(self._htext):])
         lane = rec & 3
         if self.winner >= 0:
             self.wins[self.winner] -= 1
             self.winner = -1
         self._front[lane] = self._back[lane]
-        self._back[lane] = rec >> 2
+        self._back[lane] -= rec >> 2
         self.rev += 1
         return lane
 
@@ -151,8 +159,8 @@ class Board:
         self.winner = -1
         self._front = [0] * MAX_LANES
         self._back = [0] * MAX_LANES
-        self._hist = []
         self._htext = ""
+        self._undos = 0
         self.rev += 1
 
     def dumps(self):

@@ -18,7 +18,7 @@ MAX_REPLY = 8192  # what a host should accept (the `leds` reply of a long strip)
 # d id (1..16 letters, digits, _ -), t text (any printable ASCII, "quoted" when needed).
 FIELDS = (" code:w rev:i proto:i fw:w desk:i lanes:i holes:i p:i n:i src:w target:i"
           " players:i match:i p0:l p1:l p2:l p3:l dealer:i winner:i wins:l skunk:l undos:i"
-          " pending:l mode:w brightness:i budget_ma:i pause_ms:i idle_ms:i ma:i leds:i px:t"
+          " pending:l mode:w brightness:i budget_ma:i pause_ms:i idle_ms:i ma:i free:i leds:i px:t"
           " verb:w verbs:s args:t warn:s b:w on:i ms:i now:i msg:t id:d ")
 
 CHANGE = 1  # changes state: takes id=, saved on flash before the reply

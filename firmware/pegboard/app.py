@@ -11,7 +11,6 @@ from cribcore import VERSION
 from cribcore.pegs import PegError, checksum
 from cribcore.protocol import (
     CHANGE,
-    DESK,
     PROTO,
     LineReader,
     ProtocolError,
@@ -28,7 +27,7 @@ from cribcore.protocol import (
     verbs,
 )
 from cribcore.settings import NAMES
-from pegboard import ticks
+from pegboard import drop
 from pegboard.buttons import Buttons
 from pegboard.light import budget_problem
 from pegboard.render import Renderer
@@ -38,41 +37,28 @@ SETTINGS = NAMES  # what `set` changes besides the dealer, kept with the state
 ID_MEMORY = 8  # recent ids answered from memory; a host retries only its last few
 # (kept as the state file's own `id IDENT KEY REPLY` lines: one string each)
 LINES_PER_STEP = 4  # keep a step short even when the host sends a burst
-FRAME_MS = 10  # a driven clock (`tick`) advances in frames like a real loop
 MAX_WARNINGS = 8  # warnings kept (for hello and the boot replay): the newest
 REPEAT_MS = 10000  # the same warning again within this is counted, not sent again
 _CODES = codes()
 
 
-def _drop(name):
-    """Under MicroPython, forget a module needed only at boot: its code leaves the heap."""
-    import sys
-
-    if sys.implementation.name == "micropython" and name in sys.modules:
-        del sys.modules[name]
-        package, _, module = name.rpartition(".")
-        delattr(sys.modules[package], module)
-
-
 class App:
-    """The firmware app over its drivers: strip, button readers, store, serial port."""
+    """The firmware app over its drivers: strip, button readers, store, serial port. It
+    answers the verbs of VERBS; the desktop runner's own (btn, tick) are desk.py's."""
 
-    def __init__(self, config, strip, readers, store, port, desk=False, saved=None,
-                 renderer=None):
-        """saved: what pegboard.restore.load(store, config) found (loaded here when None);
+    desk = 0  # `hello`'s desk=: 1 in the desktop runner
+
+    def __init__(self, config, strip, readers, store, port, saved=None, renderer=None):
+        """saved: what pegboard.restore.load(store, config) found, (board, settings, ids,
+        warnings) (loaded here when None);
         renderer: one that has drawn the first frame already (pegboard.pico's)."""
         self.config = config
         self.strip = strip
         self.store = store
         self.port = port
         self._drain = getattr(port, "flush", None)
-        self.desk = desk
-        self.driven = False  # desk: time moves only by `tick`
+        self.free = None  # the Pico's: () -> free heap, in `state` (pegboard.pico sets it)
         self.now = 0
-        self.pressed = {}  # desk: buttons held down by `btn`
-        self.names = tuple(readers)
-        if desk:
-            readers = dict([(k, self._virtual(k, fn)) for k, fn in readers.items()])
         self.buttons = Buttons(config, readers)
         self.renderer = renderer or Renderer(config, strip)
         self.reader = LineReader()
@@ -87,15 +73,12 @@ class App:
             from pegboard.restore import load
 
             saved = load(store, config)
-        self.board, self.settings, self.ids = saved.board, saved.settings, saved.ids
-        for code, msg in saved.warnings:
+            del load
+            drop("pegboard.restore")  # reading the saved state is done with until the next boot
+        self.board, self.settings, self.ids, warnings = saved
+        for code, msg in warnings:
             self.warn(code, msg)
-        for name in ("pegboard.restore", "cribcore.boardread", "pegboard.storeboot"):
-            _drop(name)  # reading the saved state is done with until the next boot
         self._apply_settings()
-
-    def _virtual(self, name, fn):
-        return lambda: self.pressed.get(name, False) or fn()
 
     # -- the loop --------------------------------------------------------------------------
 
@@ -103,8 +86,7 @@ class App:
         """One pass: a few serial lines, the buttons, one frame. Never blocks, never raises:
         a fault (a MemoryError say) is reported as `evt warn code=internal` and the loop
         goes on. (KeyboardInterrupt, the REPL hand-over, is not a fault: it passes.)"""
-        if not self.driven:
-            self.now = now_ms
+        self.now = now_ms
         data = b""
         try:
             if not self._booted:
@@ -216,16 +198,15 @@ class App:
             if msg.kind != "cmd":
                 raise ProtocolError(f"{msg.kind!r} is for the board to send", "unknown_verb")
             ident = msg.args.pop("id", None)
-            flags = command(msg.verb)[1]
-            if flags & DESK and not self.desk:
+            run = self.VERBS.get(msg.verb)
+            if run is None:  # a verb of the protocol this app has none for: the desk's
                 raise ProtocolError(f"{msg.verb!r} runs on the desktop only", "desk_only")
-            if flags & CHANGE:
-                self._change(msg, ident)
-            elif msg.verb == "leds":
-                self._leds()
+            if command(msg.verb)[1] & CHANGE:
+                self._change(msg, ident, run)
             else:
-                reply = getattr(self, "_q_" + msg.verb)(msg.args)  # tick may change rev
-                self._send(ok(rev=self.board.rev, **reply))
+                reply = run(self, msg.args)  # tick may change rev
+                if reply is not None:  # (leds writes its own)
+                    self._send(ok(rev=self.board.rev, **reply))
         except (ProtocolError, PegError) as e:
             code = e.code if e.code in _CODES else "bad_arg"
             self._send(err(code, str(e), rev=self.board.rev, id=ident))
@@ -234,7 +215,7 @@ class App:
         except Exception as e:  # noqa: BLE001 - a bug must not stop the board
             self._send(err("internal", repr(e), rev=self.board.rev, id=ident))
 
-    def _change(self, msg, ident):
+    def _change(self, msg, ident, run):
         """Apply a state-changing command once per id; save; then reply."""
         key = checksum(canonical(msg)) if ident is not None else None
         mine = "id %s " % ident
@@ -250,7 +231,7 @@ class App:
                 return
         old = self._begin()
         try:
-            reply = getattr(self, "_c_" + msg.verb)(msg.args)
+            reply = run(self, msg.args)
             line = ok(rev=self.board.rev, id=ident, **reply)
             if ident is not None:
                 self.ids.append(f"id {ident} {key} {line}")
@@ -304,7 +285,7 @@ class App:
     def _q_hello(self, args):
         return {"proto": PROTO, "fw": VERSION, "lanes": len(self.config.lanes),
                 "holes": self.config.holes, "players": self.board.players,
-                "target": self.board.target, "desk": 1 if self.desk else 0,
+                "target": self.board.target, "desk": self.desk,
                 "warn": self._warn_codes()}
 
     def _q_state(self, args):
@@ -316,9 +297,11 @@ class App:
         for lane in range(b.players):
             reply.update(self._lane(lane))
         reply.update(self.settings)
+        if self.free is not None:
+            reply["free"] = self.free()
         return reply
 
-    def _leds(self):
+    def _q_leds(self, args):
         """`ok rev=.. leds=N px=...` written run by run: no long string on the heap."""
         n = min(len(self.strip), self.config.leds)
         write = self.port.write
@@ -343,21 +326,10 @@ class App:
         verb = args["verb"]
         return {"verb": verb, "args": usage(verb), "msg": command(verb)[3]}
 
-    def _q_btn(self, args):
-        if args["b"] not in self.names:
-            raise ProtocolError(f"no button {args['b']!r}; buttons: {self.names!r}", "bad_arg")
-        self.pressed[args["b"]] = args["on"] == 1
-        return {}
-
-    def _q_tick(self, args):
-        self.driven = True
-        left = args["ms"]
-        while left > 0:
-            dt = min(FRAME_MS, left)
-            self.now = ticks.later(self.now, dt)
-            left -= dt
-            self._work(self.now)
-        return {"now": self.now}
+    # Every verb this app answers, to its method (tests/firmware/test_app_protocol.py checks
+    # them against the protocol's table: the Pico answers all but the desk's).
+    VERBS = {"hello": _q_hello, "state": _q_state, "peg": _c_peg, "undo": _c_undo,
+             "new": _c_new, "set": _c_set, "leds": _q_leds, "turn": _q_turn, "help": _q_help}
 
     # -- buttons -----------------------------------------------------------------------------
 

@@ -7,6 +7,7 @@ is the shipped 3 x 121 serpentine layout at a low brightness, the fallback for a
 import json
 
 from cribcore import CoreError
+from cribcore.pegs import MAX_UNDO
 from cribcore.settings import RANGES
 from pegboard.light import budget_problem, gamma_table
 
@@ -20,7 +21,7 @@ FULL_WHITE = (255, 255, 255)
 _INTS = RANGES + (
     ("hold_ms", 100, 10000),
     ("long_ms", 200, 60000),
-    ("undo_depth", 1, 1000),
+    ("undo_depth", 1, MAX_UNDO),
 )
 _TOP = ("version", "leds", "holes", "lanes", "pins", "led_ma", "gamma") + tuple(
     k for k, _, _ in _INTS)

@@ -13,12 +13,9 @@ the first boot after a deploy finds it.
 """
 
 import json
+from struct import pack, unpack_from
 
-try:
-    from binascii import crc32
-    from struct import pack, unpack_from
-except ImportError:  # no binascii: no cache, the layout is validated at every boot
-    crc32 = None  # type: ignore[assignment]
+from cribcore.boardtext import crc
 
 CONFIG = "config.json"
 CACHE = "layout.cache"
@@ -43,9 +40,7 @@ def layout(text):
     afterwards: with no Config alive, its code and data leave the heap (about 13K on the
     unix port, where it decides whether the desk runner fits in its heap).
     """
-    import sys
-
-    import pegboard
+    from pegboard import drop
     from pegboard.config import ConfigError, default_config, load_config
 
     problem = None
@@ -58,9 +53,8 @@ def layout(text):
             config, problem = default_config(), str(e)
     out = Copy(config)
     out.lanes = tuple([Copy(ln) for ln in config.lanes])
-    if sys.implementation.name == "micropython":
-        del sys.modules["pegboard.config"]
-        del pegboard.config
+    del ConfigError, default_config, load_config, config
+    drop("pegboard.config")
     return out, problem
 
 
@@ -72,16 +66,12 @@ def _read(name):
         return None
 
 
-def _sum(data):
-    return "%08x" % crc32(data)
-
-
 def _key(root, text):
     """The cache's key for config.json text: the text's CRC and the validator's."""
     for name in VALIDATOR:
         code = _read(root + name)
         if code is not None:
-            return "%s %s %s" % (MAGIC, _sum(text), _sum(code))
+            return "%s %s %s" % (MAGIC, crc(text), crc(code))
     return None
 
 
@@ -89,7 +79,7 @@ def cache_data(text, validator, config):
     """The bytes of layout.cache: config.json text and the validator file's bytes, and
     the layout validated from them (by layout())."""
     body = _dump(config)
-    head = "%s %s %s %s\n" % (MAGIC, _sum(text), _sum(validator), _sum(body))
+    head = "%s %s %s %s\n" % (MAGIC, crc(text), crc(validator), crc(body))
     return head.encode() + body
 
 
@@ -125,15 +115,15 @@ def _load(body):
     return Copy(d)
 
 
-def cached(root, text):
-    """The layout the cache holds for config.json text, or None (no cache, another
-    text or firmware, damage)."""
-    key = _key(root, text) if crc32 is not None else None
-    data = _read(root + CACHE) if key is not None else None
+def cached(root, text, cache=None):
+    """The layout the cache (root + CACHE, or the file `cache`) holds for config.json
+    text, or None (no cache, another text or firmware, damage)."""
+    key = _key(root, text)
+    data = _read(cache or root + CACHE) if key is not None else None
     if not data:
         return None
     head, _, body = data.partition(b"\n")
-    if head != (key + " " + _sum(body)).encode():
+    if head != (key + " " + crc(body)).encode():
         return None
     try:
         return _load(body)
@@ -141,11 +131,10 @@ def cached(root, text):
         return None
 
 
-def remember(root, text, config):
-    """Write the cache for a layout validated from config.json text (best effort: a
-    failed write costs the next boot a validation, nothing else)."""
-    if crc32 is None:
-        return
+def remember(root, text, config, cache=None):
+    """Write the cache (root + CACHE, or the file `cache`) for a layout validated from
+    config.json text (best effort: a failed write costs the next boot a validation,
+    nothing else)."""
     for name in VALIDATOR:
         code = _read(root + name)
         if code is not None:
@@ -154,18 +143,19 @@ def remember(root, text, config):
         return
     try:
         data = cache_data(text, code, config)
-        with open(root + CACHE, "wb") as f:
+        with open(cache or root + CACHE, "wb") as f:
             f.write(data)
     except OSError:
         pass
 
 
-def boot_layout(root=""):
-    """(config, problem) for the Pico's boot: config.json in root, through the cache."""
-    text = _read(root + CONFIG)
+def boot_layout(root="", config=None, cache=None):
+    """(config, problem) for the Pico's boot: config.json in root (or the file `config`),
+    through the cache (root + CACHE, or the file `cache`); root holds the validator."""
+    text = _read(config or root + CONFIG)
     if text is None:
         return layout(None)
-    config = cached(root, text)
+    config = cached(root, text, cache)
     if config is not None:
         return config, None
     try:
@@ -174,5 +164,5 @@ def boot_layout(root=""):
         decoded = "(not UTF-8 text)"
     config, problem = layout(decoded)
     if problem is None:
-        remember(root, text, config)
+        remember(root, text, config, cache)
     return config, problem

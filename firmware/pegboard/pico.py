@@ -18,6 +18,7 @@ about 200 ms, and a player looks at the board, not at the serial port.
 import gc
 import time
 
+from pegboard import drop
 from pegboard.layout import boot_layout
 from pegboard.ws2812 import WS2812
 
@@ -62,11 +63,19 @@ def first_frame(config, strip):
 
     store = Store(STATE)
     saved = load(store, config)
+    del load
+    drop("pegboard.restore")  # the saved state is read: its code leaves the heap
     renderer = Renderer(config, strip)
-    renderer.brightness = saved.settings["brightness"]  # the app applies every setting
-    renderer.budget_ma = saved.settings["budget_ma"]
-    renderer.draw(saved.board, None, time.ticks_ms())
+    renderer.brightness = saved[1]["brightness"]  # the app applies every setting
+    renderer.budget_ma = saved[1]["budget_ma"]
+    renderer.draw(saved[0], None, time.ticks_ms())
     return store, saved, renderer
+
+
+def free():
+    """The heap free after a collection (`state`'s free=: what the running app leaves)."""
+    gc.collect()
+    return gc.mem_free()
 
 
 def sample(sampler, period):
@@ -104,6 +113,7 @@ def run(config, problem, strip, readers, port, faults, first=None, running=None)
         app = App(config, strip, readers, store, port, saved=saved, renderer=renderer)
     if problem:
         app.bad_config(problem)
+    app.free = free
     for fault in faults:
         app.warn("internal", "restarted after " + fault)
     del faults[:]

@@ -69,8 +69,12 @@ class Renderer:
         self._brev = None
         self._due = None  # ...and the tick before which nothing else can change the frame
         self._wait = 0  # while composing: ms until the frame can next change
-        self._seen: list = [None] * 4  # (front, back) per lane as last drawn
-        self._jump: list = [None] * 4  # (from, to, start_ms, ms) of a moving peg
+        lanes = len(config.lanes)
+        self._seen: list = [None] * lanes  # (front, back) per lane as last drawn
+        self._jump: list = [None] * lanes  # (from, to, start_ms, ms) of a moving peg
+        # The settings the last frame was drawn with, [brightness, budget_ma, idle_ms, turn]:
+        # set and checked in draw() only, in place (the idle check makes no tuple).
+        self._drawn: list = [None] * 4
         self._win_ms = None
         self._marks_target = None
         self._marks = None
@@ -167,11 +171,11 @@ class Renderer:
         if self._woke is None:
             self._woke = now_ms
         fresh = board.rev != self._rev or id(board) != self._board
-        state = self._state
+        drawn = self._drawn
         if (not fresh and self._due is not None and elapsed(now_ms, self._due) < 0
                 and buttons is self._buttons and (buttons is None or buttons.rev == self._brev)
-                and self.turn == state[-1] and self.brightness == state[-5]
-                and self.budget_ma == state[-4] and self.config.idle_ms == state[-3]):
+                and self.brightness == drawn[0] and self.budget_ma == drawn[1]
+                and self.config.idle_ms == drawn[2] and self.turn == drawn[3]):
             return 0  # what the frame shows cannot have changed yet: the idle loop's way
         players = min(board.players, len(self.config.lanes))
         mode = "play" if buttons is None else buttons.mode
@@ -180,6 +184,7 @@ class Renderer:
         idle = self.config.idle_ms
         self._board, self._rev, self._buttons = id(board), board.rev, buttons
         self._brev = None if buttons is None else buttons.rev
+        drawn[0], drawn[1], drawn[2], drawn[3] = self.brightness, self.budget_ma, idle, self.turn
         self._wait = LOOK_MS
         if fresh:
             self._track(board, players, now_ms)
@@ -223,7 +228,7 @@ class Renderer:
     def _track(self, board, players, now):
         # A leapfrog (new back == old front, front moved on) starts the jump animation:
         # the old back peg travels hole by hole to the new front hole.
-        for lane in range(4):
+        for lane in range(len(self._seen)):
             if lane >= players:
                 self._seen[lane] = self._jump[lane] = None
                 continue

@@ -1,52 +1,47 @@
 """The saved state read back at boot: board, settings and remembered ids from the store's
-lines. Used once, at boot: the app drops this module (and cribcore.boardread, which
-Board.loads imports) afterwards, so their code leaves the heap.
+lines. Used once, at boot: load() drops the store's reading half and cribcore.boardread
+(which Board.loads imports) when it is done, and its caller drops this module, so their
+code leaves the heap before the app's is imported.
 """
 
 from cribcore.pegs import Board
 from cribcore.settings import NAMES, RANGES
-
-
-class Saved:
-    """What boot found: board, settings and ids to start from, and (code, msg) warnings."""
-
-    def __init__(self, config):
-        self.warnings = []
-        self.fresh(config)
-
-    def fresh(self, config):
-        """A new game on this layout (its board made by load() once no saved one is
-        found), its settings from config.json."""
-        self.board = None
-        self.settings = dict([(k, getattr(config, k)) for k in NAMES])
-        self.ids = []
+from pegboard import drop
 
 
 def load(store, config):
-    """The newest saved state this layout can use, as a Saved. A state it cannot use is
-    set aside by the store (a person decides; never overwritten) and the older one tried;
-    each refusal and each damaged copy the store met is a `bad_state` warning."""
-    saved = Saved(config)
+    """(board, settings, ids, warnings): the newest saved state this layout can use, and
+    (code, msg) warnings; a plain tuple, so nothing made here keeps this module's code on
+    the heap once its caller drops it. A state this layout cannot use is set aside by the
+    store (a person decides; never overwritten) and the older one tried; each refusal and
+    each damaged copy the store met is a `bad_state` warning. A new game on this layout,
+    its settings from config.json, when no saved state is usable."""
+    warnings = []
+    board = ids = None
+    settings = dict([(k, getattr(config, k)) for k in NAMES])
     text = store.load()
     while text is not None:
         try:
-            saved.board, settings, saved.ids = restore(text, len(config.lanes))
-            saved.settings.update(settings)
+            board, saved, ids = restore(text, len(config.lanes))
+            settings.update(saved)
             break
         except (ValueError, IndexError) as e:
-            saved.warnings.append(("bad_state", f"saved state refused: {e}"))
-            saved.fresh(config)
+            warnings.append(("bad_state", f"saved state refused: {e}"))
             try:
                 store.refuse(str(e))
             except OSError:
                 pass
             text = store.older()
+    store.loaded()
     for problem in store.problems:
-        saved.warnings.append(("bad_state", problem))
-    if saved.board is None:  # a new game
+        warnings.append(("bad_state", problem))
+    if board is None:  # a new game
         c = config
-        saved.board = Board(len(c.lanes), 121 if c.holes >= 121 else c.holes, c.undo_depth)
-    return saved
+        board = Board(len(c.lanes), 121 if c.holes >= 121 else c.holes, c.undo_depth)
+        ids = []
+    drop("cribcore.boardread")
+    drop("pegboard.storeboot")
+    return board, settings, ids, warnings
 
 
 def restore(lines, lanes):

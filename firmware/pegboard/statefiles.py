@@ -3,10 +3,15 @@ pegboard.storeboot (which reads them at boot): the slots, the `@` list of where 
 lines are, the frame, and the names of earlier firmware's files (pegboard.oldstate).
 """
 
-from binascii import crc32
+from cribcore.boardtext import crc
 
 SLOTS = 9  # 8 remembered ids each in the slot of its own save, and the slot being written
 KEEP = SLOTS - 2  # a slot may name lines in the slots of the KEEP saves before it
+# A state's second line (the app's settings) is written again once its copy is TWICE saves
+# old: its copy before is then still in the ring, so a damaged slot never takes the only
+# one (pegboard.storeboot reads the older copy). Any other line is in one slot: a damaged
+# older slot costs only the remembered replies it held, never the game.
+TWICE = KEEP // 2
 HEAD = "H"
 # Where a line is, in a slot's `@` list: its slot (d saves back) and its index there. The
 # first line after the board, the usual case, is one letter: "A" + d; any other, two digits
@@ -25,19 +30,11 @@ def ref(out, back, index):
         out.append(DIGITS[index])
 
 
-def crc(chunks):
-    """CRC-32 of the chunks' text, as 8 hex digits."""
-    c = 0
-    for chunk in chunks:
-        c = crc32(chunk.encode(), c)
-    return "%08x" % (c & 0xFFFFFFFF)
-
-
 def frame(seq, lines):
     """The chunks of a slot file (header line, then the lines): its text is their join.
     (Two: a slot file is small, and a chunk a line cost the Pico's save a CRC call each.)"""
     body = "\n".join([str(seq)] + lines)
-    return [HEAD + crc([body]) + " ", body]
+    return [HEAD + crc(body) + " ", body]
 
 
 COPIES = (".a", ".b", "", ".new", ".old")  # state copies of earlier firmware (oldstate)

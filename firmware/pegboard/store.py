@@ -28,7 +28,7 @@ with `refuse()` into `<path>.kept`, never overwritten, and the older state is of
 `.new`, `.old`) are read when no slot is, so a deploy keeps the game.
 """
 
-from pegboard.statefiles import KEEP, SLOTS, frame, ref
+from pegboard.statefiles import KEEP, SLOTS, TWICE, frame, ref
 
 
 class Files:
@@ -101,6 +101,11 @@ class Store:
 
         refuse(self, reason)
 
+    def loaded(self):
+        """The boot is done with load() and older(): drop the older states they kept."""
+        self._slots = {}
+        self._order = []
+
     def prepare(self):
         """Make the directory of a slot whose file load() did not find, ahead of the
         slot's first save: on a blank flash that save made it, 7 ms more to its reply on
@@ -122,20 +127,21 @@ class Store:
         if type(lines) is str:
             lines = lines.split("\n")
         if self._slots or self._order:  # the boot's fallbacks are done with: free them
-            self._slots = {}
-            self._order = []
+            self.loaded()
         seq = self.seq + 1
         self.seq = seq  # even if the write fails: its slot may hold anything now
         own = [lines[0]]
         refs = bytearray(b"@")
         where = {}
+        keep = TWICE  # the second line (settings): kept twice
         for line in lines[1:]:
             at = self._where.get(line)
-            if at is None or seq - at[0] > KEEP:  # new, or in the slot the next save takes
+            if at is None or seq - at[0] > keep:  # new, or in the slot the next save takes
                 at = (seq, len(own))
                 own.append(line)
             ref(refs, seq - at[0], at[1])
             where[line] = at
+            keep = KEEP
         own.append(refs.decode())
         name = self._slot(seq)
         if name in self._absent:  # its folder is made now: nothing left for prepare()

@@ -3,8 +3,7 @@ from earlier firmware's files, pegboard.oldstate), the older ones, setting one a
 Used only at boot: the app drops this module afterwards, and its code leaves the heap.
 """
 
-from binascii import crc32
-
+from cribcore.boardtext import crc
 from pegboard.statefiles import COPIES, HEAD, KEEP, RECORDS, SLOTS, frame, ref
 
 _HEAD = ord(HEAD)
@@ -22,7 +21,7 @@ def unframe(data):
     if len(data) < 11 or data[0] != _HEAD or data[9] != 32:  # "H<crc> "
         return None
     body = data[10:]
-    if data[1:9] != ("%08x" % (crc32(body) & 0xFFFFFFFF)).encode():  # in C, as bytes
+    if data[1:9] != crc(body).encode():
         return None
     try:
         text = body.decode()
@@ -63,18 +62,15 @@ def load(store):
         store.seq = max(store.seq, got[0])
     store._order = sorted(store._slots, reverse=True)
     if not store._order and [1 for ext in COPIES if store.files.read(store.path + ext)]:
-        import sys
-
-        import pegboard
-        from pegboard import oldstate
+        from pegboard import drop, oldstate
 
         copies = oldstate.copies(lambda name, unframe: read(store, name, unframe),
                                  store.path, store.problems)
         if copies:
             store.seq = max(store.seq, copies[0][0])
         store._order = [c[1] for c in copies]
-        del sys.modules["pegboard.oldstate"]  # read once: its code leaves the heap
-        del pegboard.oldstate
+        del oldstate
+        drop("pegboard.oldstate")  # read once: its code leaves the heap
     return older(store)
 
 
@@ -92,38 +88,76 @@ def older(store):
 
 
 def _digit(c):
-    """A byte of store.DIGITS as its value (-1 if it is none)."""
+    """A byte of statefiles.DIGITS as its value (-1 if it is none)."""
     return c - 48 if 48 <= c <= 57 else c - 87 if 97 <= c <= 122 else -1
 
 
+def _ref(refs, k):
+    """(back, index, next k) of the `@` list's entry at k."""
+    c = refs[k]
+    if 65 <= c < 75:  # statefiles.FIRST: the first line of a slot
+        return c - 65, 1, k + 1
+    return _digit(c), _digit(refs[k + 1]) if k + 1 < len(refs) else -1, k + 2
+
+
+def _held(store, seq, back, index):
+    """The line `back` saves before seq at `index` of its slot, or None if it is gone."""
+    held = store._slots.get(seq - back)
+    if back < 0 or back > KEEP or held is None or not 0 < index < len(held) - 1:
+        return None
+    return held[index]
+
+
+def _settings(store, seq):
+    """(line, (seq, index)): the second line of the newest state before seq that still has
+    it (statefiles.TWICE: the store keeps that line in two slots), or None."""
+    for older in sorted(store._slots, reverse=True):
+        refs = store._slots[older][-1].encode()
+        if older < seq and refs[:1] == b"@" and len(refs) > 1:
+            back, index, _ = _ref(refs, 1)
+            line = _held(store, older, back, index)
+            if line is not None:
+                return line, (older - back, index)
+    return None
+
+
 def lines(store, seq):
-    """The state saved as seq from its slot and those it names (None if one is gone)."""
+    """The state saved as seq from its slot and those it names, or None if its slot has no
+    line list or its second line is gone with every copy. A line lost with a damaged older
+    slot costs only what was in that slot: the second line (the settings) is then the
+    state's before (the store keeps it twice), any other (a remembered reply) is left out;
+    each loss of the newest state is reported."""
     own = store._slots[seq]
     refs = own[-1].encode()
+    name = f"{store.path}.{seq % SLOTS}/h"
+    if refs[:1] != b"@":
+        store.problems.append(f"{name}: no line list, ignored")
+        return None
     out = [own[0]]
     where = {}
     k = 1
-    while refs[:1] == b"@" and k < len(refs):
-        c = refs[k]
-        if 65 <= c < 75:  # store.FIRST: the first line of a slot
-            back, index = c - 65, 1
-            k += 1
-        else:
-            back = _digit(c)
-            index = _digit(refs[k + 1]) if k + 1 < len(refs) else -1
-            k += 2
-        at = seq - back
-        held = store._slots.get(at)
-        if back < 0 or back > KEEP or held is None or not 0 < index < len(held) - 1:
-            if seq == store.seq:  # the newest must be whole: an older one may not be
-                store.problems.append(f"{store.path}.{seq % SLOTS}/h: line of save {at} "
-                                      "missing")
-            return None
-        out.append(held[index])
-        where[held[index]] = (at, index)
-    if refs[:1] != b"@":
-        store.problems.append(f"{store.path}.{seq % SLOTS}/h: no line list, ignored")
-        return None
+    while k < len(refs):
+        back, index, k = _ref(refs, k)
+        line = _held(store, seq, back, index)
+        at = (seq - back, index)
+        if line is None:
+            lost = f"{name}: line of save {seq - back} missing"
+            if len(out) == 1:
+                got = _settings(store, seq)
+                if got is None:
+                    if seq == store.seq:  # the newest must be reported: an older one is a fallback
+                        store.problems.append(lost)
+                    return None
+                line, at = got
+                lost += ", the one before used"
+            else:
+                lost += ", left out"
+            if seq == store.seq:
+                store.problems.append(lost)
+            if line is None:
+                continue
+        out.append(line)
+        where[line] = at
     store._where = where
     return out
 

@@ -161,7 +161,7 @@ BAD = (
     (("led_ma", "idle"), 21), (("led_ma", "idle"), "1"), (("led_ma",), [55, 1]),
     (("gamma",), 0.5), (("gamma",), 5), (("gamma",), "2.8"), (("gamma",), True),
     (("pause_ms",), 100), (("hold_ms",), 50), (("long_ms",), 600), (("long_ms",), 500),
-    (("idle_ms",), -1), (("undo_depth",), 0), (("undo_depth",), 1001),
+    (("idle_ms",), -1), (("undo_depth",), 0), (("undo_depth",), 257),
     (("colour",), [1, 2, 3]), (("gamma",), "DELETE"), (("undo_depth",), "DELETE"),
 )
 

@@ -243,7 +243,7 @@ def test_a_v1_text_of_the_earlier_firmware_is_read_and_saved_again_as_v2():
     text = b.dumps()
     assert text.startswith("v2/t121/n3/") and len(text) < len(V1) - 60
     c = Board.loads(text)
-    assert c._hist == b._hist and c.dumps() == text
+    assert c._htext == b._htext and c.dumps() == text
     while c.undo_count:  # the same history: undone to the same pegs, jump by jump
         assert b.undo() == c.undo() and pegs(b) == pegs(c)
     assert refused(lambda: Board.loads(V1[:-1] + "6"), "bad_board")
@@ -264,7 +264,8 @@ def test_v2_is_checked_with_crc32_and_keeps_a_small_jump_to_one_character():
 def test_loads_rejects_bad_v2_histories_with_a_valid_checksum():
     good = "v2/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h01h"  # v1's h0,1,1
     b = Board.loads(good + "*" + crc(good))
-    assert b._hist == [0, 1, 1] and pegs(b) == [(0, 5), (4, 7)]
+    assert b.undo_count == 3 and pegs(b) == [(0, 5), (4, 7)]
+    assert [b.undo() for _ in range(3)] == [1, 1, 0] and pegs(b) == [(0, 0), (0, 0)]
     for h in ("01i",  # lane 2 of 2
               "01l",  # undoing past the start hole
               "01A",  # ends inside an entry

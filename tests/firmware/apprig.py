@@ -1,11 +1,16 @@
 """A test rig for the board app: fake port, strip, keys and flash; transcripts; power cuts."""
 
 import json
+import sys
 
+import pegboard
 from cribcore.protocol import decode
 from pegboard.app import App
 from pegboard.config import default_dict, from_dict, lane_layout
 from pegboard.store import Store
+
+sys.path.insert(0, pegboard.__file__.rpartition("/")[0].rpartition("/")[0])
+import desk  # noqa: E402 - the desktop runner, beside the firmware's packages
 
 STEP_MS = 10
 
@@ -131,9 +136,12 @@ class Rig:
             self.keys["lane%d" % i] = False
         readers = dict((k, self._reader(k)) for k in self.keys)
         self.store = Store("state", self.files)
-        self.app = App(self.config, self.strip, readers, self.store, self.port,
-                       desk=desk_verbs)
-        self.app.driven = driven  # time moves only with `tick`
+        if desk_verbs:  # the desktop runner's app: its btn and tick verbs
+            pressed = dict((k, False) for k in readers)
+            readers = desk.virtual(readers, pressed)
+        self.app = App(self.config, self.strip, readers, self.store, self.port)
+        if desk_verbs:
+            desk.register(self.app, pressed, driven)  # driven: time moves only with `tick`
         self.now = 0
         self.boot = []
         self.step()

@@ -48,3 +48,11 @@ def script(seed=121):
     model.undo()
     model.peg(lane, n)
     return lines, model
+
+
+def saved_game(undo_depth=64):
+    """Command lines that leave a saved game under way whose undo history is full (more
+    pegs than undo_depth), with every id slot of the store's ring taken: what a restart
+    reads back (the heap tests boot on it, not on a blank store)."""
+    return ["new target=121 players=3 id=s0"] + [
+        "peg p=%d n=1 id=5e3a1c-%d" % (i % 3, i) for i in range(undo_depth + 6)]

@@ -4,7 +4,7 @@ from apprig import Files, Rig, config, transcript
 
 from cribcore import VERSION
 from cribcore.pegs import Board
-from cribcore.protocol import command, decode, verbs
+from cribcore.protocol import DESK, command, decode, verbs
 
 
 def test_boot_announces_itself():
@@ -163,6 +163,24 @@ def test_help_comes_from_the_table():
         m = rig.ask("help verb=" + verb)
         assert m.args["verb"] == verb and m.args["msg"] == command(verb)[3]
     assert rig.ask("help verb=peg").args["args"] == "p=0..3 n=1..1000 [id]"
+
+
+def test_the_pico_app_answers_every_verb_of_the_protocol_but_the_desks_and_only_those():
+    """The verbs the Pico's app answers, from its explicit table, against the protocol's:
+    all but those flagged DESK, which desk.py registers on the desktop runner's app; the
+    Pico's app carries none of the desk's fields either."""
+    from pegboard.app import App
+
+    desk = [v for v in verbs() if command(v)[1] & DESK]
+    assert desk == ["btn", "tick"]
+    assert sorted(App.VERBS) == sorted(v for v in verbs() if v not in desk)
+    pico = Rig(desk_verbs=False).app
+    assert pico.VERBS is App.VERBS and pico.desk == 0
+    for name in ("driven", "pressed", "names", "_q_btn", "_q_tick", "_virtual"):
+        assert not hasattr(pico, name), name
+    assert sorted(Rig().app.VERBS) == sorted(verbs())
+    for verb, run in App.VERBS.items():  # each to its own method
+        assert run.__name__.endswith("_" + verb), verb
 
 
 def test_desk_verbs_are_refused_by_the_pico_build():

@@ -2,18 +2,20 @@
 .mpy build under a 106K heap; --store, --config, bad arguments, the real clock."""
 
 import select
+import shutil
 import subprocess
 import sys
 import time
 
 import pytest
-from deskgame import script
+from deskgame import saved_game, script
 from support import FIRMWARE, micropython_path, run_micropython
 
 from crib.deploy import build
 from cribcore.protocol import decode
 
 DESK = str(FIRMWARE / "desk.py")
+HEAP = "100K"  # the .mpy build's cap (bench/heap.py measures the smallest heap)
 
 
 def run_desk(args, stdin, python=sys.executable, cwd=None):
@@ -85,8 +87,31 @@ def test_scripted_game_under_micropython_from_source(game, cpython_out, tmp_path
     assert proc.stdout == cpython_out
 
 
-def test_scripted_game_from_the_mpy_build_in_106k(game, cpython_out, tmp_path):
-    """What deploy puts on the Pico, in a heap the Pico can spare with a wide margin.
+@pytest.fixture(scope="module")
+def mpy_build(tmp_path_factory):
+    out = tmp_path_factory.mktemp("build")
+    build.build(out)
+    assert (out / "desk.mpy").exists() and not (out / "desk.py").exists()
+    return out
+
+
+@pytest.fixture(scope="module")
+def saved_store(mpy_build, tmp_path_factory):
+    """A store holding a saved game under way, its undo history full (a restart's boot),
+    played by the build in a roomy heap: its layout.cache is the build's, as on a board
+    that has booted before."""
+    store = tmp_path_factory.mktemp("saved") / "s"
+    proc = run_micropython(["-m", "desk", "--driven", "--store", store], heap="512K",
+                           stdin="\n".join(saved_game()) + "\n", cwd=mpy_build)
+    assert proc.returncode == 0 and proc.stdout.count("\nok ") == len(saved_game())
+    assert (store / "layout.cache").exists()
+    return store
+
+
+def test_scripted_game_from_the_mpy_build_in_the_cap(game, saved_store, mpy_build, tmp_path):
+    """What deploy puts on the Pico, in a heap the Pico can spare with a wide margin,
+    booting on a saved game with a full undo history (defect C: a restart needed more
+    heap than a blank store, and the test booted only on a blank one).
 
     105K on the 64-bit unix port (bench/heap.py): what runs only at boot, Board.loads and
     the store's reading half, is in modules the app drops once it has read the saved
@@ -99,13 +124,15 @@ def test_scripted_game_from_the_mpy_build_in_106k(game, cpython_out, tmp_path):
     has about 190K free, and the emulated-Pico soak (tests/pico) samples the real port's
     heap."""
     lines, model, stdin = game
-    out = tmp_path / "build"
-    build.build(out)
-    assert (out / "desk.mpy").exists() and not (out / "desk.py").exists()
-    proc = run_micropython(["-m", "desk", "--driven", "--store", tmp_path / "store"],
-                           heap="106K", stdin=stdin, cwd=out)
+    out = mpy_build
+    shutil.copytree(saved_store, tmp_path / "cpython")
+    shutil.copytree(saved_store, tmp_path / "mp")
+    want = run_desk([DESK, "--driven", "--store", str(tmp_path / "cpython")], stdin).stdout
+    assert want.startswith("evt boot rev=71 ")  # on the saved game
+    proc = run_micropython(["-m", "desk", "--driven", "--store", tmp_path / "mp"],
+                           heap=HEAP, stdin=stdin, cwd=out)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
-    assert proc.stdout == cpython_out
+    assert proc.stdout == want
 
 
 @pytest.mark.parametrize("interpreter", ["cpython", "micropython"])
@@ -123,8 +150,9 @@ def test_store_keeps_the_game_across_runs(interpreter, tmp_path):
     # a slot per save, each in a directory of its own; the directories of slots not yet
     # saved are made ahead while the board is idle
     slots = ["state.%d" % i for i in range(9)]
-    names = sorted(p.name for p in tmp_path.iterdir())
+    names = sorted(p.name for p in tmp_path.iterdir() if p.name != "layout.cache")
     assert set(names) <= set(slots) and {"state.1", "state.2"} <= set(names)
+    assert (tmp_path / "layout.cache").is_file()  # the layout validated once, as on a Pico
     assert [p.name for p in (tmp_path / "state.2").iterdir()] == ["h"]
     assert [name for name in names if (tmp_path / name / "h").exists()] == [
         "state.1", "state.2"]
@@ -193,3 +221,36 @@ def test_real_clock_buttons_and_reading_while_idle(interpreter):
     finally:
         proc.stdin.close()
         assert proc.wait(timeout=10) == 0
+
+
+def test_the_deepest_undo_history_plays_a_1000_point_game_and_restarts_in_the_cap(
+        mpy_build, tmp_path):
+    """Defect B: with undo_depth 1000 every change failed for want of memory from about
+    rev 477 on (each change copied the history list at its exact size). The history is now
+    only its text (shared by the change's copy) and the layout refuses a depth past
+    MAX_UNDO: at that depth a 1000-point game plays to its win, and a restart on it
+    boots and undoes, in the .mpy build's heap cap."""
+    import json
+
+    from cribcore.pegs import MAX_UNDO
+
+    out = mpy_build
+    cfg = json.loads((FIRMWARE / "config.json").read_text())
+    cfg["undo_depth"] = MAX_UNDO
+    (tmp_path / "deep.json").write_text(json.dumps(cfg))
+    args = ["-m", "desk", "--driven", "--store", tmp_path / "store", "--config",
+            tmp_path / "deep.json"]
+    # a board that has booted before: its layout validated once, into layout.cache
+    assert run_micropython(args, heap="512K", stdin="", cwd=out).returncode == 0
+    pegs = ["peg p=%d n=1 id=x%d" % (i % 2, i) for i in range(1999)]
+    stdin = "\n".join(["new target=1000 players=2 id=n"] + pegs + ["state"]) + "\n"
+    proc = run_micropython(args, heap=HEAP, stdin=stdin, cwd=out)
+    got = answers(proc.stdout)
+    errs = [m for m in got if m.kind != "ok"]
+    assert proc.returncode == 0 and not errs and len(got) == len(pegs) + 2, errs[:1]
+    assert got[-1].args["winner"] == 0 and got[-1].args["undos"] == MAX_UNDO
+    again = run_micropython(args, heap=HEAP, stdin="undo id=u\nstate\n", cwd=out)
+    got = answers(again.stdout)
+    assert again.returncode == 0, again.stdout[-2000:] + again.stderr
+    assert got[0].args["winner"] == -1 and got[1].args["undos"] == MAX_UNDO - 1
+    assert got[1].args["p0"] == (998, 999) and got[1].args["p1"] == (998, 999)

@@ -300,3 +300,33 @@ def test_prepare_goes_on_past_a_directory_that_is_there_or_fails():
         pass
     assert files.dirs == set("state.%d" % i for i in range(SLOTS) if i != 7)
     assert files.files == {}
+
+
+def test_a_damaged_older_slot_costs_only_its_own_lines_never_the_newest_board():
+    """Defect A at the store: for every older slot of a full ring, one flipped byte leaves
+    the newest board, the settings (kept twice) and every remembered reply not held in
+    that slot; a settings line written only there (a `set` one save back) is the one
+    before: the save that truly depends on the damaged slot."""
+    def run(last_set):
+        files = Files()
+        s = Store("state", files)
+        for n in range(1, 3 * SLOTS):
+            s.save(state(n, settings="set 2" if n >= last_set else "set 1"))
+        return files, s.seq
+
+    for last_set in (1, 3 * SLOTS - 2):
+        files, newest = run(last_set)
+        for back in range(1, SLOTS):
+            damaged = "state.%d/h" % ((newest - back) % SLOTS)
+            held = unframe(files.files[damaged])[1]
+            f = Files(files.files)
+            data = f.files[damaged]
+            f.files[damaged] = data[:20] + bytes([data[20] ^ 1]) + data[21:]
+            again = Store("state", f)
+            got = again.load().split("\n")
+            want = state(newest, settings="set 2")
+            if last_set > 1 and back == 1:
+                want[1] = "set 1"  # the `set` saved only in the damaged slot
+            assert got[:2] == want[:2], (last_set, back)
+            assert got[2:] == [x for x in want[2:] if x not in held], (last_set, back)
+            assert again.problems[0] == damaged + ": corrupt or truncated, ignored"

@@ -13,12 +13,13 @@ import time
 import pytest
 from practicekit import Scribe
 
+from crib.analysis.playsearch import best_card
 from crib.board.memory import MemoryBoard
 from crib.cli import main
 from crib.history.db import History
 from crib.practice.game import Practice, rngs
-from crib.practice.levels import make
-from cribcore.cards import card_name
+from crib.practice.levels import make, play_values
+from cribcore.cards import card_name, card_symbol, parse_card
 
 
 class Lines(io.StringIO):
@@ -208,3 +209,38 @@ def history_rows(db, sql):
         return h.query(sql)
     finally:
         h.close()
+
+
+def test_best_names_the_searchs_card_and_the_review_prices_each_choice(practice, db):
+    """`best` before each card: the answer names the card the pro search would lay (and
+    changes nothing); at each show the play is reviewed with what each choice cost."""
+    game, scribe = reference(5, "pro", 61)
+    lines = []
+    wants = []
+    costs = []
+    for (kind, answer), seen in zip(scribe.answers, scribe.seen):
+        if kind == "play":
+            lines.append("best")
+            values = play_values(seen)
+            if len(values) > 1:
+                best = best_card(values)
+                wants.append(f"best card now: {card_symbol(best << 2)[:-1]} ")
+                lost = values[best] - values[parse_card(answer) >> 2]
+                if lost:
+                    costs.append(f"cost {float(lost):.2f}: the best was")
+            else:
+                wants.append("only one rank fits")
+        lines.append(answer)
+    rc, out, err, board = practice("".join(x + "\n" for x in lines), "--seed", "5",
+                                   "--level", "pro", "--target", "61")
+    assert rc == 0, err
+    assert board.state().fronts == tuple(game.scores)  # asking changed nothing
+    at = 0
+    for want in wants:  # each answer, in order
+        at = out.index(want, at) + 1
+    assert costs, "standard's cards should differ from the search's somewhere"
+    at = 0
+    for want in costs:
+        at = out.index(want, at) + 1
+    assert out.count("play review: your choices cost") + out.count(
+        "play review: every card you chose was the best") >= 1

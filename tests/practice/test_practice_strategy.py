@@ -1,5 +1,6 @@
 """The computer's levels: legal answers at every level, the standard level's points-now
-heuristic, the pro level's advisor discard and look-ahead in the play."""
+heuristic, the pro level's advisor discard (pegging included) and search in the play, and
+pro0 (the pro level before the search, kept for the bench)."""
 
 import random
 from itertools import combinations
@@ -8,17 +9,23 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crib.analysis.advise import best_discard
+from crib.analysis.advise import best_discard, rank_discards
+from crib.analysis.playsearch import best_card
 from crib.errors import CribError
 from crib.practice.game import Seen
 from crib.practice.levels import (
+    BENCH_LEVELS,
     LEVELS,
+    PEGGING_WEIGHT,
+    ClassicPro,
     LevelError,
     Pro,
     Standard,
     expected_best,
     hand_now,
     make,
+    play_values,
+    pro_net,
     standard_discard_score,
     unseen,
 )
@@ -51,7 +58,7 @@ def _text(cards):
     return " ".join(card_name(c) for c in cards)
 
 
-@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("level", BENCH_LEVELS)
 def test_every_level_answers_legally(level):
     rng = random.Random(4)
     s = make(level, random.Random(1))
@@ -101,8 +108,8 @@ def test_standard_avoids_leaving_5_or_21():
     assert s.play(seen("TD 2C", "7H 4S")) == parse_card("2C")  # not 11 -> 21
 
 
-def test_pro_discards_as_the_advisor():
-    p = Pro()
+def test_pro0_discards_as_the_advisor():
+    p = ClassicPro()
     rng = random.Random(8)
     for _ in range(10):
         deal = sorted(rng.sample(range(52), 6))
@@ -111,17 +118,58 @@ def test_pro_discards_as_the_advisor():
             best_discard(deal, dealer).discard
 
 
-def test_pro_leads_a_4_not_a_5_and_takes_a_fifteen():
+def test_pro_discards_with_the_play_at_its_weight():
     p = Pro()
+    rng = random.Random(8)
+    for _ in range(10):
+        deal = sorted(rng.sample(range(52), 6))
+        dealer = rng.random() < 0.5
+        got = tuple(p.discard(seen(" ".join(map(card_name, deal)), dealer=dealer)))
+        ranked = rank_discards(deal, dealer, pegging=True)
+        best = max(pro_net(e) for e in ranked)
+        entry = next(e for e in ranked if e.discard == got)
+        assert pro_net(entry) == best
+        assert pro_net(entry) == entry.hand + (entry.crib if dealer else -entry.crib) + \
+            PEGGING_WEIGHT * (entry.peg - entry.peg_opp)
+
+
+def test_pro_discards_differently_once_the_play_counts():
+    """Kept as pone, four 5s hand the dealer the play: with pegging counted, pro keeps
+    them less often than the advisor without it."""
+    rng = random.Random(3)
+    differ = 0
+    for _ in range(40):
+        deal = sorted(rng.sample(range(52), 6))
+        text = " ".join(map(card_name, deal))
+        differ += Pro().discard(seen(text)) != ClassicPro().discard(seen(text))
+    assert differ > 0
+
+
+def test_pro0_leads_a_4_not_a_5_and_takes_a_fifteen():
+    p = ClassicPro()
     assert p.play(seen("5H 4C KD 9S")) == parse_card("4C")
     assert p.play(seen("5C 4D 9H", "KH")) == parse_card("5C")
 
 
-def test_pro_counts_its_run_out_when_the_opponent_has_gone():
+def test_pro_never_leads_the_5_and_takes_a_fifteen():
+    p = Pro()
+    assert p.play(seen("5H 4C KD 9S")) != parse_card("5H")
+    assert p.play(seen("5C 4D 9H", "KH")) == parse_card("5C")
+
+
+def test_pro0_counts_its_run_out_when_the_opponent_has_gone():
     """At 25 with A 2 3 and the opponent out, every order ends in a run of 3 and 31: 5."""
     s = seen("3C 2D AS", "KH QD 5C", opp_gone=True)
     hidden = unseen(s)
-    assert [Pro().value(s, c, hidden) for c in s.playable] == [5, 5, 5]
+    assert [ClassicPro().value(s, c, hidden) for c in s.playable] == [5, 5, 5]
+
+
+def test_pro_play_is_the_best_of_the_search_and_deterministic():
+    s = seen("3C 7D 8S QH", "9H")
+    values = play_values(s)
+    assert set(values) == {c >> 2 for c in s.playable}
+    assert Pro().play(s) >> 2 == best_card(values)
+    assert play_values(s) == values  # the same position, the same sample
 
 
 def test_unseen_is_every_card_the_seat_has_not_seen():

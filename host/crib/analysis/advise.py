@@ -10,6 +10,11 @@ Heels is left out: it does not depend on the discard.
 
 Ranking: best net first (hand + crib when the crib is yours, hand - crib otherwise); ties
 go to the higher expected hand, then to the lower discarded cards (card ints, ascending).
+
+With pegging (6-card deals, 2 players): the net adds the points the kept four are expected
+to peg and takes away those the opponent is expected to peg against them
+(crib.analysis.pegging's table: both sides lay greedy against a uniform opponent hand).
+The play of 3 or 4 players is not tabulated: a 5-card deal ranks without it.
 """
 
 from dataclasses import dataclass
@@ -18,6 +23,7 @@ from math import comb
 from operator import mul
 
 from crib.analysis.advise_tables import tables, weights
+from crib.analysis.pegging import expected_pegging
 from crib.errors import CribError
 from cribcore.cards import JACK, InvalidCardError, card_name, card_symbol, check_card
 
@@ -38,10 +44,12 @@ class Discard:
     hand_min: int  # fewest hand points over the unseen starters
     hand_max: int  # most hand points over the unseen starters
     dealer: bool  # whether the crib counts for this player
+    peg: Fraction | None = None  # expected points pegged with the kept four (None: not counted)
+    peg_opp: Fraction | None = None  # expected points the opponent pegs against them
 
     def as_dict(self):
         """JSON-ready: card names, floats for display and the exact values as 'p/q'."""
-        return {
+        out = {
             "keep": [card_name(c) for c in self.keep],
             "discard": [card_name(c) for c in self.discard],
             "hand": float(self.hand),
@@ -51,6 +59,12 @@ class Discard:
             "hand_max": self.hand_max,
             "exact": {"hand": str(self.hand), "crib": str(self.crib), "net": str(self.net)},
         }
+        if self.peg is not None:
+            out["peg"] = float(self.peg)
+            out["peg_opp"] = float(self.peg_opp)
+            out["exact"]["peg"] = str(self.peg)
+            out["exact"]["peg_opp"] = str(self.peg_opp)
+        return out
 
 
 def _check_deal(cards):
@@ -109,13 +123,17 @@ def _crib_suit_total(dis, unseen_suits, n_unseen, k):
     return total
 
 
-def rank_discards(cards, dealer):
+def rank_discards(cards, dealer, pegging=False):
     """Every discard of 6 (2 players) or 5 (3-4 players) card ints, best expected net first.
 
-    `dealer` is True when the crib counts for this player (or their partner).
+    `dealer` is True when the crib counts for this player (or their partner). `pegging`:
+    count the play in the net (6-card deals; a 5-card deal ranks without it).
     """
     deal = _check_deal(cards)
     dealer = _check_dealer(dealer)
+    if pegging not in (True, False):
+        raise AdviceError(f"pegging must be True or False, got {pegging!r}")
+    pegging = pegging and len(deal) == 6
     t = tables()
     n_dis = len(deal) - 4
     k = 4 - n_dis  # unknown crib cards besides the starter
@@ -146,14 +164,18 @@ def rank_discards(cards, dealer):
         hand = Fraction(h_total, n_unseen)
         crib = Fraction(c_total, outcomes)
         net = hand + crib if dealer else hand - crib
-        out.append(Discard(keep, dis, hand, crib, net, h_min, h_max, dealer))
+        peg = peg_opp = None
+        if pegging:
+            peg, peg_opp = expected_pegging([c >> 2 for c in keep], dealer)
+            net += peg - peg_opp
+        out.append(Discard(keep, dis, hand, crib, net, h_min, h_max, dealer, peg, peg_opp))
     out.sort(key=lambda e: (-e.net, -e.hand, e.discard))
     return out
 
 
-def best_discard(cards, dealer):
+def best_discard(cards, dealer, pegging=False):
     """The best entry of rank_discards (for a computer player)."""
-    return rank_discards(cards, dealer)[0]
+    return rank_discards(cards, dealer, pegging)[0]
 
 
 def review(cards, discard, dealer):

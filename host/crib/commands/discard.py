@@ -1,12 +1,14 @@
 """Rank every discard of a 6-card (2 players) or 5-card (3-4 players) deal by exact
 expected points: the hand over every starter, the crib over every unseen card it could get,
-and the net (hand + crib for the dealer, hand - crib for the pone). See docs/advisor.md."""
+the play (2 players: the points you peg and your opponent pegs with the four you keep), and
+the net (hand + crib for the dealer, hand - crib for the pone, + your pegging - theirs).
+See docs/advisor.md."""
 
 import json
 
 from cribcore.cards import card_name, card_symbol, parse_cards
 
-HELP = "rank every discard of a deal by exact expected hand, crib and net points"
+HELP = "rank every discard of a deal by expected hand, crib, pegging and net points"
 
 
 def add_arguments(parser):
@@ -18,6 +20,8 @@ def add_arguments(parser):
                       help="the crib is yours (you, or your partner, dealt)")
     side.add_argument("--pone", dest="dealer", action="store_false",
                       help="the crib is an opponent's")
+    parser.add_argument("--no-pegging", dest="pegging", action="store_false",
+                        help="leave the play out: rank by hand and crib alone")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
 
 
@@ -26,22 +30,41 @@ def _best(ranked):
     return [e.net == ranked[0].net for e in ranked]
 
 
-def _title(cards, dealer, name):
+def _pegged(ranked):
+    """Whether the ranking counts the play (6-card deals unless --no-pegging)."""
+    return ranked[0].peg is not None
+
+
+def _title(cards, dealer, name, pegged):
     side = "dealer: net = hand + crib" if dealer else "pone: net = hand - crib"
+    if pegged:
+        side += " + peg - opp"
     return " ".join(name(c) for c in cards) + f"  ({side})"
+
+
+def _columns(e, pegged):
+    """The number columns of a row: hand, crib, (peg, opp,) net, as text."""
+    vals = [e.hand, e.crib] + ([e.peg, e.peg_opp] if pegged else []) + [e.net]
+    return [f"{float(v):.2f}" for v in vals]
 
 
 def _print_plain(env, cards, dealer, ranked):
     """An aligned text table with canonical card names (pipes, logs, tests)."""
-    env.print(_title(cards, dealer, card_name))
-    env.print(f"  {'discard':7}  {'keep':11}  {'hand':>6}  {'crib':>6}  {'net':>6}  min  max")
+    pegged = _pegged(ranked)
+    names = ["hand", "crib"] + (["peg", "opp"] if pegged else []) + ["net"]
+    env.print(_title(cards, dealer, card_name, pegged))
+    env.print(f"  {'discard':7}  {'keep':11}  " + "  ".join(f"{n:>6}" for n in names)
+              + "  min  max")
     for e, best in zip(ranked, _best(ranked)):
         mark = "*" if best else " "
         dis = " ".join(card_name(c) for c in e.discard)
         keep = " ".join(card_name(c) for c in e.keep)
-        env.print(f"{mark} {dis:7}  {keep:11}  {float(e.hand):6.2f}  {float(e.crib):6.2f}"
-              f"  {float(e.net):6.2f}  {e.hand_min:3d}  {e.hand_max:3d}")
+        nums = "  ".join(f"{v:>6}" for v in _columns(e, pegged))
+        env.print(f"{mark} {dis:7}  {keep:11}  {nums}  {e.hand_min:3d}  {e.hand_max:3d}")
     env.print("* best discard (highest expected net)")
+    if pegged:
+        env.print("peg: points you are expected to peg with the four kept; opp: points your"
+                  " opponent pegs against them")
 
 
 def _print_rich(env, cards, dealer, ranked):
@@ -49,18 +72,19 @@ def _print_rich(env, cards, dealer, ranked):
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=_title(cards, dealer, card_symbol))
+    pegged = _pegged(ranked)
+    table = Table(title=_title(cards, dealer, card_symbol, pegged))
     table.add_column("")
     for col in ("discard", "keep"):
         table.add_column(col)
-    for col in ("hand", "crib", "net", "min", "max"):
+    names = ["hand", "crib"] + (["peg", "opp"] if pegged else []) + ["net", "min", "max"]
+    for col in names:
         table.add_column(col, justify="right")
     for e, best in zip(ranked, _best(ranked)):
         table.add_row(
             "best" if best else "", " ".join(card_symbol(c) for c in e.discard),
-            " ".join(card_symbol(c) for c in e.keep), f"{float(e.hand):.2f}",
-            f"{float(e.crib):.2f}", f"{float(e.net):.2f}", str(e.hand_min), str(e.hand_max),
-            style="bold green" if best else None)
+            " ".join(card_symbol(c) for c in e.keep), *_columns(e, pegged),
+            str(e.hand_min), str(e.hand_max), style="bold green" if best else None)
     Console(file=env.stdout).print(table)
 
 
@@ -71,14 +95,15 @@ def run(args, env):
     from crib.analysis.advise import rank_discards
 
     cards = parse_cards(" ".join(args.cards))
-    ranked = rank_discards(cards, args.dealer)
+    ranked = rank_discards(cards, args.dealer, pegging=args.pegging)
     if args.json:
         rows = []
         for e, best in zip(ranked, _best(ranked)):
             row = e.as_dict()
             row["best"] = best
             rows.append(row)
-        doc = {"cards": [card_name(c) for c in cards], "dealer": args.dealer, "discards": rows}
+        doc = {"cards": [card_name(c) for c in cards], "dealer": args.dealer,
+               "pegging": _pegged(ranked), "discards": rows}
         env.print(json.dumps(doc, indent=2))
     elif env.colour():
         _print_rich(env, cards, args.dealer, ranked)

@@ -12,20 +12,27 @@ Levels, one sentence each (docs/practice.md):
   away count for its own crib and against the opponent's, and it avoids giving the
   opponent 5s), and in the play takes the most points now, avoiding a count of 5 or 21
   (a ten-card makes 15 or 31 from there).
-- pro: discards by the advisor's exact expected values (hand and crib over every unseen
-  starter and crib) and in the play weighs each card by its points now against the
-  opponent's best reply, averaged over the cards it has not seen, and its own answer.
+- pro: discards by the advisor's exact expected values with the play counted (hand, crib,
+  and half the pegging table's net points for the four it keeps), and in the play lays
+  the card with the best expected net pegging to the end of the play over the hands the
+  opponent may hold (crib.analysis.playsearch: a search, both sides greedy after it).
+- pro0 (not offered to players; the practice bench measures pro against it): the pro level
+  before the pegging search: the advisor's discard without the play, and each card weighed
+  by its points now against the opponent's best reply and its own answer.
 """
 
 import random
+from fractions import Fraction
 from math import comb
 
+from crib.analysis.pegging import greedy, pile_points
+from crib.analysis.playsearch import best_card, card_values
 from crib.errors import CribError
 from cribcore.cards import value
-from cribcore.play import score_play
 from cribcore.show import points_by_rank
 
 LEVELS = ("easy", "standard", "pro")
+BENCH_LEVELS = LEVELS + ("pro0",)  # pro0: today's pro before the search, for bench/practice.py
 
 
 class LevelError(CribError):
@@ -88,15 +95,11 @@ class Standard:
         return best[1]
 
     def play(self, seen):
-        """The card scoring most now, less 2 when it leaves the count at 5 or 21."""
-        best = None
-        for c in sorted(seen.playable):
-            count = seen.count + value(c)
-            pts = score_play(list(seen.pile) + [c]) - (2 if count in (5, 21) else 0)
-            key = (pts, value(c), c)  # ties: rid the hand of its high cards first
-            if best is None or key > best[0]:
-                best = (key, c)
-        return best[1]
+        """The card scoring most now, less 2 when it leaves the count at 5 or 21; ties: rid
+        the hand of its high cards first (crib.analysis.pegging.greedy)."""
+        fits = sorted(seen.playable)
+        r = greedy(sorted({c >> 2 for c in fits}), tuple(c >> 2 for c in seen.pile), seen.count)
+        return max(c for c in fits if c >> 2 == r)
 
 
 def unseen(seen):
@@ -108,6 +111,11 @@ def unseen(seen):
     return [c for c in range(52) if c not in known]
 
 
+def _points(pile):
+    """cribcore.play.score_play of a pile of cards (memoised by its ranks)."""
+    return pile_points(tuple(c >> 2 for c in pile))
+
+
 def _solo(pile, count, cards):
     """Most points cards can make laid one after another with the opponent out of the
     series (it said go or holds nothing): each card's points, then the last card's 1."""
@@ -117,7 +125,7 @@ def _solo(pile, count, cards):
         if n > 31:
             continue
         grown = pile + [c]
-        pts = score_play(grown)
+        pts = _points(grown)
         if n < 31:
             rest = [d for d in cards if d != c]
             pts += _solo(grown, n, rest) if rest else 1
@@ -142,9 +150,51 @@ def expected_best(values, unplayable, k, none_value):
 
 
 class Pro:
-    """The advisor's discard; in the play, points now against the opponent's best reply."""
+    """The advisor's discard with the play counted; in the play, the card with the best
+    expected net pegging over the opponent's possible hands (a search to the last card)."""
 
     level = "pro"
+
+    def __init__(self, rng=None):
+        self.rng = rng  # unused: the pro level is deterministic
+
+    def discard(self, seen):
+        """The discard with the best expected net, the pegging table's net play counted at
+        PEGGING_WEIGHT (ties: the higher hand, then the lower cards laid away)."""
+        from crib.analysis.advise import rank_discards
+
+        ranked = rank_discards(seen.hand, seen.dealer, pegging=True)
+        return min(ranked, key=lambda e: (-pro_net(e), -e.hand, e.discard)).discard
+
+    def play(self, seen):
+        """The playable card of the rank with the best card_values (ties: the higher card)."""
+        r = best_card(play_values(seen))
+        return max(c for c in seen.playable if c >> 2 == r)
+
+
+# How much of the pegging table's net play (peg - opp) the pro level's discard counts. The
+# table's play is greedy against a random hand, and its spread between hands is wider
+# than between players who play well: over 3,000 paired deals (both seats, pro0's play),
+# counting all of it lost 0.09 points a hand against leaving it out (95% interval
+# +-0.06), half of it was even (-0.003 +-0.044). docs/practice.md.
+PEGGING_WEIGHT = Fraction(1, 2)
+
+
+def pro_net(e):
+    """A ranked discard's net with the play counted at PEGGING_WEIGHT."""
+    return e.net - (1 - PEGGING_WEIGHT) * (e.peg - e.peg_opp)
+
+
+def play_values(seen):
+    """{rank: expected net pegging} of each rank seen.playable holds (playsearch.card_values)."""
+    return card_values([c >> 2 for c in seen.hand], [c >> 2 for c in seen.pile], seen.count,
+                       [c >> 2 for c in unseen(seen)], seen.opp_left, seen.opp_gone)
+
+
+class ClassicPro:
+    """pro0: the pro level before the pegging search (for the practice bench only)."""
+
+    level = "pro0"
 
     def __init__(self, rng=None):
         self.rng = rng  # unused: the pro level is deterministic
@@ -171,7 +221,7 @@ class Pro:
         the opponent holds seen.opp_left of the hidden cards, any of them equally likely."""
         pile = list(seen.pile) + [card]
         count = seen.count + value(card)
-        mine = score_play(pile)
+        mine = _points(pile)
         rest = [c for c in seen.hand if c != card]
         if count == 31:
             return mine  # a new series; the opponent leads it
@@ -190,7 +240,7 @@ class Pro:
             if n > 31:
                 unplayable += len(cards)
                 continue
-            theirs = score_play(pile + [u])
+            theirs = _points(pile + [u])
             values += [theirs - self._answer(pile + [u], n, rest)] * len(cards)
         # Holding nothing that fits, the opponent says go and we lay on alone.
         none = -_solo(pile, count, rest)
@@ -204,16 +254,16 @@ class Pro:
         best = None
         for c in rest:
             if count + value(c) <= 31:
-                pts = score_play(pile + [c])
+                pts = _points(pile + [c])
                 best = pts if best is None else max(best, pts)
         return -1 if best is None else best
 
 
-_CLASSES = {"easy": Easy, "standard": Standard, "pro": Pro}
+_CLASSES = {"easy": Easy, "standard": Standard, "pro": Pro, "pro0": ClassicPro}
 
 
 def make(level, rng=None):
     """The strategy for a level name (rng: randomness for the levels that use it)."""
     if level not in _CLASSES:
-        raise LevelError(f"level must be one of {', '.join(LEVELS)}, not {level!r}")
+        raise LevelError(f"level must be one of {', '.join(BENCH_LEVELS)}, not {level!r}")
     return _CLASSES[level](rng)

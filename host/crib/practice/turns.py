@@ -7,9 +7,15 @@ cards and plays its cards, and the show counts itself, itemised.
 player's are answered at the terminal, the computer's by its level (`seen(p)` is what a
 seat can see). Every action the player did not choose is an automatic entry, so `undo`
 takes back the player's last choice and all that followed it.
+
+In the play the player can type `best` to hear the card with the best expected net
+pegging now (crib.analysis.playsearch, the pro level's search), and when the show starts
+the play is reviewed: each card the player chose, the best card and what the choice cost.
 """
 
+from crib.analysis.playsearch import best_card
 from crib.practice.game import PLAYERS, Dealing, seen
+from crib.practice.levels import play_values
 from crib.table.answers import AnswerError
 from crib.table.cards import parse_play_card
 from crib.table.entries import AUTO
@@ -41,6 +47,9 @@ class PracticeTurns:
         self.view = table.view
         self.human = table.options.get("human", 0)
         self.dealing = Dealing(table.options.get("seed", 0))
+        # (hand number, lays before it) -> (card laid, count, {rank: expected net}) for each
+        # card the player chose; an undo lays again at the same key, replacing it.
+        self.choices = {}
 
     def name(self, p):
         """A seat's name."""
@@ -153,10 +162,14 @@ class PracticeTurns:
             self._pegs(step)
             return
         hand = tuple(sorted(play.hands[p]))
+        human = p == self.human
+        values = play_values(self.seen(p)) if human else None
 
         def parse(text):
             if text.lower() in ("go", "g"):
                 raise AnswerError(f"no go: {_symbols(fits)} fits (count {play.count})")
+            if human and text.strip().lower() == "best":
+                raise AnswerError(best_text(values, fits))
             c = pick(text, hand)
             if c not in fits:  # cards of a rank count alike: none of them fits
                 raise AnswerError(f"{card_symbol(c)} would pass 31 (count {play.count})")
@@ -164,8 +177,11 @@ class PracticeTurns:
         prompt = (f"Your card (count {play.count}; {_symbols(hand)})" if p == self.human
                   else f"{self.name(p)} plays (count {play.count})")
         card = yield Ask("play", prompt, parse, asks=p,
-                         hint="a card (5h) or a rank (5); quit stops",
+                         hint="a card (5h) or a rank (5); best: the best card now; quit stops",
                          legal={"cards": names_of(fits), "count": play.count})
+        if human:
+            laid = sum(1 for a in play.actions if a[0] == "lay")
+            self.choices[(g.hand_no, laid)] = (card, play.count, values)
         count = play.count + value(card)
         step = self.t.record("lay", [card], player=p, announce=False, info=dict(
             {"card": card_name(card), "lent": False, "text": card_symbol(card)},
@@ -180,6 +196,8 @@ class PracticeTurns:
         who = g.dealer if crib else entry
         cards = g.known_cards(entry)
         if not crib and entry != g.dealer:
+            for line in self.play_review():
+                self.view.note(line)
             self.view.heading("The show")
         items = show_breakdown(cards, g.starter, crib)
         total = sum(it.points for it in items)
@@ -192,8 +210,57 @@ class PracticeTurns:
         if step.points:
             self.t.show_board(step.pegs[0].side)
 
+    def play_review(self):
+        """Lines reviewing the cards the player chose in this hand's play: the best card
+        where it was another and what the choice cost in expected net pegging."""
+        g = self.t.game
+        lays = [e for e in self.t.hand_entries() if e.kind == "lay"]
+        lines = []
+        cost = 0
+        for i, e in enumerate(lays):
+            got = self.choices.get((g.hand_no, i))
+            if e.player != self.human or got is None or got[0] != e.args[0]:
+                continue
+            card, count, values = got
+            if len(values) < 2:
+                continue  # one rank fitted: no choice
+            best = best_card(values)
+            lost = values[best] - values[card >> 2]
+            cost += lost
+            if lost:
+                lines.append(f"play review: {card_symbol(card)} at count {count} cost"
+                             f" {float(lost):.2f}: the best was {_rank_symbol(best)}"
+                             f" ({_net(values[best])} against {_net(values[card >> 2])})")
+        if lines:
+            lines.append(f"play review: your choices cost {float(cost):.2f} points of"
+                         " expected net pegging in all")
+        elif any(k[0] == g.hand_no for k in self.choices):
+            lines.append("play review: every card you chose was the best")
+        return lines
+
     def _pegs(self, step):
         for peg in step.pegs:
             if peg.points:
                 self.view.say(self.name(peg.player), peg.reason, peg.points)
                 self.t.show_board(peg.side)
+
+
+def _net(v):
+    return f"{float(v):+.2f}"
+
+
+def _rank_symbol(r):
+    """A rank as the player names it (7, 10, J...)."""
+    return card_symbol(r << 2)[:-1]
+
+
+def best_text(values, fits):
+    """The answer to `best`: the card with the best expected net pegging, then the others."""
+    if len(values) < 2:
+        return f"only one rank fits ({_symbols(fits)}): no choice to make"
+    order = sorted(values, key=lambda r: (values[r], r), reverse=True)
+    best = best_card(values)
+    order.remove(best)
+    rest = ", ".join(f"{_rank_symbol(r)} {_net(values[r])}" for r in order)
+    return (f"best card now: {_rank_symbol(best)} (expected net pegging to the end of the"
+            f" play {_net(values[best])}); {rest}")

@@ -39,7 +39,7 @@ from cribcore.game import PLAY, SHOW
 
 RETRY_S = 2.0  # how often an offline board is tried again
 TRAIL = 40  # answers remembered, so an undo can be put back
-# The questions whose player the board shows by pulsing their lane (crib.tablelink
+# The questions whose player the board shows by pulsing their lane (crib.table.linkboard
 # set_turn): to play, or to count (pone, dealer, then the dealer's crib).
 TURN_KINDS = ("play", "play_points", "show", "crib", "count")
 

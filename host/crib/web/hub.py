@@ -58,7 +58,7 @@ class Hub:
     history's SQLite connection belongs to the thread that opens it); picture: a function
     of the engine's board run on the worker after each change, returning the board's
     picture (SVG text) or None; on_change: called on the worker after each change with the
-    engine (the board's whose-turn light, crib.web.turnlight)."""
+    engine (the board's whose-turn light is crib.table.engine's)."""
 
     def __init__(self, make: Callable[[], Any],
                  picture: Callable[[Any], str | None] | None = None,

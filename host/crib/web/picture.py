@@ -1,5 +1,5 @@
 """The board's live picture for the page: the firmware renderer's own LEDs read over the
-link and drawn by crib.snapshot, exactly as `crib board snapshot` draws them (the layout
+link and drawn by crib.picture.snapshot, exactly as `crib board snapshot` draws them (the layout
 checked the same way). The picture is drawn again only when the LEDs changed."""
 
 from collections.abc import Callable

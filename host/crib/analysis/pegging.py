@@ -1,0 +1,187 @@
+"""The play (pegging) of two players on ranks: a fast simulator, the greedy play policy,
+and the expected pegging of every kept four-card hand (docs/advisor.md).
+
+Suits never score in the play, so everything here works on ranks 0..12. The points of a
+card laid come from cribcore.play.score_play (the one source of truth), memoised by the
+ranks of the pile since the count was last 0. `play_out` follows cribcore.play.Play's turn
+order exactly (a go, the last card, 31, a new series led by the next player who holds
+cards); the tests check it against Play.
+
+The greedy policy (the practice level "standard" plays it, and it is the policy of the
+pegging table): lay the card that scores most now, less 2 when it leaves the count at 5 or
+21 (where a ten-card makes 15 or 31); ties go to the higher value, then the higher rank.
+
+The pegging table (`pegging_table.txt`, made by bench/pegging_table.py): for each of the
+1,820 multisets of 4 ranks kept, as pone and as dealer, the points the holder pegs and the
+points the opponent pegs, both playing greedy, over every 4-card hand the opponent can hold
+from the 48 other cards (C(48, 4) = 194,580 hands, each equally likely). The values are
+exact totals over those hands (divide by TABLE_HANDS), not a sample: no sampling error.
+"""
+
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+
+from cribcore.play import score_play
+
+VALUE = tuple(r + 1 if r < 9 else 10 for r in range(13))
+TABLE_HANDS = comb(48, 4)  # the opponent's hands each table entry averages over
+TABLE_FILE = Path(__file__).with_name("pegging_table.txt")
+
+_POINTS: dict = {}
+
+
+def pile_points(pile):
+    """score_play for a pile of ranks (cards since the count was last 0), memoised."""
+    pts = _POINTS.get(pile)
+    if pts is None:
+        seen = [0] * 13
+        cards = []
+        for r in pile:  # the k-th card of a rank gets suit k: distinct cards, same ranks
+            cards.append(r << 2 | seen[r])
+            seen[r] += 1
+        pts = _POINTS[pile] = score_play(cards)
+    return pts
+
+
+_GREEDY: dict = {}
+
+
+def greedy(fits, pile, count):
+    """The greedy policy's rank among fits (ranks that fit under 31 at count), memoised."""
+    key = (tuple(fits), pile)  # the pile gives the count
+    r = _GREEDY.get(key)
+    if r is None:
+        r = _GREEDY[key] = _greedy(fits, pile, count)
+    return r
+
+
+def _greedy(fits, pile, count):
+    best = None
+    for r in fits:
+        n = count + VALUE[r]
+        key = (pile_points(pile + (r,)) - (2 if n in (5, 21) else 0), VALUE[r], r)
+        if best is None or key > best:
+            best = key
+    return best[2]
+
+
+def play_out(hands, turn, count=0, pile=(), gone=(False, False), last=-1, first=None,
+             policy=greedy):
+    """[points of player 0, of player 1] for the rest of a 2-player play.
+
+    hands: the ranks each player still holds; turn: the player to act now; count, pile
+    (ranks since the last reset), gone (who said go in this series), last (who laid last)
+    describe the series; first: the rank the player to act lays now (it must fit), then
+    both follow policy(fits, pile, count) to the end.
+    """
+    h = [sorted(hands[0]), sorted(hands[1])]
+    gone = list(gone)
+    points = [0, 0]
+    while True:
+        p = turn
+        o = 1 - p
+        mine = h[p]
+        if first is None:
+            fits = [r for r in mine if count + VALUE[r] <= 31]
+            r = policy(fits, pile, count) if fits else None
+        else:
+            r, first = first, None
+        if r is None:  # a go
+            gone[p] = True
+            if not gone[o] and h[o]:
+                turn = o
+                continue
+            points[last] += 1  # nobody can lay: the last card
+            count, pile, gone = 0, (), [False, False]
+            turn = 1 - last if h[1 - last] else last  # the next who holds cards leads
+            last = -1
+            continue
+        mine.remove(r)
+        pile = pile + (r,)
+        count += VALUE[r]
+        last = p
+        points[p] += pile_points(pile)
+        if not mine and not h[o]:
+            if count < 31:
+                points[p] += 1
+            return points
+        if count == 31:
+            count, pile, gone = 0, (), [False, False]
+            turn = o if h[o] else p
+            last = -1
+        elif not gone[o] and h[o]:
+            turn = o
+        elif mine:
+            turn = p
+        else:
+            points[p] += 1  # the last card of the series
+            count, pile, gone = 0, (), [False, False]
+            turn = o
+            last = -1
+    return points
+
+
+def multisets4():
+    """Every sorted 4-tuple of ranks (the 1,820 rank patterns of a kept hand)."""
+    return [(a, b, c, d) for a in range(13) for b in range(a, 13) for c in range(b, 13)
+            for d in range(c, 13)]
+
+
+def _counts(ranks):
+    n = [0] * 13
+    for r in ranks:
+        n[r] += 1
+    return n
+
+
+def ways(ranks, taken):
+    """Ways to hold the ranks as cards when taken[r] cards of each rank are already out."""
+    w = 1
+    n = _counts(ranks)
+    for r in set(ranks):
+        w *= comb(4 - taken[r], n[r])
+    return w
+
+
+def hand_totals(ranks, others=None):
+    """(pone mine, pone theirs, dealer mine, dealer theirs) for 4 kept ranks, each the total
+    points over every opponent hand (TABLE_HANDS of them), both playing greedy: one table row."""
+    ranks = tuple(sorted(ranks))
+    taken = _counts(ranks)
+    out = [0, 0, 0, 0]
+    for opp in others or multisets4():
+        w = ways(opp, taken)
+        if not w:
+            continue
+        a, b = play_out((ranks, opp), 0)  # as pone: the pone leads
+        out[0] += w * a
+        out[1] += w * b
+        a, b = play_out((opp, ranks), 0)  # as dealer: the opponent leads
+        out[2] += w * b
+        out[3] += w * a
+    return tuple(out)
+
+
+_TABLE = None
+
+
+def table():
+    """{sorted 4 ranks: (pone mine, pone theirs, dealer mine, dealer theirs)} totals over
+    TABLE_HANDS opponent hands, read once from the shipped table."""
+    global _TABLE
+    if _TABLE is None:
+        rows = {}
+        for line in TABLE_FILE.read_text().splitlines():
+            if line and not line.startswith("#"):
+                v = [int(x) for x in line.split()]
+                rows[tuple(v[:4])] = tuple(v[4:])
+        _TABLE = rows
+    return _TABLE
+
+
+def expected_pegging(ranks, dealer):
+    """(points you peg, points the opponent pegs) as exact Fractions for 4 kept ranks."""
+    row = table()[tuple(sorted(ranks))]
+    mine, theirs = (row[2], row[3]) if dealer else (row[0], row[1])
+    return Fraction(mine, TABLE_HANDS), Fraction(theirs, TABLE_HANDS)
