@@ -1,64 +1,78 @@
-"""Prompts and keystrokes for one typical 2-player hand of `crib play`, as cards and as
-totals only: the answers a table types (Enter counts as a keystroke), checked by playing
-them through the real command, which must then ask for the next hand's starter.
+"""Taps and questions of a typical hand at the table, for 2 and 3 players, in each way of
+entering it: cards (each show card by card with its suit), ranks (the show by ranks: a
+hand laid in the play is known, a crib is four ranks, a flush or nobs one answer at the
+confirmation; crib serve's way, `crib play --ranks`) and totals (`--totals`).
 
-    python bench/table.py [--crib PATH]   # another crib command (an older install, say)
+On the page: the buttons tapped (tests/web/taps.py). In the terminal: the prompts and the
+keystrokes typed (Enter counts). The players lay ranks in the play, as at a real table. Each
+hand is played through the real table engine against a reference game with real cards, and
+must end with the reference game's scores.
+
+    python bench/table.py [--deals 10]
 """
 
 import argparse
 import os
-import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "table"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "web"))
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "table"))
 
-from tablescript import Script  # noqa: E402
+from taps import taps  # noqa: E402
+from webtools import Players  # noqa: E402
 
-SEEDS = range(20, 30)  # ten deals: the figures are their average
+from crib.board.memory import MemoryBoard  # noqa: E402
+from crib.history.db import History  # noqa: E402
+from crib.table.engine import TableEngine  # noqa: E402
+from crib.table.session import Setup  # noqa: E402
 
-
-def answers(seed, mode, totals_flag):
-    """The answers of the first hand of a game on seed, in one way of entering it."""
-    s = Script(["Alice", "Bob"], 121, dealer=0, seed=seed)
-    if mode == "cards":
-        s.hand(play="cards", show="enter")
-        return s.answers
-    s.hand(play="typed", show="total")
-    return [a for a in s.answers if a != "points"] if totals_flag else s.answers
+NAMES = ["Alice", "Bob", "Cat"]
+MODES = {"cards": {}, "ranks": {"ranks": True}, "totals": {"totals": True}}
+FIRST_SEED = 20
 
 
-def run(crib, text, extra):
-    """Play the answers through `crib play`; its output."""
-    with tempfile.TemporaryDirectory() as d:
-        done = subprocess.run(
-            [crib, "play", "--db", os.path.join(d, "h.sqlite3"), "--board", "none",
-             "--no-colour", "--names", "Alice,Bob", "--target", "121", "--dealer", "Alice",
-             *extra], input=text + "quit\n", capture_output=True, text=True, timeout=60)
-    return done.stdout
+def hand(players, mode, seed, db):
+    """(taps, questions, keystrokes) of the first hand of a game on seed."""
+    history = History.open(db)
+    try:
+        engine = TableEngine(history, MemoryBoard(4), dict(confirm=True, **MODES[mode]),
+                             Setup(NAMES[:players], False, 121, 0))
+        engine.start()
+        people = Players(players, 121, False, seed=seed, totals=mode == "totals")
+        tapped = asked = keys = 0
+        while True:
+            q = engine.question()
+            if q.kind == "starter" and asked:
+                if engine.view()["scores"] != list(people.g.scores):
+                    raise SystemExit(f"seed {seed} {mode}: scores differ from the reference")
+                return tapped, asked, keys
+            text = people.answer(q)
+            tapped += len(taps(q.to_dict(), text))
+            asked += 1
+            keys += len(text) + 1
+            engine.answer(q.id, text)
+    finally:
+        history.close()
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--crib", default=os.path.join(os.path.dirname(sys.executable),
-                                                       "crib"))
+    parser.add_argument("--deals", type=int, default=10, help="deals averaged (default 10)")
     args = parser.parse_args()
-    has_totals = "--totals" in subprocess.run([args.crib, "play", "--help"],
-                                              capture_output=True, text=True).stdout
-    print(f"one 2-player hand of crib play ({args.crib}), average of {len(SEEDS)} deals")
-    for mode in ("cards", "totals"):
-        prompts = keys = 0
-        for seed in SEEDS:
-            got = answers(seed, mode, has_totals)
-            extra = ["--totals"] if mode == "totals" and has_totals else []
-            out = run(args.crib, "".join(a + "\n" for a in got), extra)
-            hand2 = out.split("Hand 2:")[-1] if "Hand 2:" in out else ""
-            if "Starter" not in hand2:
-                raise SystemExit(f"seed {seed} {mode}: the hand did not end where expected")
-            prompts += len(got)
-            keys += sum(len(a) + 1 for a in got)
-        n = len(SEEDS)
-        print(f"  {mode:<7} {prompts / n:5.1f} prompts  {keys / n:5.1f} keystrokes")
+    seeds = range(FIRST_SEED, FIRST_SEED + args.deals)
+    print(f"one hand at the table, average of {args.deals} deals (the first hand of each)")
+    print("players  mode     page taps  questions  terminal keystrokes")
+    for players in (2, 3):
+        for mode in MODES:
+            total = [0, 0, 0]
+            for seed in seeds:
+                with tempfile.TemporaryDirectory() as d:
+                    got = hand(players, mode, seed, os.path.join(d, "h.sqlite3"))
+                total = [a + b for a, b in zip(total, got)]
+            t, q, k = (x / len(seeds) for x in total)
+            print(f"{players:>7}  {mode:<7}  {t:9.1f}  {q:9.1f}  {k:19.1f}")
 
 
 if __name__ == "__main__":

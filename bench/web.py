@@ -5,7 +5,7 @@ request sent to the moment the last of the 8 screens has the new state), tap-to-
 latency (from the request to the first board picture, read from the virtual board's LEDs,
 whose pegs have moved: the jump animation starts; answers that peg only), and checks that
 nothing was lost and nothing pegged twice (the scores and the board's pegs against a
-reference game).
+reference game). The taps of a hand are bench/table.py's.
 
     python bench/web.py [--phones 8] [--ops 1000]
 
@@ -31,13 +31,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "tests", "table"))
 
 import httpx2 as httpx  # noqa: E402
 from browser import Serve  # noqa: E402
-from taps import taps  # noqa: E402
 from webtools import Players  # noqa: E402
-
-from crib.board.memory import MemoryBoard  # noqa: E402
-from crib.history.db import History  # noqa: E402
-from crib.table.engine import TableEngine  # noqa: E402
-from crib.table.session import Setup  # noqa: E402
 
 NAMES = ["Alice", "Bob"]
 UNDOABLE = ("starter", "play", "show", "crib")
@@ -97,28 +91,6 @@ class Screen(threading.Thread):
         raise AssertionError(f"a screen never got version {version}: lost")
 
 
-def hand_taps(seed, totals, db):
-    """The taps of the first hand of a 2-player game on the page (tests/web/taps.py), and
-    the questions asked."""
-    history = History.open(db)
-    try:
-        engine = TableEngine(history, MemoryBoard(4), {"confirm": True, "totals": totals},
-                             Setup(NAMES, False, 121, 0))
-        engine.start()
-        players = Players(2, 121, False, seed=seed, totals=totals)
-        count = asked = 0
-        while True:
-            q = engine.question()
-            if q.kind == "starter" and asked:
-                return count, asked
-            text = players.answer(q)
-            count += len(taps(q.to_dict(), text))
-            asked += 1
-            engine.answer(q.id, text)
-    finally:
-        history.close()
-
-
 def pct(values, p):
     values = sorted(values)
     return values[min(len(values) - 1, int(p / 100 * len(values)))]
@@ -149,7 +121,6 @@ def main():
             serve.stop()
         result["board"] = board_fronts(os.path.join(d, "sim"))
     report(result, args)
-    tap_figures()
 
 
 def board_fronts(store):
@@ -227,19 +198,6 @@ def run(serve, phones, ops):
     return {"screen_ms": screen_ms, "led_ms": led_ms, "undos": undos, "games": games,
             "ok_scores": final["view"]["scores"] == list(players.g.scores),
             "earlier": expected_scores, "final": final, "ops": done}
-
-
-def tap_figures():
-    """Taps of a typical 2-player hand, cards and totals, averaged over ten deals."""
-    for totals in (False, True):
-        n = q = 0
-        for seed in range(20, 30):
-            with tempfile.TemporaryDirectory() as d:
-                t, a = hand_taps(seed, totals, os.path.join(d, "h.sqlite3"))
-            n, q = n + t, q + a
-        what = "totals only (--totals)" if totals else "cards (a rank a card in the play)"
-        print(f"one 2-player hand on the page, {what}: {n / 10:.1f} taps for {q / 10:.1f}"
-              " questions (average of 10 deals)")
 
 
 def report(r, args):

@@ -183,7 +183,7 @@ def test_a_killed_practice_game_is_not_resumed_by_play_and_abandoned_by_practice
         assert h.game(killed["id"])["abandoned"] == 1
         assert h.unfinished()["options"] == {"muggins": False, "manual": False,
                                              "review": False, "confirm": True,
-                                             "totals": False}
+                                             "totals": False, "ranks": False}
     finally:
         h.close()
 

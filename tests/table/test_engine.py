@@ -229,6 +229,15 @@ def test_view_has_scores_pegs_dealer_and_the_hand_so_far(history):
     assert v["hand"]["pile"] == ["7C", "8D"] and v["hand"]["turn"] == 1
 
 
+def test_view_names_a_card_laid_by_rank_by_its_rank_alone(history):
+    engine, _ = new_engine(history)
+    engine.answer(engine.question().id, "5h")
+    engine.answer(engine.question().id, "7")  # the companion lends it a suit
+    engine.answer(engine.question().id, "10d")
+    v = engine.view()
+    assert v["hand"]["pile"] == ["7", "TD"] and v["hand"]["laid"] == [["TD"], ["7"]]
+
+
 def test_questions_are_plain_data(history):
     import json
 

@@ -18,7 +18,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run",
                  "--disable-sync"]
 PHONE = {"viewport": {"width": 360, "height": 640}, "device_scale_factor": 2,
          "is_mobile": True, "has_touch": True}
-WAIT_MS = 10_000
+WAIT_MS = 20_000  # a shared machine can be slow
 
 # The pegs the board picture on a page shows: per lane, the holes (1..) lit brighter than
 # any hole mark (marks, skunk lines and the game hole show at level 80 of 255, the marks
@@ -84,8 +84,8 @@ class Serve:
 class Phone:
     """A phone-sized browser context on the page, joined as a seat ("table": shared)."""
 
-    def __init__(self, browser, url, seat):
-        self.context = browser.new_context(**PHONE)
+    def __init__(self, browser, url, seat, viewport=None):
+        self.context = browser.new_context(**dict(PHONE, viewport=viewport or PHONE["viewport"]))
         self.page = self.context.new_page()
         self.errors = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
@@ -112,11 +112,29 @@ class Phone:
         """Until the page shows question qid."""
         self.page.wait_for_selector(f"#prompt[data-id='{qid}']", timeout=WAIT_MS)
 
+    def settled(self):
+        """Until the page takes taps again: a tap just after a new question is ignored, and
+        so is one while the page still waits for the reply to its last answer."""
+        self.page.wait_for_selector("body:not(.settling):not(.busy)", timeout=WAIT_MS)
+
+    def double_tap(self, selector, gap_ms):
+        """Two taps gap_ms apart on the spot where selector is now (whatever is there by
+        the second)."""
+        box = None
+        while box is None:  # a redraw (the board's picture arriving) replaces the button
+            box = self.page.wait_for_selector(selector, state="visible",
+                                              timeout=WAIT_MS).bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        self.page.mouse.click(x, y)
+        self.page.wait_for_timeout(gap_ms)
+        self.page.mouse.click(x, y)
+
     def answer(self, q, text):
         """Tap the answer text to question q (a state's question); wait until the page moves
         on, and return the new question id (AssertionError with the page's message if it
         refused)."""
         assert self.qid() == q["id"], (self.qid(), q)
+        self.settled()
         self.shot(f"web-{q['kind']}.png", once=True)
         if q["kind"] == "confirm":  # the same turned sideways
             self.page.set_viewport_size({"width": 640, "height": 360})

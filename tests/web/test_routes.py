@@ -166,7 +166,7 @@ def test_anyone_may_answer_for_a_player_who_says_so(client):
     assert state(client)["question"]["asks"] == 1
     refused(client, answer(client, "7", alice), 409, "Bob's turn")
     assert answer(client, "7", alice, **{"for": True}).status_code == 200
-    assert state(client)["view"]["hand"]["pile"] == ["7C"]
+    assert state(client)["view"]["hand"]["pile"] == ["7"]  # laid by rank: no suit shown
     table = seat(client, "table")  # a shared screen answers for everyone
     assert answer(client, "8", table).status_code == 200
 
@@ -206,6 +206,27 @@ def test_undo_takes_back_the_last_entry_once(client):
                                        "token": alice["token"]})
     refused(client, r, 403, "did not join")
     assert state(client)["version"] == s["version"]
+
+
+def test_an_undo_is_announced_to_every_screen_and_put_back_once(client):
+    alice, bob = seat(client, 0), seat(client, 1)
+    answer(client, "5h", alice)
+    answer(client, "10", bob)
+    laid = state(client)
+    assert laid["undone"] is None
+    r = client.post("/api/undo", json={"question": laid["question"]["id"], **alice})
+    assert r.status_code == 200
+    s = state(client)
+    assert s["undone"] == {"text": "Undone: Bob laid 10", "redo": True}
+    assert s["view"]["hand"]["pile"] == []
+    r = client.post("/api/redo", json={"question": s["question"]["id"], **alice})
+    assert r.status_code == 200 and r.json()["ok"]
+    again = state(client)
+    assert again["undone"] is None and again["view"] == laid["view"]
+    r = client.post("/api/redo", json={"question": again["question"]["id"], **alice})
+    refused(client, r, 422, "nothing to put back")
+    r = client.post("/api/redo", json={"question": s["question"]["id"], **alice})
+    refused(client, r, 409, "no longer open")
 
 
 def test_a_whole_game_through_the_routes(client):

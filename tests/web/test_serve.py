@@ -48,7 +48,7 @@ def test_the_terminal_and_a_phone_drive_the_same_game(tmp_path):
         serve.proc.stdin.write("7\n")  # Bob plays at the terminal
         serve.proc.stdin.flush()
         s = wait_state(serve, lambda s: s["view"]["hand"]["pile"])
-        assert s["view"]["hand"]["pile"] == ["7C"] and s["question"]["asks"] == 0
+        assert s["view"]["hand"]["pile"] == ["7"] and s["question"]["asks"] == 0
         r = serve.http.post("/api/answer", json={"question": s["question"]["id"],
                                                  "answer": "8", "seat": "table",
                                                  "token": table["token"]})

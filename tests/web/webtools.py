@@ -13,18 +13,37 @@ from crib.board.memory import MemoryBoard  # noqa: E402
 from crib.history.db import History  # noqa: E402
 from crib.table.cards import rank_text  # noqa: E402
 from crib.table.engine import TableEngine  # noqa: E402
+from crib.table.ranks import CODES, flags_of  # noqa: E402
 from crib.table.session import Setup  # noqa: E402
 from crib.web.hub import Hub  # noqa: E402
+from cribcore.counting import CRIB  # noqa: E402
 
 KEY = "test-key-0123456789"
 
 
 class Players(Table):
     """The people at the table as they use a phone: in the play, a rank is all they tap
-    (the companion lends it a suit); everything else as tests/table's Table answers."""
+    (the companion lends it a suit); at a show by ranks, the crib's ranks, and a flush or
+    nobs said at the confirmation from the cards they hold; everything else as tests/table's
+    Table answers."""
+
+    def _showing(self):
+        entry = self.g.show_next()
+        return (self.crib if entry == CRIB else self.hands[entry]), entry == CRIB
 
     def answer(self, q):
         g = self.g
+        if q.kind in ("show", "crib") and q.legal.get("prefer") == "ranks":
+            cards, _ = self._showing()
+            self.answers += 1
+            return " ".join(rank_text(c >> 2) for c in cards)
+        if q.kind == "confirm" and "labels" in q.legal:  # a show by ranks: its suits said
+            cards, crib = self._showing()
+            code = CODES[flags_of(cards, g.starter, crib)]
+            assert code in q.legal["choices"]
+            g.show(cards)
+            self.answers += 1
+            return code
         if q.kind == "play" and g.play.playable():
             card = g.play.playable()[0]
             rank = rank_text(card >> 2)

@@ -63,6 +63,13 @@ def add_table_arguments(parser):
     parser.add_argument("--totals", action="store_true",
                         help="totals only, no cards: each player's play points, then each"
                              " show's total (six answers a hand for two players)")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--ranks", dest="ranks", action="store_true", default=None,
+                       help="the show by ranks: a hand laid in the play is known, a crib is"
+                            " 4 ranks, and a flush or nobs is one answer at the"
+                            " confirmation (crib serve's way)")
+    group.add_argument("--suits", dest="ranks", action="store_false",
+                       help="the show card by card with suits (crib play's way)")
     add_table_board_arguments(parser)
     add_history_and_colour(parser)
 
@@ -82,8 +89,9 @@ def table_setup(args):
     return setup
 
 
-def table_options(args):
-    """The game options recorded with each game."""
+def table_options(args, ranks=False):
+    """The game options recorded with each game (ranks: the show by ranks unless --ranks
+    or --suits says)."""
     return {"muggins": bool(args.muggins), "manual": bool(args.manual or args.muggins),
             "review": bool(args.review), "confirm": bool(args.confirm),
-            "totals": bool(args.totals)}
+            "totals": bool(args.totals), "ranks": ranks if args.ranks is None else args.ranks}

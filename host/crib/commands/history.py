@@ -86,6 +86,8 @@ def _what(e, names):
         what = "crib" if info.get("entry") == "crib" else "hand"
         if info.get("cards"):
             return f"shows {what} {stored_symbols(info['cards'])}"
+        if info.get("ranks"):
+            return f"shows {what} {' '.join(info['ranks'])}{_flags(info)}"
         return f"shows {what} (its total given, no cards)"
     if kind == "dealt":
         if info.get("cards"):
@@ -100,6 +102,13 @@ def _what(e, names):
         why = info.get("why") or info.get("muggins")
         return "note" + (f": {why}" if why else "")
     return kind.replace("_", " ")
+
+
+def _flags(info):
+    """A hand known by ranks: the flush and nobs its player said."""
+    said = [f"flush {info['flush']}"] if info.get("flush") else []
+    said += ["nobs"] if info.get("nobs") else []
+    return f" ({', '.join(said)})" if said else ""
 
 
 def run(args, env):

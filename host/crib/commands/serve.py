@@ -33,6 +33,9 @@ def add_arguments(parser):
                         help="the TCP port to listen on (default %(default)s; 0: any free)")
     parser.add_argument("--no-qr", dest="qr", action="store_false",
                         help="do not draw the QR code in the terminal")
+    parser.add_argument("--new-key", action="store_true",
+                        help="with --resume: a new joining address and key (phones scan the"
+                             " new code); without it the interrupted game's are used again")
     parser.add_argument("--terminal", action="store_true",
                         help="also ask the questions here, as crib play does: the terminal"
                              " and the phones drive the same game")
@@ -57,40 +60,49 @@ def run(args, env):
         return 0
     from crib.table.engine import TableEngine
     from crib.ui.view import View
+    from crib.web import keep
     from crib.web.app import create_app
     from crib.web.hub import Hub
     from crib.web.picture import board_svg
     from crib.web.seats import new_key
-    from crib.web.server import Background, listen, server
+    from crib.web.server import Background, server
 
     port = table_port(args, env)
     setup = table_setup(args)
     view = View(out, env.colour() if args.colour is None else args.colour)
-    sock = listen(args.lan, args.web_port)
-    key = new_key()
-    host = lan_address() if args.lan else "127.0.0.1"
-    url = f"http://{host}:{sock.getsockname()[1]}/?k={key}"
+    db = args.db or default_path(env.environ)
 
     def make():
-        history = History.open(args.db or default_path(env.environ))
+        history = History.open(db)
         try:
             board = open_table_board(args.board, port, args.store, view.note)
         except BaseException:
             history.close()
             raise
-        return TableEngine(history, board, table_options(args), setup, args.resume,
+        return TableEngine(history, board, table_options(args, ranks=True), setup, args.resume,
                            port or board.kind)
     hub = Hub(make, board_svg(args.store))
+    sock = None
     try:
         hub.prepare()
-        port_no = sock.getsockname()[1]
+        game = hub.call(lambda: getattr(hub.engine.session.table, "game_id", None))
+        kept = keep.load(db, game) if args.resume and not args.new_key else None
+        sock = _listen(args, kept)
+        web_port = sock.getsockname()[1]
+        key = kept["key"] if kept else new_key()
+        host = lan_address() if args.lan else "127.0.0.1"
+        url = f"http://{host}:{web_port}/?k={key}"
+        if game is not None:
+            keep.save(db, game, key, web_port)
         names = {host, "127.0.0.1", "localhost"}  # what a phone or this computer types
-        app = create_app(hub, key, url, hosts={f"{n}:{port_no}" for n in names})
+        app = create_app(hub, key, url, hosts={f"{n}:{web_port}" for n in names})
         if args.qr:
             import segno
 
             segno.make(url, error="m").terminal(out=out, compact=True)
         out.write(f"crib serve: open {url}\n")
+        if kept:
+            out.write("  the same address as before: the phones reconnect by themselves\n")
         if not args.lan:
             out.write("  (this computer only: --lan serves phones on the same Wi-Fi)\n")
         out.write("  Ctrl-C stops; the game is saved\n")
@@ -99,16 +111,42 @@ def run(args, env):
             with Background(app, sock):
                 _terminal(hub, inp, view)
         else:
+            srv = server(app)
+            stop = srv.handle_exit
+
+            def handle_exit(sig, frame):  # Ctrl-C: the phones' streams end first
+                hub.end_streams()
+                stop(sig, frame)
+            srv.handle_exit = handle_exit  # type: ignore[method-assign]
             try:
-                server(app).run(sockets=[sock])
+                srv.run(sockets=[sock])
             except KeyboardInterrupt:
                 pass  # uvicorn stops cleanly on Ctrl-C, then raises it again: done
-        if hub.unfinished:
-            view.note("stopped: the game is saved; `crib serve --resume` goes on")
+        hub.stop()
+        if hub.unfinished and hub.game_id is not None:
+            keep.save(db, hub.game_id, key, web_port)
+            view.note("stopped: the game is saved; `crib serve --resume` goes on at the same"
+                      " address")
+        else:
+            keep.forget(db)
         return 0
     finally:
-        sock.close()
+        if sock is not None:
+            sock.close()
         hub.stop()
+
+
+def _listen(args, kept):
+    """The listening socket: on the kept port when resuming (unless --web-port names
+    another), else on --web-port."""
+    from crib.web.server import ListenError, listen
+
+    if kept and args.web_port in (DEFAULT_PORT, 0):
+        try:
+            return listen(args.lan, kept["port"])
+        except ListenError:
+            pass  # taken now: another port, and the phones scan the new code
+    return listen(args.lan, args.web_port)
 
 
 def _terminal(hub, inp, view):

@@ -6,6 +6,8 @@ with no input, no printing and no threads.
     q = engine.question()            # a Question: id, kind, who is asked, legal answers...
     events = engine.answer(q.id, "5h")   # validated; AnswerError (nothing changed) if not
     events = engine.undo()
+    engine.undone()                  # what the last undo took back, while its question is open
+    events = engine.redo(q.id)       # put it back: the answers it took back, given again
     events = engine.board_event(ev)  # a press on the board's buttons, whenever it happens
     events = engine.poll()           # the board's news, and a retry of an offline board
     view = engine.view()             # scores, pegs, dealer, this hand so far
@@ -28,6 +30,7 @@ from crib.errors import CribError
 from crib.table.answers import AnswerError, UndoRequest
 from crib.table.entries import StateChanged
 from crib.table.questions import Event, Events, Question
+from crib.table.ranks import rank_name
 from crib.table.session import Session, Setup
 from crib.table.turns import Turns
 from cribcore import CoreError
@@ -35,6 +38,7 @@ from cribcore.cards import card_name
 from cribcore.game import PLAY, SHOW
 
 RETRY_S = 2.0  # how often an offline board is tried again
+TRAIL = 40  # answers remembered, so an undo can be put back
 # The questions whose player the board shows by pulsing their lane (crib.table.linkboard
 # set_turn): to play, or to count (pone, dealer, then the dealer's crib).
 TURN_KINDS = ("play", "play_points", "show", "crib", "count")
@@ -72,6 +76,8 @@ class TableEngine:
         self._clock = clock
         self._retried = None
         self._lit = None  # the lane the board was last told is asked (None: not told)
+        self._trail = []  # (signature of the question, answer text) of recent answers
+        self._undone = None  # (question id after the undo, what it took back, answers)
 
     # -- running the flow -------------------------------------------------------------------
 
@@ -167,7 +173,10 @@ class TableEngine:
             if isinstance(e, AnswerError):
                 raise
             raise AnswerError(str(e) or f"not understood: {text!r}") from None
+        sig = ask.signature()
         self._run(lambda: self._flow.send(value))
+        self._trail = self._trail[-TRAIL:] + [(sig, text)]
+        self._undone = None
         return self._events.take()
 
     def undo(self, question_id: str | None = None) -> list[Event]:
@@ -178,7 +187,48 @@ class TableEngine:
         if self._ask is None or not self._ask.undo:
             raise AnswerError("nothing to undo at this question")
         self._run(lambda: self._flow.throw(UndoRequest()))
-        return self._events.take()
+        events = self._events.take()
+        self._remember_undo(events)
+        return events
+
+    def _remember_undo(self, events):
+        """What an undo took back, and the answers that put it back: those given since the
+        question now open was last asked (it is asked again exactly as it was)."""
+        said = [ev.text[len("undone: "):] for ev in events
+                if ev.kind == "note" and ev.text.startswith("undone: ")]
+        q = self.question()
+        back = []
+        if q is not None:
+            sig = self._ask.signature()
+            for i in range(len(self._trail) - 1, -1, -1):
+                if self._trail[i][0] == sig:
+                    back, self._trail = self._trail[i:], self._trail[:i]
+                    break
+        text = "; ".join(said) or (f"the answer {back[0][1]!r}" if back else "")
+        self._undone = (q.id, text, back) if q is not None and text else None
+
+    def undone(self) -> dict[str, Any] | None:
+        """What the last undo took back ({"text", "redo": whether redo can put it back}),
+        while the question it opened is still the open one; else None."""
+        q = self.question()
+        if self._undone is None or q is None or q.id != self._undone[0]:
+            return None
+        return {"text": "Undone: " + self._undone[1], "redo": bool(self._undone[2])}
+
+    def redo(self, question_id: str) -> list[Event]:
+        """Put back what the last undo took back: its answers given again, each to the same
+        question it answered (AnswerError, nothing changed, if there is nothing to put back)."""
+        self._check(question_id)
+        if self.undone() is None or not self._undone[2]:
+            raise AnswerError("nothing to put back: the last undo is no longer the last change")
+        back, self._undone = self._undone[2], None
+        out = []
+        for sig, text in back:
+            q = self.question()
+            if q is None or self._ask.signature() != sig:
+                break  # the game went another way (a board peg, say): stop here
+            out += self.answer(q.id, text)
+        return out
 
     def board_event(self, ev: BoardEvent) -> list[Event]:
         """A BoardEvent (a press on the board's buttons, the link's news): recorded at once;
@@ -228,10 +278,16 @@ class TableEngine:
                 "starter": None if g.starter is None else card_name(g.starter),
                 "count": 0, "pile": [], "laid": [[] for _ in range(table.players)],
                 "turn": None, "shown": []}
+        # A card laid by its rank alone is named by its rank: its suit was only lent.
+        lent = self.session.turns.context()[1] if hasattr(self.session.turns, "context") \
+            else {}
+
+        def known(c):
+            return rank_name(c) if lent.get(c) else card_name(c)
         if g.play is not None and g.phase in (PLAY, SHOW):
             hand["count"] = g.play.count
-            hand["pile"] = [card_name(c) for c in g.play.pile]
-            hand["laid"] = [[card_name(c) for c in cards] for cards in g.play.laid]
+            hand["pile"] = [known(c) for c in g.play.pile]
+            hand["laid"] = [[known(c) for c in cards] for cards in g.play.laid]
             hand["turn"] = g.play.turn if g.phase == PLAY else None
         hand["shown"] = [{"entry": entry, "cards": [card_name(c) for c in cards or ()],
                           "points": points} for entry, cards, points in g.shown]

@@ -17,7 +17,8 @@ Event = namedtuple("Event", ("kind", "who", "text", "points", "data"))
 # Question kinds.
 SETUP_KINDS = ("names", "partnerships", "target", "dealer")
 KINDS = SETUP_KINDS + ("resume", "cut", "dealt", "discard", "starter", "play", "play_points",
-                       "show", "crib", "confirm", "count", "muggins", "another")
+                       "show", "crib", "confirm", "suits", "count", "muggins",
+                       "another")
 
 
 class Ask:
@@ -102,9 +103,9 @@ class Events:
         """An announcement: who did what, and the points it pegged."""
         self._add("say", who, text, points)
 
-    def show(self, hand, starter, crib, items, total):
-        """A hand itemised."""
-        self._add("show", text="crib" if crib else "hand", points=total,
+    def show(self, hand, starter, crib, items, total, who=None):
+        """A hand itemised (who: whose, when it is not the player asked)."""
+        self._add("show", who, text="crib" if crib else "hand", points=total,
                   data={"cards": list(hand), "starter": starter, "crib": crib,
                         "items": list(items), "total": total})
 

@@ -5,10 +5,11 @@ claims. Generators of Asks, like crib.table.turns (whose Turns holds a ShowTurns
 """
 
 from crib.table.answers import AnswerError, UndoRequest, parse_choice, whole_number
-from crib.table.cards import play_text
+from crib.table.cards import parse_rank, play_text, rank_text
 from crib.table.entries import describe
 from crib.table.questions import Ask
-from cribcore.cards import card_name, card_symbol, parse_cards
+from crib.table.ranks import CODES, describe_flags, rank_name, score_ranks, suit_choices
+from cribcore.cards import InvalidCardError, card_name, card_symbol, parse_card, parse_cards
 from cribcore.counting import CRIB, check_total
 from cribcore.show import show_breakdown
 
@@ -70,10 +71,14 @@ class ShowTurns:
         default = self._default(entry, dealt, lent)
         taken = self._taken(entry, dealt, lent)
         laid = [] if crib or not g.play else list(g.play.laid[entry])
+        room = self._rank_room(entry, crib)
 
         def parse(text):
             if text.isascii() and text.isdigit():
-                return None, check_total(int(text))
+                return None, check_total(int(text)), None
+            ranks = _parse_ranks(text)
+            if ranks is not None:
+                return None, None, self._check_ranks(who, ranks, laid, lent, room)
             cards = parse_cards(text)
             if len(cards) != 4:
                 raise AnswerError(f"give 4 cards (the starter is added) or a total,"
@@ -84,22 +89,44 @@ class ShowTurns:
             if len(laid) == 4 and sorted(c >> 2 for c in cards) != sorted(c >> 2 for c in laid):
                 said = " ".join(play_text(c, lent.get(c)) for c in laid)
                 raise AnswerError(f"{self.name(who)} laid {said} in the play")
-            return cards, None
+            return cards, None, None
         shown_default = " ".join(map(card_symbol, default)) if default else None
-        hint = "4 cards (5h 5c jd 4s) or the total; Enter takes the cards shown"
+        hint = ("4 cards (5h 5c jd 4s), 4 ranks (5 5 j 4) or the total; Enter takes the"
+                " cards shown")
+        by_ranks = bool(self.opts.get("ranks"))
         legal = {"cards": [card_name(c) for c in range(52) if c not in taken], "count": 4,
                  "totals": TOTALS, "known": [card_name(c) for c in default or ()],
                  "ranks": [play_text(c, True) for c in laid] if len(laid) == 4 else None,
-                 # how this table gives a show: "total" in a totals-only game
-                 "prefer": "total" if self.opts.get("totals") else "cards"}
+                 "room": {rank_text(r): n for r, n in enumerate(room)},
+                 # how this table gives a show: "total" in a totals-only game, "ranks"
+                 # when a flush and nobs are asked once at the confirmation
+                 "prefer": "total" if self.opts.get("totals") else
+                 "ranks" if by_ranks else "cards"}
+        # Ranks mode: a hand laid in the play by rank is known but for its suits: straight
+        # to the confirmation, which asks the flush and nobs (No: give it another way).
+        direct = by_ranks and default is None and len(laid) == 4
         while True:
-            cards, total = yield Ask("crib" if crib else "show", f"{whose} (cards or total)",
-                                     parse, shown_default, hint=hint, asks=who, legal=legal)
+            if direct:
+                cards, total, ranks = None, None, [c >> 2 for c in laid]
+            else:
+                cards, total, ranks = yield Ask("crib" if crib else "show",
+                                                f"{whose} (cards or total)", parse,
+                                                shown_default, hint=hint, asks=who,
+                                                legal=legal)
             try:
+                if ranks is not None:
+                    counted = yield from self._count_ranks(who, whose, ranks, crib)
+                    if counted is None:
+                        direct = False
+                        continue  # No: the hand asked for
+                    pegged, info = counted
+                    break
                 if cards is None and default:
                     yield from self._check_total(whose, default, total, crib)
                 pegged, info = yield from self._count(who, cards, total, crib)
             except UndoRequest:
+                if direct:
+                    raise  # nothing asked before: the undo takes back the last entry
                 continue  # back to the cards of this hand
             break
         info["entry"] = entry
@@ -108,6 +135,92 @@ class ShowTurns:
         self.t.show_board(g.side_of(who) if pegged else None)
         if not crib and who in dealt and not self.t.game.over:
             self._review(who, dealt[who])
+
+    def _rank_room(self, entry, crib):
+        """How many more cards of each rank this entry can hold: four, less the starter,
+        the cards laid by the others (by the crib's owners: all of them) and the hands
+        shown (all by rank: their suits may be lent)."""
+        g = self.t.game
+        room = [4] * 13
+        seen = [g.starter]
+        for q in range(self.t.players):
+            if g.play and (crib or q != entry):
+                seen += g.play.laid[q]
+        for _, cards, _ in g.shown:
+            seen += [c for c in cards or () if c not in seen]
+        for c in seen:
+            room[c >> 2] -= 1
+        return room
+
+    def _check_ranks(self, who, ranks, laid, lent, room):
+        """The four ranks of a show, checked against the play and the cards seen."""
+        if len(ranks) != 4:
+            raise AnswerError(f"give 4 ranks (the starter is added), not {len(ranks)}")
+        for r in set(ranks):
+            if ranks.count(r) > room[r]:
+                raise AnswerError(f"there are not {ranks.count(r)} more"
+                                  f" {rank_text(r)}s this hand")
+        if len(laid) == 4 and sorted(ranks) != sorted(c >> 2 for c in laid):
+            said = " ".join(play_text(c, lent.get(c)) for c in laid)
+            raise AnswerError(f"{self.name(who)} laid {said} in the play")
+        return ranks
+
+    def _count_ranks(self, who, whose, ranks, crib):
+        """A show known by ranks: the flush and nobs asked (in the confirmation, or on
+        their own when the count is stated or not confirmed), then counted as _count does.
+        None when the confirmation says No (the hand is asked for again)."""
+        g = self.t.game
+        choices = suit_choices(ranks, g.starter, crib)
+        scored = {key: score_ranks(ranks, g.starter, crib, *key) for key in choices}
+        names = [rank_name(r << 2) for r in ranks]
+        items, base = scored[choices[0]]
+        manual = self.opts.get("manual") or self.opts.get("muggins")
+        codes = [CODES[key] for key in choices]
+        by_code = dict(zip(codes, choices))
+
+        def parse(text):
+            low = " ".join(text.lower().replace("+", " ").replace(",", " ").split())
+            if low in ("", "y", "yes") and choices[0] == (0, False):
+                return choices[0]
+            if low in ("n", "no"):
+                return None
+            if low in by_code:
+                return by_code[low]
+            raise AnswerError(f"answer {', '.join(codes)} or n, not {text!r}")
+
+        def label(key):
+            more = describe_flags(*key)
+            return f"Peg {scored[key][1]}" + (f": {more}" if more else "")
+        if self.opts.get("confirm", True) and not manual:
+            self.view.show(names, g.starter, crib, items, base, self.name(who))
+            key = yield Ask("confirm", f"Peg {base} ({'/'.join(codes)}/n)", parse, codes[0],
+                            hint="y pegs it; flush, flush5, nobs add what the suits make;"
+                                 " n gives the hand again",
+                            legal={"choices": codes + ["n"], "default": True,
+                                   "labels": dict({c: label(k) for c, k in by_code.items()},
+                                                  n="No")})
+            if key is None:
+                return None
+        elif len(choices) > 1:
+            key = yield Ask("suits", f"{whose}: a flush or nobs ({'/'.join(codes)})", parse,
+                            codes[0], asks=who, hint="y: neither",
+                            legal={"choices": codes, "default": True,
+                                   "labels": {c: describe_flags(*k).capitalize() or "Neither"
+                                              for c, k in by_code.items()}})
+            if key is None:
+                return None
+        else:
+            key = choices[0]
+        items, actual = scored[key]
+        info = {"cards": None, "ranks": [rank_text(r) for r in ranks], "flush": key[0],
+                "nobs": key[1], "actual": actual, "stated": None, "missed": 0}
+        if not manual:
+            if key != choices[0] or not self.opts.get("confirm", True):
+                self.view.show(names, g.starter, crib, items, actual,  # with its flush, nobs
+                               self.name(who))
+            return actual, info
+        pegged = yield from self._stated(who, names, crib, items, actual, info)
+        return pegged, info
 
     def _check_total(self, whose, cards, total, crib):
         """A typed total that the cards the game knows do not make is confirmed first."""
@@ -140,19 +253,24 @@ class ShowTurns:
                     yield from self.turns.confirm(f"Peg {actual}")):
                 raise UndoRequest()
             return actual, info
+        return (yield from self._stated(who, cards, crib, items, actual, info)), info
+
+    def _stated(self, who, cards, crib, items, actual, info):
+        """The count a player states (manual counting, muggins), checked: what to peg."""
+        g = self.t.game
         stated = yield Ask("count", f"{self.name(who)}'s count", _parse_count, asks=who,
                            hint="the count the player states", legal={"totals": TOTALS})
         info["stated"] = stated
         if stated == actual:
             self.view.say(self.name(who), f"{stated}: right")
-            return actual, info
+            return actual
         self.view.show(cards, g.starter, crib, items, actual)
         if stated > actual or not self.opts.get("muggins"):
             self.view.say(self.name(who), f"counted {stated}, the count is {actual}")
-            return actual, info
+            return actual
         info["missed"] = actual - stated
         self.view.say(self.name(who), f"counted {stated}: {actual - stated} missed")
-        return stated, info
+        return stated
 
     def _review(self, who, deal):
         """The discard advisor's line on a player's discard (--review)."""
@@ -200,6 +318,23 @@ class ShowTurns:
                       info={"for_seq": show.seq}, announce=False)
         self.view.say(self.t.side_names[side], f"muggins on {describe(self.t, show)}", n)
         self.t.show_board(side)
+
+
+def _parse_ranks(text):
+    """The ranks of an answer of ranks alone ('5 5 j 10'), or None if it names a card."""
+    words = text.replace(",", " ").split()
+    out = []
+    for w in words:
+        try:
+            parse_card(w)
+            return None
+        except InvalidCardError:
+            pass
+        try:
+            out.append(parse_rank(w))
+        except InvalidCardError:
+            return None
+    return out or None
 
 
 def _parse_count(text):

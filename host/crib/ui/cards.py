@@ -15,12 +15,21 @@ def is_red(card: int) -> bool:
     return SYMBOLS[card & 3] in "\u2665\u2666"
 
 
-def card_segment(card: int) -> Segment:
-    """One card's symbol in its suit's colour."""
+def _text(card) -> str:
+    """A card's symbol; a card known by its rank alone (a str, 'T' for ten) as its rank."""
+    if isinstance(card, str):
+        return "10" if card == "T" else card
+    return card_symbol(card)
+
+
+def card_segment(card) -> Segment:
+    """One card's symbol in its suit's colour (a rank alone: no colour, no suit)."""
+    if isinstance(card, str):
+        return (_text(card), BLACK)
     return (card_symbol(card), RED if is_red(card) else BLACK)
 
 
-def card_segments(cards: Sequence[int]) -> List[Segment]:
+def card_segments(cards: Sequence) -> List[Segment]:
     """Cards separated by spaces, each in its suit's colour."""
     out: List[Segment] = []
     for i, c in enumerate(cards):
@@ -35,8 +44,8 @@ def stored_symbols(names: Sequence[str]) -> str:
     return " ".join(card_symbol(parse_card(c)) for c in names)
 
 
-def _width(cards: Sequence[int]) -> int:
-    return len(" ".join(card_symbol(c) for c in cards))
+def _width(cards: Sequence) -> int:
+    return len(" ".join(_text(c) for c in cards))
 
 
 def show_lines(hand, starter, crib, items, total) -> List[Line]:

@@ -13,6 +13,7 @@ engine's own validation.
     POST /api/join    {seat}                        -> {seat, token}
     POST /api/answer  {question, answer, seat, token, for}
     POST /api/undo    {question, seat, token}
+    POST /api/redo    {question, seat, token}       put back what the last undo took back
 """
 
 import io
@@ -236,6 +237,12 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
             await hub.undo(body["question"])
         return await _act(act)
 
+    async def redo(request: Request) -> Response:
+        async def act():
+            body, _seat, _q = await _checked(request, seats.UNDO_FIELDS, ("question",))
+            await hub.redo(body["question"])
+        return await _act(act)
+
     @asynccontextmanager
     async def lifespan(app):
         await hub.open(poll=poll)
@@ -250,6 +257,7 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
         Route("/api/join", join, methods=["POST"]),
         Route("/api/answer", answer, methods=["POST"]),
         Route("/api/undo", undo, methods=["POST"]),
+        Route("/api/redo", redo, methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan,

@@ -6,15 +6,18 @@ connected screen as one JSON text per change.
     hub.prepare()                          # the engine made and started on the worker
     await hub.open()                       # the board's poller, in the server's event loop
     events = await hub.answer(qid, "5h")   # AnswerError / StaleQuestion, nothing changed
+    events = await hub.undo(qid); await hub.redo(qid2)   # take back, and put back
     async for text in hub.states():        # each new state (coalesced), for server push
 
-A state carries the open question, the engine's view, the recent events (numbered, so a
-screen that slept catches up on what it missed, up to LOG_KEEP of them) and the board's
-picture revision. The board is polled every POLL_S for its buttons' presses.
+A state carries the open question, the engine's view, what the last undo took back (while
+its question is open: every screen says it and offers to put it back), the recent events
+(numbered, so a screen that slept catches up on what it missed, up to LOG_KEEP of them)
+and the board's picture revision. The board is polled every POLL_S for its buttons' presses.
 """
 
 import asyncio
 import json
+import secrets
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
@@ -77,8 +80,12 @@ class Hub:
         self._poller: asyncio.Task | None = None
         self._last_key = None
         self.unfinished = False  # a game was left unfinished when the engine closed
+        self.game_id = None  # the game the engine had when it closed
         self._settle = self._fast = 0.0
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._stopped = False
+        self._run_id = secrets.token_hex(4)  # versions count from here: a restart is new
+        self._ending = False  # the server is stopping: every stream of states ends
 
     # -- on the worker thread ---------------------------------------------------------------
 
@@ -121,8 +128,10 @@ class Hub:
             question = q.to_dict()
             del question["known"]  # the same as the view, sent once
         self.version += 1
-        self.state = {"version": self.version, "question": question, "view": view,
+        self.state = {"run": self._run_id, "version": self.version, "question": question,
+                      "view": view,
                       "log": list(self._log), "over": self.engine.over,
+                      "undone": self.engine.undone(),
                       "board_rev": self.board_rev if self.svg else None}
         self.text = json.dumps(self.state, separators=(",", ":"))
         if self._loop is not None:
@@ -192,6 +201,7 @@ class Hub:
         if engine is not None:
             table = engine.session.table
             self.unfinished = table is not None and not table.game.over
+            self.game_id = None if table is None else table.game_id
             try:
                 engine.board.close()
             finally:
@@ -202,7 +212,11 @@ class Hub:
         return self._pool.submit(fn, *args).result()
 
     def stop(self) -> None:
-        """Close the engine's board and history if still open, and end the worker (sync)."""
+        """Close the engine's board and history if still open, and end the worker (sync);
+        again: nothing more."""
+        if self._stopped:
+            return
+        self._stopped = True
         self._pool.submit(self._shutdown).result()
         self._pool.shutdown(wait=True)
 
@@ -226,16 +240,29 @@ class Hub:
         """Take back the last entry."""
         return await self._run(self._do, self.engine.undo, question_id)
 
+    async def redo(self, question_id: str) -> list:
+        """Put back what the last undo took back."""
+        return await self._run(self._do, self.engine.redo, question_id)
+
     async def question(self):
         """The engine's open question now (on the worker)."""
         return await self._run(self.engine.question)
 
+    def end_streams(self) -> None:
+        """The server is stopping: every stream of states ends now, so that no screen holds
+        it open (safe from a signal handler on the event loop's thread)."""
+        self._ending = True
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._notify)
+
     async def states(self, heartbeat: float | None = None) -> AsyncIterator[str | None]:
         """The state now, then each new one (a slow reader skips to the latest); None after
-        heartbeat seconds without a change."""
+        heartbeat seconds without a change; ends when the server stops (end_streams)."""
         sent = 0
         while True:
             waiter = self._changed
+            if self._ending:
+                return
             if self.version != sent:
                 sent = self.version
                 yield self.text

@@ -7,14 +7,20 @@
   if (new URLSearchParams(location.search).has("k")) history.replaceState(null, "", location.pathname);
   const RANKS = "A23456789TJQK", SUITS = "CDHS", SYM = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
   const CARD_KINDS = ["cut", "dealt", "discard", "starter", "show", "crib"];
+  const ASKED = / \([^()]*\/[^()]*\)$/; // a prompt's "(Y/n)", "(y/flush/n)": the buttons say it
   const $ = (id) => document.getElementById(id);
   let state = null, qid = null, busy = false, picked = [], rankOpen = null, totals = false;
   let seenSeq = 0, boardRev = null;
+  // A tap this soon after the question changed was meant for the screen before: ignored.
+  const SETTLE_MS = 400, RETRY_MS = 2000;
+  let settleTimer = null, pending = null, retryTimer = null;
+  const PICKED_KEY = "crib.picked"; // cards picked but not sent yet, kept across a reload
   const SEAT_KEY = "crib.seat." + document.body.dataset.session; // a seat per session
   let seat = JSON.parse(localStorage.getItem(SEAT_KEY) || "null");
 
   const rankText = (r) => (r === "T" ? "10" : r);
-  const cardText = (c) => rankText(c[0]) + SYM[c[1]];
+  // A card by name ("5H"), or by its rank alone ("5", "T") when its suit is not known.
+  const cardText = (c) => rankText(c[0]) + (c[1] ? SYM[c[1]] : "");
   const isRed = (c) => c[1] === "D" || c[1] === "H";
   function el(tag, attrs, text) {
     const e = document.createElement(tag);
@@ -29,9 +35,13 @@
   function cardSpan(c) { return el("span", { class: isRed(c) ? "red" : "" }, cardText(c)); }
 
   // -- talking to the server ------------------------------------------------------------
+  // status 0: the request never got an answer (offline, or the companion is not running).
   async function post(path, body) {
-    const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body), credentials: "same-origin" });
+    let res;
+    try {
+      res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body), credentials: "same-origin" });
+    } catch (e) { return { status: 0, data: { error: "not sent" } }; }
     let data = {};
     try { data = await res.json(); } catch (e) { data = { error: "the companion did not answer (" + res.status + ")" }; }
     return { status: res.status, data };
@@ -47,39 +57,91 @@
     const s = seat || (names().length === 0 ? setupSeat : null);
     return s ? { seat: s.seat, token: s.token } : { seat: null, token: null };
   }
+  // Every post goes through here: never left busy; one that got no answer is kept and sent
+  // again (every RETRY_MS, and at once when the phone is back online) until one arrives.
+  async function act(path, body) {
+    if (busy) return;
+    busy = true; setError(""); document.body.classList.add("busy");
+    let r;
+    try { r = await post(path, body); } finally { busy = false; document.body.classList.remove("busy"); }
+    if (r.status === 0) { pending = { path, body }; setNet(); scheduleRetry(); return; }
+    pending = null; setNet();
+    if (r.status === 403 && seat && path === "/api/answer") { forgetSeat(); }
+    if (!r.data.ok) { setError(r.data.error); refresh(); } else { picked = []; rankOpen = null; savePicked(); }
+  }
+  function scheduleRetry() {
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(retry, RETRY_MS);
+  }
+  function retry() {
+    if (!pending || busy) return;
+    if (!state || !state.question || pending.body.question !== qid) { pending = null; setNet(); return; }
+    const p = pending; pending = null;
+    act(p.path, p.body);
+  }
   async function send(answer) {
     if (busy || !state || !state.question) return;
-    busy = true; setError(""); document.body.classList.add("busy");
-    const body = Object.assign({ question: qid, answer: String(answer), for: $("for").checked }, await seatFields());
-    const r = await post("/api/answer", body);
-    busy = false; document.body.classList.remove("busy");
-    if (r.status === 403 && seat) { forgetSeat(); }
-    if (!r.data.ok) { setError(r.data.error); refresh(); } else { picked = []; rankOpen = null; }
+    const q = qid, fields = await seatFields();
+    return act("/api/answer", Object.assign({ question: q, answer: String(answer), for: $("for").checked }, fields));
   }
   async function undo() {
     if (busy || !state || !state.question) return;
-    busy = true; setError("");
-    const r = await post("/api/undo", Object.assign({ question: qid }, await seatFields()));
-    busy = false;
-    if (!r.data.ok) setError(r.data.error); else { picked = []; rankOpen = null; }
+    const q = qid, fields = await seatFields();
+    return act("/api/undo", Object.assign({ question: q }, fields));
+  }
+  async function redo() {
+    if (busy || !state || !state.question) return;
+    const q = qid, fields = await seatFields();
+    return act("/api/redo", Object.assign({ question: q }, fields));
   }
   function setError(text) { $("error").textContent = text || ""; }
-  async function refresh() {
-    const res = await fetch("/state", { credentials: "same-origin", cache: "no-store" });
-    if (res.ok) show(await res.json());
+  // The connection and the board, said at the top of every screen (never cleared by a tap).
+  let lost = false, gone = false;
+  function setNet() {
+    let text = "";
+    if (gone) text = "This address is no longer the game's: open the one crib serve printed now (or scan its code).";
+    else if (!navigator.onLine || (lost && pending)) text = "Offline" + (pending ? ": your answer is sent when the connection is back" : ": waiting for the connection");
+    else if (lost) text = "The companion is not answering: retrying\u2026";
+    else if (pending) text = "Not sent yet: retrying\u2026";
+    $("net").textContent = text;
+    document.body.classList.toggle("offline", !!text);
   }
-  let source = null, lost = false;
+  async function refresh() {
+    try {
+      const res = await fetch("/state", { credentials: "same-origin", cache: "no-store" });
+      if (res.ok) show(await res.json());
+    } catch (e) { lost = true; setNet(); }
+  }
+  let source = null;
   function connect() {
     if (source) source.close();
     source = new EventSource("/events");
-    source.onmessage = (m) => { if (lost) { lost = false; setError(""); } show(JSON.parse(m.data)); };
+    source.onopen = () => { lost = false; setNet(); retry(); };
+    source.onmessage = (m) => { if (lost) { lost = false; setNet(); } show(JSON.parse(m.data)); retry(); };
     source.onerror = async () => { // the browser retries by itself; say why it waits
-      lost = true;
+      lost = true; setNet();
       try {
         const res = await fetch("/state", { credentials: "same-origin", cache: "no-store" });
-        if (res.status === 403) { source.close(); setError("This address is no longer the game's: open the one crib serve printed now (or scan its code)."); }
-      } catch (e) { setError("The companion is not answering: retrying\u2026"); }
+        if (res.status === 403) { source.close(); gone = true; setNet(); return; }
+      } catch (e) { /* not answering yet */ }
+      setTimeout(() => { if (lost && !gone) connect(); }, RETRY_MS); // the companion restarted, say
     };
+  }
+  window.addEventListener("online", () => { setNet(); refresh(); retry(); if (!source || source.readyState === EventSource.CLOSED) connect(); });
+  window.addEventListener("offline", setNet);
+  function savePicked() {
+    try { sessionStorage.setItem(PICKED_KEY, JSON.stringify({ q: qid, picked })); } catch (e) { /* private mode: not kept */ }
+  }
+  function loadPicked(id) {
+    try {
+      const kept = JSON.parse(sessionStorage.getItem(PICKED_KEY) || "null");
+      return kept && kept.q === id && Array.isArray(kept.picked) ? kept.picked : [];
+    } catch (e) { return []; }
+  }
+  function settle() { // the new question's buttons wait SETTLE_MS before they take a tap
+    document.body.classList.add("settling");
+    clearTimeout(settleTimer);
+    settleTimer = setTimeout(() => document.body.classList.remove("settling"), SETTLE_MS);
   }
 
   // -- seats ----------------------------------------------------------------------------
@@ -105,11 +167,13 @@
 
   // -- drawing --------------------------------------------------------------------------
   function show(s) {
-    if (state && s.version <= state.version) return;
+    if (state && s.run === state.run && s.version <= state.version) return; // an older state
+    const first = !state;
     const fresh = !state || !s.question || !state.question || s.question.id !== (state.question || {}).id;
     state = s;
     if (fresh) {
-      picked = []; rankOpen = null; setError("");
+      if (!first) settle();
+      picked = loadPicked(s.question ? s.question.id : null); rankOpen = null; setError("");
       totals = !!(s.question && s.question.legal && s.question.legal.prefer === "total");
     }
     qid = s.question ? s.question.id : null;
@@ -122,14 +186,16 @@
   }
   async function drawBoard() {
     if (boardRev == null) { $("board").textContent = ""; return; }
-    const res = await fetch("/board.svg", { credentials: "same-origin", cache: "no-store" });
-    if (res.ok) { $("board").innerHTML = await res.text(); $("board").dataset.rev = boardRev; }
+    try {
+      const res = await fetch("/board.svg", { credentials: "same-origin", cache: "no-store" });
+      if (res.ok) { $("board").innerHTML = await res.text(); $("board").dataset.rev = boardRev; }
+    } catch (e) { boardRev = null; } // offline: drawn again with the next state
   }
   function draw() {
     const q = state.question, v = state.view;
     document.body.dataset.kind = q ? q.kind : "over";
     drawScores(v, q);
-    $("prompt").textContent = q ? q.prompt.replace(/ \((Y\/n|y\/N)\)$/, "?") : "The session is over";
+    $("prompt").textContent = q ? q.prompt.replace(ASKED, "?") : "The session is over";
     $("prompt").dataset.id = qid || "";
     const ns = names();
     const asked = q && q.asks != null ? ns[q.asks] : null;
@@ -139,6 +205,11 @@
     if (mine) $("for").checked = false;
     $("forname").textContent = asked || "";
     $("undo").disabled = !q || !q.undo;
+    const u = state.undone;
+    $("undone").hidden = !u;
+    $("undone-text").textContent = u ? u.text : "";
+    $("redo").hidden = !(u && u.redo);
+    $("board-off").textContent = v && v.offline ? "Board offline: the scores are kept here" : "";
     drawChosen();
     drawPanel(q, mine || $("for").checked);
     drawHand(v);
@@ -196,8 +267,9 @@
   function drawChoices(q, L, add) {
     const g = grid("choices");
     const yesNo = L.choices.length === 2 && L.choices[0] === "y";
+    const labels = L.labels || {};
     L.choices.forEach((c) => {
-      const label = yesNo ? (c === "y" ? "Yes" : "No") : String(c);
+      const label = labels[c] || (yesNo ? (c === "y" ? "Yes" : "No") : String(c));
       const isDefault = yesNo ? (c === "y") === L.default : String(q.default) === String(c);
       g.append(button(label, () => send(c), { class: isDefault ? "primary" : "", "data-choice": c }));
     });
@@ -249,6 +321,7 @@
       add(row);
       if (totals) return drawNumbers(q, L, add);
     }
+    if (L.prefer === "ranks") return drawRanks(L, need, add);
     if (q.kind === "discard") { // the dealt cards themselves
       const g = grid("choices");
       (L.cards || []).forEach((c) => g.append(button(cardText(c), () => pick(c, need), { "data-card": c, class: picked.includes(c) ? "on" : "" })));
@@ -268,17 +341,29 @@
       }
       add(s);
     }
-    if (picked.length) add(button("Clear " + picked.length, () => { picked = []; rankOpen = null; draw(); }, { "data-choice": "clear" }));
+    if (picked.length) add(button("Clear " + picked.length, () => { picked = []; rankOpen = null; savePicked(); draw(); }, { "data-choice": "clear" }));
+  }
+  // The show by ranks: a rank a tap, each offered while this hand can still hold one more.
+  function drawRanks(L, need, add) {
+    const room = L.room || {};
+    const g = grid("ranks");
+    for (const r of RANKS) {
+      const have = picked.filter((c) => c === r).length;
+      g.append(button(rankText(r), () => pick(r, need, true), { "data-rank": r, disabled: have >= (room[rankText(r)] || 0) }));
+    }
+    add(g);
+    if (picked.length) add(button("Clear " + picked.length, () => { picked = []; savePicked(); draw(); }, { "data-choice": "clear" }));
   }
   function openRank(r, legal, need) {
     const suits = [...legal].filter((c) => c[0] === r);
     if (suits.length === 1) return pick(suits[0], need); // one suit left: no need to ask
     rankOpen = r; draw();
   }
-  function pick(c, need) {
+  function pick(c, need, again) { // again: the same rank may be picked more than once
     const i = picked.indexOf(c);
-    if (i >= 0) picked.splice(i, 1); else picked.push(c);
+    if (i >= 0 && !again) picked.splice(i, 1); else picked.push(c);
     rankOpen = null;
+    savePicked();
     if (picked.length === need) return send(picked.join(" "));
     draw();
   }
@@ -339,6 +424,14 @@
   document.addEventListener("click", keepAwake, { once: true });
   window.addEventListener("DOMContentLoaded", () => {
     $("undo").onclick = undo;
+    $("redo").onclick = redo;
+    // A tap on a button within SETTLE_MS of a new question never reaches it (capture).
+    document.addEventListener("click", (e) => {
+      if (document.body.classList.contains("settling") && e.target.closest && e.target.closest("#ask button, #bar button")) {
+        e.stopPropagation(); e.preventDefault();
+      }
+    }, true);
+    setNet();
     $("for").onchange = () => draw();
     $("seat-change").onclick = forgetSeat;
     $("speak").checked = localStorage.getItem("crib.speak") === "1";

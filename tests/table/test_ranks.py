@@ -1,0 +1,43 @@
+"""A show known by ranks plus its flush/nobs answer scores exactly as the same hand with
+its suits (the core's show scoring), for every hand, hand or crib; and every answer offered
+is one some real hand gives."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from crib.table.ranks import CODES, flags_of, score_ranks, stand_in, suit_choices
+from cribcore.show import score_show
+
+five_cards = st.lists(st.integers(0, 51), min_size=5, max_size=5, unique=True)
+
+
+@given(five_cards, st.booleans())
+def test_ranks_and_flags_score_as_the_cards(cards, crib):
+    hand, starter = cards[:4], cards[4]
+    ranks = [c >> 2 for c in hand]
+    flags = flags_of(hand, starter, crib)
+    assert flags in suit_choices(ranks, starter, crib)
+    items, total = score_ranks(ranks, starter, crib, *flags)
+    assert total == score_show(hand, starter, crib)
+    assert all(c == starter or isinstance(c, str) for it in items for c in it.cards)
+
+
+@given(five_cards, st.booleans())
+def test_every_choice_offered_is_a_real_hand(cards, crib):
+    ranks, starter = [c >> 2 for c in cards[:4]], cards[4]
+    choices = suit_choices(ranks, starter, crib)
+    assert choices and all(choice in CODES for choice in choices)
+    for flush, nobs in choices:
+        hand = stand_in(ranks, starter, crib, flush, nobs)
+        assert sorted(c >> 2 for c in hand) == sorted(ranks) and starter not in hand
+        assert flags_of(hand, starter, crib) == (flush, nobs)
+
+
+def test_what_is_offered_for_some_hands():
+    five_h = (3 << 2) | 2  # the starter 5♥ (suits C D H S)
+    assert suit_choices([4, 5, 6, 7], five_h, False) == [(0, False), (4, False), (5, False)]
+    assert suit_choices([4, 5, 6, 7], five_h, True) == [(0, False), (5, False)]
+    assert suit_choices([4, 4, 6, 7], five_h, False) == [(0, False)]  # a pair: no flush
+    assert suit_choices([10, 4, 6, 7], five_h, False) == [
+        (0, False), (0, True), (4, False), (5, True)]  # with a jack, a flush of 5 is nobs
+    assert suit_choices([3, 4, 6, 7], five_h, False) == [(0, False), (4, False)]

@@ -1,0 +1,108 @@
+"""No entry lost on a phone, in a real browser: a fast second tap lands on nothing that
+acts (not Undo, not the next screen's buttons), an undo is announced on every screen and
+can be put back, and a tap during a network drop is kept, said, and sent when the phone is
+back (the page never stays busy)."""
+
+from contextlib import contextmanager
+
+import pytest
+from browser import Phone, Serve
+from test_browser import browser, play  # noqa: F401  (the browser fixture)
+from webtools import Players
+
+pytestmark = pytest.mark.browser
+
+BIG_PHONE = {"width": 412, "height": 839}  # where the trial found Undo under the ranks
+
+
+@contextmanager
+def table(browser, tmp_path, until, viewport=None):  # noqa: F811
+    """Alice and Bob on two phones, played (seed 3) until until(state); (serve, phones,
+    players). Every phone is closed and the companion stopped after."""
+    serve = Serve(tmp_path, ["Alice", "Bob"], 121)
+    phones = []
+    try:
+        phones = [Phone(browser, serve.url, s, viewport) for s in (0, 1)]
+        players = Players(2, 121, False, seed=3)
+        play(serve, phones, players, until, check_board=False)
+        yield serve, phones, players
+    finally:
+        for phone in phones:
+            phone.close()
+        serve.stop()
+
+
+def undone_in_log(serve):
+    return [e["text"] for e in serve.state()["log"] if "undone" in e["text"]]
+
+
+@pytest.mark.parametrize("gap_ms", [80, 250])
+def test_a_double_tap_on_a_card_lays_it_once(browser, tmp_path, gap_ms):  # noqa: F811
+    with table(browser, tmp_path, lambda s: s["question"]["kind"] == "play",
+               BIG_PHONE) as (serve, phones, _):
+        q = serve.state()["question"]
+        assert q["asks"] == 1 and "10" in q["legal"]["ranks"]
+        bob = phones[1]
+        bob.settled()
+        bob.double_tap("#panel [data-rank='T']", gap_ms)
+        bob.page.wait_for_timeout(800)
+        s = serve.state()
+        assert undone_in_log(serve) == []
+        assert [c[0] for c in s["view"]["hand"]["pile"]] == ["T"]
+        assert s["question"]["asks"] == 0 and s["question"]["kind"] == "play"
+        assert bob.page.is_hidden("#undone")
+
+
+def test_a_double_tap_on_yes_pegs_the_show_once(browser, tmp_path):  # noqa: F811
+    with table(browser, tmp_path, lambda s: s["question"]["kind"] == "confirm"
+               and len(s["view"]["hand"]["shown"]) == 1, BIG_PHONE) as (serve, phones, _):
+        dealer = phones[0]
+        dealer.settled()
+        dealer.double_tap("#panel [data-choice='y']", 150)
+        dealer.page.wait_for_timeout(800)
+        s = serve.state()
+        assert undone_in_log(serve) == []
+        assert len(s["view"]["hand"]["shown"]) == 2 and s["question"]["kind"] == "crib"
+        assert dealer.page.text_content("#chosen") == ""  # the crib's picker untouched
+
+
+def test_an_undo_is_said_on_every_screen_and_put_back(browser, tmp_path):  # noqa: F811
+    with table(browser, tmp_path, lambda s: len(s["view"]["hand"]["pile"]) == 2) \
+            as (serve, phones, _):
+        before = serve.state()
+        phones[0].settled()
+        phones[0].page.click("#undo")
+        for phone in phones:
+            phone.page.wait_for_selector("#undone:not([hidden])")
+            assert phone.page.text_content("#undone-text").startswith("Undone: Alice laid")
+        assert len(serve.state()["view"]["hand"]["pile"]) == 1
+        phones[1].settled()
+        phones[1].page.click("#redo")  # put back from the other phone
+        for phone in phones:
+            phone.page.wait_for_selector("#undone", state="hidden")
+        assert serve.state()["view"] == before["view"]
+
+
+def test_a_tap_while_offline_is_said_kept_and_sent_when_back(browser, tmp_path):  # noqa: F811
+    with table(browser, tmp_path, lambda s: s["question"]["kind"] == "play") \
+            as (serve, phones, players):
+        bob = phones[1]
+        q = serve.state()["question"]
+        bob.settled()
+        bob.context.set_offline(True)
+        rank = players.answer(type("Q", (), q))  # Bob's card, by rank
+        bob.page.click(f"#panel [data-rank='{'T' if rank == '10' else rank}']")
+        bob.page.wait_for_function("() => document.getElementById('net').textContent"
+                                   ".startsWith('Offline')", timeout=5000)
+        assert "busy" not in (bob.page.get_attribute("body", "class") or "")
+        assert serve.state()["question"]["id"] == q["id"]  # nothing arrived
+        bob.context.set_offline(False)
+        bob.page.wait_for_function("(old) => document.getElementById('prompt').dataset.id"
+                                   " !== old", arg=q["id"], timeout=10000)
+        s = serve.state()
+        assert len(s["view"]["hand"]["pile"]) == 1 and s["question"]["asks"] == 0
+        bob.page.wait_for_function("() => document.getElementById('net').textContent"
+                                   " === ''", timeout=10000)
+        # and the game goes on from both phones
+        play(serve, phones, players, lambda s: len(s["view"]["hand"]["pile"]) >= 3,
+             check_board=False)
