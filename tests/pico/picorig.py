@@ -40,6 +40,16 @@ class PicoError(AssertionError):
     """The emulated Pico did not do what a test waited for (a failure, not a skip)."""
 
 
+# Live readings in a `state` reply, not part of the game: `ma`, the current the frame on
+# show draws (it moves with animations), and `free`, the heap free after a collection.
+LIVE = ("ma", "free")
+
+
+def game_state(args):
+    """A `state` reply's fields less the live readings (LIVE)."""
+    return {k: v for k, v in args.items() if k not in LIVE}
+
+
 def uf2_path():
     return Path(os.environ.get("PICO_UF2") or SHARED / UF2)
 

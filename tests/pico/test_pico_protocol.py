@@ -4,6 +4,7 @@ repeated ids, garbage. One booted Pico serves the module (each check leaves it u
 import random
 
 import pytest
+from picorig import game_state
 
 from cribcore.protocol import MAX_LINE, PROTO, LineReader, decode, verbs
 
@@ -16,11 +17,8 @@ def reply(pico, line):
 
 
 def state(pico):
-    """The board's state, less `ma`: the current drawn by the frame being shown, a live
-    reading that moves with animations (the turn pulse, a jump), not part of the state."""
-    args = dict(reply(pico, "state").args)
-    args.pop("ma", None)
-    return args
+    """The board's state, less its live readings (picorig.LIVE)."""
+    return game_state(reply(pico, "state").args)
 
 
 def test_it_boots_and_says_hello(pico):
