@@ -121,6 +121,21 @@ def describe_game(history, game):
     return f"{' v '.join(t.side_names)} to {match['target']}, {scores}, started {game['started']}"
 
 
+def result(table):
+    """A finished game's result, as plain data: the winner (a side's name), the scores
+    (the winner's first, then the others in lane order), the skunk ("skunk", "double
+    skunk" or ""), and all of it in a sentence ("Alice wins, 121 to Bob 85 (skunk)")."""
+    g = table.game
+    level = win_level(g)
+    others = [s for s in range(len(g.sides)) if s != g.winner]
+    loser = " ".join(f"{table.side_names[s]} {g.scores[s]}" for s in others)
+    text = (f"{agree(table.side_names[g.winner], 'wins')}, {g.scores[g.winner]} to"
+            f" {loser}" + (f" ({SKUNKS[level]})" if level else ""))
+    return {"winner": table.side_names[g.winner],
+            "scores": [[table.side_names[s], g.scores[s]] for s in [g.winner] + others],
+            "skunk": SKUNKS[level], "text": text}
+
+
 class _NoBoard:
     kind = "none"
 
@@ -223,10 +238,7 @@ class Session:
         level = win_level(g)
         points = table.match["game_points"][level]
         self.h.finish_game(table.game_id, g.winner, g.scores, level, points)
-        loser = " ".join(f"{table.side_names[s]} {g.scores[s]}" for s in range(len(g.sides))
-                         if s != g.winner)
-        text = (f"{agree(table.side_names[g.winner], 'wins')}, {g.scores[g.winner]} to"
-                f" {loser}" + (f" ({SKUNKS[level]})" if level else ""))
+        text = result(table)["text"]
         self.view.heading(text)
         self.view.over(g.winner, g.scores, level, text)
         tally = [0] * len(g.sides)
