@@ -57,8 +57,11 @@ def _entry_text(e, names, sides) -> str:
     pts = f"+{e['points']} {e['reason'] or ''}".rstrip()
     if not e["points"] and e["kind"] != "show":  # a show says what it counted, 0 too
         pts = ""
+    by = e.get("answered_by")
     tail = "".join("  " + t for t in (pts, "" if e["source"] == "table" else
-                                      f"[{e['source']}]", "(undone)" if e["undone"] else "")
+                                      f"[{e['source']}]",
+                                      "" if by is None else f"[answered by {names[by]}]",
+                                      "(undone)" if e["undone"] else "")
                    if t)
     return f"  {e['seq']:>4} h{e['hand'] + 1:<3} {said}{tail}"
 
