@@ -124,7 +124,7 @@ def test_port_auto_finds_a_pico_by_usb_id_and_handshake(capsys, monkeypatch, tmp
         try:
             monkeypatch.setattr("serial.tools.list_ports.comports",
                                 lambda: [_pico(silent.url), _pico(vb.port)])
-            code, out, _ = run(capsys, ["board", "--timeout", "0.2", "--json", "status"])
+            code, out, _ = run(capsys, ["board", "--timeout", "2", "--json", "status"])
             assert code == 0
             assert json.loads(out)["port"] == vb.port
             code, out, _ = run(capsys, ["board", "--port", "list"])
