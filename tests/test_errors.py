@@ -14,7 +14,7 @@ from crib.cli import main
 from crib.errors import HANDLED
 
 # Control-flow signals caught by the code that raises them; never an error for the user.
-SIGNALS = {"crib.board.link._Lost", "crib.ui.prompt.QuitRequest",
+SIGNALS = {"crib.board.transport.PortLost", "crib.ui.prompt.QuitRequest",
            "crib.table.entries.StateChanged", "crib.table.answers.UndoRequest"}
 
 
@@ -31,7 +31,7 @@ def _host_exceptions():
 
 def test_every_host_error_derives_from_the_handled_base():
     found = dict(_host_exceptions())
-    assert "crib.deploy.build.BuildError" in found and "crib.board.link.LinkError" in found
+    assert "crib.deploy.build.BuildError" in found and "crib.board.transport.LinkError" in found
     assert SIGNALS <= set(found), "a signal was renamed: update SIGNALS"
     stray = sorted(name for name, cls in found.items()
                    if name not in SIGNALS and not issubclass(cls, HANDLED))

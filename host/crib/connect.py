@@ -1,10 +1,11 @@
 """The one way to open a board: `--port auto|list|PATH|URL`, `--board sim|none`.
 
 open_link(spec) is the factory of every kind of board behind a Link: "auto" (a Pico found
-by USB id and handshake), "sim" (the virtual board on a store: the running one, or one
-started for the link), a device path or a pyserial URL. It sits above all the kinds, so a
-Link knows only how to talk over a port it is given, and no low-level module imports the
-virtual board.
+by USB id and handshake, found again by its serial number), "sim" (the virtual board on a
+store, crib.sim.opener: the running one, or one started for the link), a device path or a
+pyserial URL. Each kind is an opener the link's transport calls to (re)open its port, so
+a Link knows only how to talk over a port it is given, and no low-level module imports
+the virtual board.
 
 Commands that talk to the board call add_board_arguments(parser) and open_board(args);
 `--port list` is answered by list_ports_text() before any board is opened. The table
@@ -13,6 +14,7 @@ commands (play, practice, shuffle) get the table's board with open_table_board.
 
 import argparse
 import os
+from functools import partial
 from typing import Callable, Optional
 
 from crib.board.api import GameBoard
@@ -119,7 +121,7 @@ def open_link(spec: str, store: Optional[str] = None, config: Optional[str] = No
     if spec == "auto":
         return _open_auto(link_class, comports, **kw)
     if spec == "sim":
-        return _open_sim(link_class, store, config, **kw)
+        return _open_sim(link_class, _sim_opener(store, config), **kw)
     return link_class.open(spec, **kw)
 
 
@@ -132,7 +134,10 @@ def _open_auto(link_class, comports=None, **kw):
         if not p["pico"]:
             continue
         device = p["device"]
-        link = link_class(lambda d=device: open_url(d), name=device, **kw)
+        # After an unplug the same Pico may come back under another device name: it is
+        # opened by its USB serial number when it has one.
+        link = link_class(partial(_reopen_pico, p["serial"], device, comports)
+                          if p["serial"] else partial(open_url, device), name=device, **kw)
         try:
             link.connect()
         except VersionMismatch as e:
@@ -142,9 +147,6 @@ def _open_auto(link_class, comports=None, **kw):
         except LinkError as e:
             tried.append("%s: %s" % (device, e))
             continue
-        if p["serial"]:
-            # After an unplug the same Pico may come back under another device name.
-            link.opener = lambda s=p["serial"], d=device: _reopen_pico(s, d, comports)
         return link
     if mismatch is not None:
         raise mismatch
@@ -159,37 +161,21 @@ def _reopen_pico(serial_no, device, comports=None):
     return open_url(found[0] if found else device)
 
 
-def _open_sim(link_class, store=None, config=None, **kw):
-    """A Link to the virtual board on `store`: the running one, or one started for the link
-    (headless, on a pty; it stops when the link is closed)."""
-    from crib.sim.store import SimError, default_store, running_sim
-    from crib.sim.virtual import VirtualBoard
+def _sim_opener(store=None, config=None):
+    """The virtual board on store, started if none runs there (crib.sim.opener)."""
+    from crib.sim.opener import SimOpener
 
-    store = store or default_store()
-    if config is not None and not os.path.exists(config):
-        raise SimError("no such config file: %r" % (config,))
+    return SimOpener(store, config).start()
+
+
+def _open_sim(link_class, opener, **kw):
+    """A connected Link through a SimOpener (closed if the link cannot connect)."""
+    link = link_class(opener, name=opener.name, **kw)
     try:
-        url = running_sim(store)
-        vb = None if url is not None else VirtualBoard(store, config).start()
-    except SimError:
-        url, vb = running_sim(store), None  # another command started one just now
-        if url is None:
-            raise
-    if vb is None:
-        # A virtual board the user runs may be restarted, on a new port: each reopen looks
-        # the store up again (its port file), and falls back on the address it had.
-        link = link_class(lambda: open_url(running_sim(store) or url), name="sim on " + store,
-                          **kw)
         return link.connect()
-    link = link_class(lambda: open_url(vb.url), name="sim " + vb.url, **kw)
-    link.owned.append(vb)
-    link.sim = vb
-    try:
-        link.connect()
     except BaseException:
-        vb.close()
+        opener.close()
         raise
-    return link
 
 
 def open_table_board(choice: str, port: Optional[str] = None, store: Optional[str] = None,
@@ -219,4 +205,5 @@ def open_table_board(choice: str, port: Optional[str] = None, store: Optional[st
                 return MemoryBoard(4)
             if note:
                 note("no Pico found: playing on the virtual board (crib sim shows it)")
-    return LinkBoard(open_link("sim", store=store))
+    opener = _sim_opener(store)
+    return LinkBoard(_open_sim(Link, opener), widener=opener)

@@ -13,6 +13,8 @@ import time
 import httpx2 as httpx
 import pytest
 
+from crib.board.guard import BoardOffline
+from crib.board.memory import MemoryBoard
 from crib.connect import open_table_board
 from crib.history.db import History
 from crib.sim.store import running_sim
@@ -155,3 +157,55 @@ def test_a_virtual_board_restarted_on_a_new_port_is_found_again(tmp_path):
         link.close()
         sim.terminate()
         sim.wait(10)
+
+
+class CountingBoard(MemoryBoard):
+    """A board in memory that can be offline, counting what it is asked."""
+
+    kind = "pico"
+
+    def __init__(self):
+        super().__init__(4)
+        self.down = False
+        self.asked = []
+
+    def _ask(self, what):
+        if self.down:
+            raise BoardOffline("the board is offline (a test)")
+        self.asked.append(what)
+
+    def state(self):
+        self._ask("state")
+        return super().state()
+
+    def peg(self, lane, n, op_id):
+        self._ask("peg")
+        asked = list(self.asked)
+        st = super().peg(lane, n, op_id)
+        self.asked = asked  # its reply's state is not a question of its own
+        return st
+
+
+def test_the_pegs_that_waited_take_one_round_trip_each_when_the_board_is_back(tmp_path):
+    """What waited is sent on the engine's worker, before the next answer: no state asked
+    again after each peg (each peg's reply says the state after)."""
+    board = CountingBoard()
+    engine = TableEngine(History.open(str(tmp_path / "h.sqlite3")), board, {"confirm": True},
+                         Setup(NAMES, False, 121, 0), clock=lambda: clock[0])
+    clock = [0.0]
+    players = Players(2, 121, False, seed=7)
+    engine.start()
+    board.down = True
+    table = engine.session.table
+    while len(table.h.pending_ops(table.game_id)) < 6:
+        q = engine.question()
+        engine.answer(q.id, players.answer(q))
+    waited = len(table.h.pending_ops(table.game_id))
+    board.down = False
+    board.asked = []
+    clock[0] += 60  # the engine tries an offline board again every few seconds
+    engine.poll()
+    assert not table.offline and table.h.pending_ops(table.game_id) == []
+    assert board.asked.count("peg") == waited
+    # retry_board's probe, settle_pending's one look, reconcile's: never one per peg
+    assert board.asked.count("state") <= 3, board.asked

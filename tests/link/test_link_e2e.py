@@ -3,7 +3,7 @@
 import time
 
 import pytest
-from rig import FakePeer, UsbPort, free_port
+from rig import FakePeer, UsbPort, free_port, patient
 
 from crib.board.link import (
     BoardRefused,
@@ -43,7 +43,7 @@ def board(tmp_path, transport):
     vb.close()
 
 
-def wait_for(pred, seconds=5.0):
+def wait_for(pred, seconds=60.0):  # returns as soon as pred holds: generous for load
     end = time.monotonic() + seconds
     while not pred():
         assert time.monotonic() < end, "timed out waiting"
@@ -79,7 +79,7 @@ def test_retry_after_a_dropped_reply_applies_once(board):
         return line.encode() + b"\n"
 
     board.tap = tap
-    with Link.open(url(board), timeout=0.3) as link:
+    with Link.open(url(board), **patient(0.3)) as link:
         after = link.peg(0, 5)
         assert len(dropped) == 1
         assert link.resends >= 1
@@ -142,7 +142,7 @@ def _cut_off(board, change, cut_after):
             return b""
         return line.encode() + b"\n"
 
-    with Link.open(url(board), timeout=0.3, on_event=events.append) as link:
+    with Link.open(url(board), on_event=events.append, **patient(0.3)) as link:
         link.peg(0, 2)
         before = link.known
         if cut_after:
@@ -206,7 +206,7 @@ def test_refused_command_raises_with_its_code(board):
 
 
 def test_runner_killed_and_restarted(board):
-    with Link.open(url(board), timeout=0.5) as link:
+    with Link.open(url(board), **patient(0.5)) as link:
         link.peg(0, 3)
         board.kill()
         board.wait_started(2)
@@ -221,7 +221,7 @@ def test_unplug_and_replug_reconnects(tmp_path, transport):
     vb = start(tmp_path / "s", transport, port)
     events = []
     try:
-        link = Link.open(url(vb), timeout=0.5, on_event=events.append)
+        link = Link.open(url(vb), on_event=events.append, **patient(0.5))
         link.peg(1, 6)
         vb.close(kill=True)  # the port goes away
         wait_for(lambda: any(e.name == "lost" for e in events))
@@ -241,7 +241,7 @@ def test_changes_made_while_away_are_reported_not_overwritten(tmp_path, transpor
     vb = start(tmp_path / "s", transport, port)
     events = []
     try:
-        link = Link.open(url(vb), timeout=0.5, on_event=events.append)
+        link = Link.open(url(vb), on_event=events.append, **patient(0.5))
         link.peg(0, 2)
         vb.close(kill=True)
         # Someone pegs while our link is away (on a port our link does not know).

@@ -11,7 +11,7 @@ from tablescript import rows
 from webtools import KEY, NAMES, Table, make_hub, seat, state
 
 from crib.board.memory import MemoryBoard
-from crib.web.app import COOKIE, create_app
+from crib.web.app import create_app
 from crib.web.picture import board_svg
 from crib.web.seats import MAX_BODY, seat_token
 
@@ -26,8 +26,7 @@ def entries(client):
     return rows(client.db, "SELECT COUNT(*) AS n FROM entries")[0]["n"]
 
 
-@pytest.mark.parametrize("path", ["/", "/state", "/events", "/board.svg", "/qr.svg",
-                                  "/static/app.js", "/static/app.css"])
+@pytest.mark.parametrize("path", ["/state", "/events", "/board.svg", "/qr.svg", "/join.json"])
 def test_every_page_needs_the_key(db, path):
     app = create_app(make_hub(db), KEY, "http://x/?k=" + KEY, poll=False)
     with TestClient(app) as c:
@@ -40,15 +39,30 @@ def test_every_page_needs_the_key(db, path):
         assert "Alice" not in c.get(path).text
 
 
-def test_the_joining_address_sets_a_cookie_the_page_then_uses(db):
+def test_the_page_shell_is_the_same_without_the_key_and_holds_nothing_of_the_game(db):
     app = create_app(make_hub(db), KEY, "http://x/?k=" + KEY, poll=False)
     with TestClient(app) as c:
-        r = c.get("/", params={"k": KEY})
-        assert r.status_code == 200 and "<title>" in r.text
-        assert r.cookies.get(COOKIE) == KEY
-        assert "httponly" in r.headers["set-cookie"].lower()
-        assert c.get("/state").status_code == 200  # the cookie alone now
-        assert c.get("/static/app.js").status_code == 200
+        bare = c.get("/")  # a reload: the key is in the page's storage, not the address
+        joined = c.get("/", params={"k": KEY})
+        assert bare.status_code == joined.status_code == 200 and "<title>" in bare.text
+        assert bare.text == joined.text
+        assert KEY not in bare.text and "Alice" not in bare.text and "<svg" not in bare.text
+        assert c.get("/static/app.js").status_code == c.get("/static/app.css").status_code == 200
+
+
+def test_the_key_is_never_put_in_a_cookie_nor_taken_from_one(db):
+    """Cookies are not scoped by port: every server on the host gets them. A request that
+    carries the key only in a cookie (what another companion's page left) is refused."""
+    app = create_app(make_hub(db), KEY, "http://x/?k=" + KEY, poll=False)
+    with TestClient(app) as c:
+        for path in ("/", "/join.json", "/state", "/qr.svg"):
+            r = c.get(path, params={"k": KEY})
+            assert "set-cookie" not in r.headers, path
+        c.cookies.set("crib_key", KEY)
+        assert c.get("/state").status_code == 403
+        assert c.post("/api/join", json={"seat": 0}).status_code == 403
+        c.cookies.clear()
+        assert c.get("/state", headers={"X-Crib-Key": KEY}).status_code == 200
 
 
 def test_the_page_carries_the_qr_code_and_no_outside_assets(client):
@@ -57,7 +71,8 @@ def test_the_page_carries_the_qr_code_and_no_outside_assets(client):
     assert "default-src 'self'" in csp and "script-src 'self'" in csp
     assert page.headers["referrer-policy"] == "no-referrer"  # the key stays here
     html = page.text
-    assert "<svg" in html and "http://127.0.0.1/?k=" + KEY in html
+    joining = client.get("/join.json").json()  # the page fetches them with its key
+    assert joining["url"] == "http://127.0.0.1/?k=" + KEY and joining["session"]
     js = client.get("/static/app.js").text
     css = client.get("/static/app.css").text
     for text in (html, js, css):  # every asset is served by the companion: no CDN

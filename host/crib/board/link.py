@@ -8,7 +8,10 @@ that is fresh across runs; when its reply does not come in time the same line is
 again, and the board, which applies an id once, answers the repeat with the first reply.
 When the port goes away (unplug, a killed virtual board) or the board reboots, the link
 reopens the port, shakes hands again, fetches the state and reports every difference
-from what it expected (a `drift` event); it never writes the board back. docs/link.md.
+from what it expected (a `drift` event); it never writes the board back. The port, the
+thread reading it and the reconnect's retries are its transport's (crib.board.transport);
+what the port is (a Pico found again by its serial number, a virtual board started for
+the link) is its opener's (crib.connect). docs/link.md.
 """
 
 import queue
@@ -16,17 +19,19 @@ import threading
 import time
 import traceback
 
-import serial
-
 from crib.board.ids import Ids
 from crib.board.pixels import parse_pixels
 from crib.board.state import BoardState, differences
-from crib.errors import CribError
+from crib.board.transport import (  # noqa: F401 - LinkError, Disconnected, open_url: here too
+    Disconnected,
+    LinkError,
+    PortLost,
+    SerialTransport,
+    open_url,
+)
 from cribcore.protocol import (
     CHANGE,
-    MAX_REPLY,
     PROTO,
-    LineReader,
     ProtocolError,
     command,
     decode,
@@ -37,20 +42,11 @@ TIMEOUT = 1.0  # seconds to wait for one reply before sending the line again
 RETRIES = 3  # sends after the first before a command gives up with BoardTimeout
 RECONNECT = 10.0  # seconds a command waits for a lost port to come back
 EVENT_BACKLOG = 1000  # events kept for events() when nobody reads them
-_SLICE = 0.05  # the reader thread's read timeout: how soon it notices close()
 _GARBLED = ("bad_line", "too_long")  # our line arrived damaged: send it again
-
-
-class LinkError(CribError):
-    """The link failed: no answer, port lost, wrong firmware or a refused command."""
 
 
 class BoardTimeout(LinkError):
     """No reply in time (after the retries): never an empty reply."""
-
-
-class Disconnected(LinkError):
-    """The port went away and did not come back in time."""
 
 
 class VersionMismatch(LinkError):
@@ -88,15 +84,6 @@ class Event:
         return "Event(%r, %r, from_board=%r)" % (self.name, self.args, self.from_board)
 
 
-def open_url(url, timeout=_SLICE):
-    """Open a device path or pyserial URL for the link; LinkError if it cannot be opened."""
-    try:
-        port = serial.serial_for_url(url, baudrate=115200, timeout=timeout, write_timeout=2)
-    except (serial.SerialException, OSError, ValueError) as e:
-        raise Disconnected("cannot open %r: %s" % (url, e)) from None
-    return port
-
-
 # Sentinels in the reply queue.
 _LOST = "lost"
 _BOOT = "boot"
@@ -106,16 +93,15 @@ _SHAPES = {"hello": ("proto",), "state": ("mode", "players"), "leds": ("px",),
            "tick": ("now",)}
 
 
-class _Lost(Exception):
-    """Internal: the port went away during an exchange."""
-
-
 class Link:
     """A connection to one board: commands, replies, events, retries and reconnects."""
 
     def __init__(self, opener, name="", timeout=TIMEOUT, retries=RETRIES,
                  reconnect=RECONNECT, on_event=None, ids=None):
-        self.opener = opener  # () -> an open pyserial-like port; raises LinkError if absent
+        # opener: () -> an open pyserial-like port (LinkError if absent); with a `close`,
+        # closed with the link (crib.board.transport).
+        self.transport = SerialTransport(opener, name, self._line, self._port_lost,
+                                         self._drain)
         self.name = name
         self.timeout = timeout
         self.retries = retries
@@ -126,22 +112,13 @@ class Link:
         self.drift = []  # differences found at the last resync
         self.resends = 0  # lines sent again (timeouts, reboots, reconnects)
         self.reconnects = 0
-        self.owned = []  # things closed with the link (a virtual board started for it)
-        self.sim = None  # the VirtualBoard started for this link ("sim"), if one was
-        self._port = None
-        self._reader = None  # the thread reading self._port
-        self._gen = 0
         self._replies = queue.Queue()
         self._events = queue.Queue()
         self._lock = threading.RLock()  # one exchange at a time
         self._slock = threading.Lock()  # the known state
         self._known = None
-        self._lost = True
         self._rebooted = False
-        self._closed = False
-        self._trouble = threading.Event()
         self._noise = []
-        self._super = None
         self._calls = queue.Queue()
         if on_event is not None:
             threading.Thread(target=self._dispatch, daemon=True, name="crib-link-events").start()
@@ -160,9 +137,9 @@ class Link:
         """Open the port, shake hands, fetch the state; raise LinkError if that fails."""
         with self._lock:
             try:
-                self._reopen()
+                self.transport.open()
                 self._sync()
-            except _Lost:
+            except PortLost:
                 self.close()
                 raise Disconnected("%s went away during the handshake" % self.name) from None
             except BoardTimeout:
@@ -174,20 +151,13 @@ class Link:
             except BaseException:
                 self.close()
                 raise
-        self._super = threading.Thread(target=self._supervise, daemon=True,
-                                       name="crib-link-supervisor")
-        self._super.start()
+        self.transport.watch(self._repair)
         return self
 
     def close(self):
-        """Close the port and stop the threads (and a virtual board started for the link)."""
-        self._closed = True
-        self._trouble.set()
+        """Close the port and stop the threads (and what the opener started for the link)."""
         self._calls.put(None)
-        self._shut()
-        for thing in reversed(self.owned):
-            thing.close()
-        self.owned = []
+        self.transport.close()
 
     def __enter__(self):
         return self
@@ -254,7 +224,8 @@ class Link:
     def connected(self):
         """Whether the port is open and the board's handshake holds (no loss, no reboot,
         not closed): False means a command would first wait for a reconnect."""
-        return not (self._lost or self._rebooted or self._closed)
+        t = self.transport
+        return not (t.lost or self._rebooted or t.closed)
 
     @property
     def known(self):
@@ -275,7 +246,7 @@ class Link:
             args["id"] = self.ids.next()
         line = encode(verb, **args)  # a bad argument fails here, before anything is sent
         with self._lock:
-            if self._closed:
+            if self.transport.closed:
                 raise Disconnected("the link to %s is closed" % self.name)
             msg, _ = self._exchange(verb, args.get("id"), line, recover=True)
         if msg.kind == "err":
@@ -333,13 +304,13 @@ class Link:
         fresh = None
         deadline = None
         while True:
-            if recover and (self._lost or self._rebooted):
+            if recover and (self.transport.lost or self._rebooted):
                 deadline = deadline or time.monotonic() + self.reconnect
                 fresh = self._recover(deadline, ident is not None)
                 tries = 0
-            elif not recover and self._lost:
-                raise _Lost()
-            if not self._send(line):
+            elif not recover and self.transport.lost:
+                raise PortLost()
+            if not self.transport.write(line):
                 continue
             got = self._await(verb, ident)
             if got is None:
@@ -351,7 +322,7 @@ class Link:
                 continue
             if got in (_LOST, _BOOT):
                 if not recover and got == _LOST:
-                    raise _Lost()
+                    raise PortLost()
                 if not recover:
                     # The handshake goes on after the boot: what it fetches is fresh.
                     self._rebooted = False
@@ -360,14 +331,6 @@ class Link:
             if fresh is not None and ident is not None:
                 self._after_recovery(fresh, got)
             return got, fresh
-
-    def _send(self, line):
-        try:
-            self._port.write(line.encode() + b"\n")
-            return True
-        except (serial.SerialException, OSError, AttributeError, TypeError):
-            self._mark_lost(self._gen)
-            return False
 
     def _await(self, verb, ident):
         """The reply to our line, a sentinel (_LOST, _BOOT), or None on a timeout."""
@@ -404,31 +367,19 @@ class Link:
     def _recover(self, deadline, pending):
         """Reopen if the port went away, shake hands and fetch the state; report drift
         (unless a change is pending: _after_recovery reports once its reply is in)."""
-        delay = 0.05
-        while True:
-            if self._closed:
-                raise Disconnected("the link to %s is closed" % self.name)
-            try:
-                was_lost = self._lost
-                if was_lost:
-                    self._reopen()
-                self._rebooted = False
-                prev, fresh = self._sync()
-                if was_lost:
-                    self.reconnects += 1
-                    self._emit(Event("back", {"port": self.name, "rev": fresh.rev}, False))
-                if prev is None:
-                    prev = fresh
-                if not pending:
-                    self._report(differences(prev, fresh), fresh)
-                self._fresh_prev = prev
-                return fresh
-            except (_Lost, Disconnected, BoardTimeout) as e:
-                if time.monotonic() + delay > deadline:
-                    raise Disconnected("lost %s and it did not come back within %.0f s (%s)"
-                                       % (self.name, self.reconnect, e)) from None
-                time.sleep(delay)
-                delay = min(delay * 2, 0.25)
+        def handshake(reopened):
+            self._rebooted = False
+            prev, fresh = self._sync()
+            if reopened:
+                self.reconnects += 1
+                self._emit(Event("back", {"port": self.name, "rev": fresh.rev}, False))
+            if prev is None:
+                prev = fresh
+            if not pending:
+                self._report(differences(prev, fresh), fresh)
+            self._fresh_prev = prev
+            return fresh
+        return self.transport.reconnect(handshake, deadline, self.reconnect, (BoardTimeout,))
 
     def _after_recovery(self, fresh, reply):
         """Report drift once a change resent after a recovery has its reply: if the board
@@ -463,90 +414,33 @@ class Link:
             raise NotABoard("%s answered state with %r" % (self.name, msg))
         return msg.prev, BoardState.from_reply(msg.args)
 
-    def _supervise(self):
-        """Between commands: bring a lost port back and resync after a reboot."""
-        while not self._closed:
-            self._trouble.wait()
-            if self._closed:
-                return
-            with self._lock:
-                self._trouble.clear()
-                if not (self._lost or self._rebooted) or self._closed:
-                    continue
-                try:
-                    self._recover(time.monotonic() + 1.0, False)
-                except (LinkError, ProtocolError):
-                    self._trouble.set()  # try again (a board may take seconds to return)
-            if self._trouble.is_set():
-                time.sleep(0.2)
-
-    # -- the port and the reader thread ------------------------------------------------------
-
-    def _reopen(self):
-        self._shut()
-        port = self.opener()
-        try:
-            port.reset_input_buffer()  # stale bytes from before we opened it
-        except (serial.SerialException, OSError):
-            pass
-        self._gen += 1
-        self._port = port
-        if self._closed:  # close() came meanwhile (from another thread): no port after it
-            self._shut()
-            raise Disconnected("the link to %s is closed" % self.name)
-        self._lost = False
-        self._drain()
-        self._reader = threading.Thread(target=self._read, args=(port, self._gen),
-                                        daemon=True, name="crib-link-reader")
-        self._reader.start()
-
-    def _shut(self):
-        port, self._port = self._port, None
-        reader, self._reader = self._reader, None
-        self._gen += 1
-        self._lost = True
-        if port is not None:
+    def _repair(self):
+        """Between commands (the transport's watcher): bring a lost port back and resync
+        after a reboot; False if that has to be tried again."""
+        with self._lock:
+            t = self.transport
+            if not (t.lost or self._rebooted) or t.closed:
+                return True
             try:
-                port.cancel_read()
-            except (AttributeError, OSError, serial.SerialException):
-                pass
-            if reader is not None and reader is not threading.current_thread():
-                # Its read must end before the port's file descriptor is closed: the OS
-                # may give that number to the next port opened (mpremote's, say) at once.
-                reader.join(5)
-            try:
-                port.close()
-            except (OSError, serial.SerialException):
-                pass
+                self._recover(time.monotonic() + 1.0, False)
+            except (LinkError, ProtocolError):
+                return False
+            return True
+
+    # -- what the transport reports ----------------------------------------------------------
 
     def _drain(self):
+        """A new port: replies of the old one are not waited for."""
         while True:
             try:
                 self._replies.get_nowait()
             except queue.Empty:
                 return
 
-    def _mark_lost(self, gen):
-        if gen == self._gen and not self._lost:
-            self._lost = True
-            self._replies.put(_LOST)
-            if not self._closed:
-                self._emit(Event("lost", {"port": self.name}, False))
-                self._trouble.set()
-
-    def _read(self, port, gen):
-        lines = LineReader(MAX_REPLY)
-        while gen == self._gen and not self._closed:
-            try:
-                data = port.read(max(1, port.in_waiting))
-            except (serial.SerialException, OSError, AttributeError, TypeError, ValueError):
-                break  # unplugged, the other end closed, or we closed it
-            if gen != self._gen:
-                return
-            for item in lines.feed(data) if data else ():
-                if isinstance(item, str):
-                    self._line(item)
-        self._mark_lost(gen)
+    def _port_lost(self):
+        self._replies.put(_LOST)
+        if not self.transport.closed:
+            self._emit(Event("lost", {"port": self.name}, False))
 
     def _line(self, line):
         try:
@@ -569,7 +463,7 @@ class Link:
             if msg.verb == "boot":
                 self._rebooted = True
                 self._replies.put(_BOOT)
-                self._trouble.set()
+                self.transport.trouble()
             self._emit(Event(msg.verb, args))
             return
         msg.prev = prev.copy() if prev is not None else None

@@ -7,8 +7,9 @@ button events and the link's own news (lost, back, drift) become BoardEvents. Ev
 goes through a crib.board.guard.Guard: a board that hangs or is gone holds the game up for
 at most its budget, then is offline (the flow's pegs wait as pending) until the guard finds
 it answering again (a `back` event). A virtual board started for the game is given the
-lanes a game needs (crib.sim.virtual widen: four players on their own lanes); a Pico, or a
-sim that runs on its own, has the lanes it has.
+lanes a game needs (its opener's widen, crib.sim.opener: four players on their own
+lanes); a Pico, or a sim that runs on its own, has the lanes it has. The table sees only
+the calls of crib.board.api.GameBoard; the link is used only for talking to the board.
 """
 
 from crib.board.guard import Guard
@@ -44,19 +45,19 @@ class _GuardedLink:
 
 
 class LinkBoard:
-    """A board behind a Link (its calls: crib.board.api.GameBoard). sim: the virtual board
-    started for this game, if one was (default: the one the link was opened with)."""
+    """A board behind a Link (its calls: crib.board.api.GameBoard). widener: what can give
+    the board more lanes (`most_lanes`, `widen(lanes)`: a crib.sim.opener.SimOpener that
+    started a virtual board for this game), or None: the board has the lanes it has."""
 
-    def __init__(self, link, sim=None, guard=None):
+    def __init__(self, link, guard=None, widener=None):
         self._link = link
-        self.sim = sim if sim is not None else getattr(link, "sim", None)
+        self._widener = widener
         info = link.info or link.hello()
         self.kind = "sim" if info.get("desk") else "pico"
         self.capacity = info.get("lanes", 4)
-        if self.sim is not None and self.sim.config is None:
-            from crib.sim.store import MAX_LANES
-
-            self.capacity = max(self.capacity, MAX_LANES)  # new_game widens it
+        most = widener.most_lanes if widener is not None else None
+        if most is not None:
+            self.capacity = max(self.capacity, most)  # new_game widens it
         self.name = link.name
         self.turn_supported = True  # until the board says it does not know `turn`
         self.guard = guard or Guard(link)
@@ -79,8 +80,8 @@ class LinkBoard:
         """A new game of lanes to target (match: clear the games-won tally); a virtual board
         of ours with fewer lanes is widened first (restarted: its own time, not the game's
         budget, as the game waits for its board to be set up)."""
-        if lanes > self._link.info.get("lanes", lanes) and self.sim is not None:
-            if self.sim.widen(lanes):
+        if lanes > self._link.info.get("lanes", lanes) and self._widener is not None:
+            if self._widener.widen(lanes):
                 self._link.hello()  # the link learns the lanes the restarted board has
         return self._call(self._link.new, target=target, players=lanes, match=match, id=op_id)
 
@@ -131,6 +132,6 @@ class LinkBoard:
         return out
 
     def close(self):
-        """Close the link (and a virtual board started for it)."""
+        """Close the link (and a virtual board its opener started)."""
         self.guard.close()
         self._link.close()

@@ -150,9 +150,10 @@ class Table:
         self.sync.reconcile()
 
     def send(self, op):
-        """Send one written operation and mark it done; a refusal is settled by reconcile.
-        A board that does not answer leaves it pending: the game goes on, and the pending
-        operations are settled when the board is back (retry_board)."""
+        """Send one written operation and mark it done; the board's state after (None if it
+        was not applied). A refusal is settled by reconcile. A board that does not answer
+        leaves it pending: the game goes on, and the pending operations are settled when the
+        board is back (retry_board)."""
         verb, lane, n, op_id = op
         if self.offline:
             return
@@ -173,6 +174,7 @@ class Table:
             return
         front = st.fronts[lane] if lane is not None and lane < len(st.fronts) else None
         self.h.settle_op(op_id, "done", front, st.rev)
+        return st
 
     def start_board(self, match):
         """Set the board up for this game (written first, like every operation)."""

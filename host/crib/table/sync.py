@@ -95,7 +95,9 @@ class BoardSync:
 
     def settle_pending(self):
         """Decide, from the board's state, whether each pending operation was applied; send
-        those that were not (with the same id); leave other differences to reconcile."""
+        those that were not (with the same id); leave other differences to reconcile. The
+        board is asked once, then each operation sent answers with the state after: one
+        round trip per peg sent (this runs on the engine's worker, before the next answer)."""
         pending = self.t.h.pending_ops(self.t.game_id)
         if not pending:
             return
@@ -107,8 +109,7 @@ class BoardSync:
                 if fresh:
                     self.t.h.settle_op(op["op_id"], "done", None, st.rev)
                 else:
-                    self.t.send(("new", None, op["n"], op["op_id"]))
-                st = self.t.board.state()
+                    st = self._sent(("new", None, op["n"], op["op_id"]))
                 continue
             lane = op["lane"]
             later = sum(_delta(o) for o in pending[i + 1:] if o["lane"] == lane)
@@ -116,15 +117,19 @@ class BoardSync:
             before = after - _delta(op)
             front = st.fronts[lane] if lane < len(st.fronts) and (
                 st.target == self.t.target) else None
-            if front == after:
+            if front == after:  # the board is as it was: nothing to ask it again
                 self.t.h.settle_op(op["op_id"], "done", front, st.rev)
                 self.t.view.note(f"board: {op['verb']} {op['op_id']} was applied before the stop")
             elif front == before:
                 self.t.view.note(f"board: {op['verb']} {op['op_id']} was not applied: sending it")
-                self.t.send((op["verb"], lane, op["n"], op["op_id"]))
+                st = self._sent((op["verb"], lane, op["n"], op["op_id"]))
             else:
                 self.t.h.settle_op(op["op_id"], "skipped")
-            st = self.t.board.state()
+
+    def _sent(self, op):
+        """Send op; the board's state after (asked for if the reply did not say)."""
+        st = self.t.send(op)
+        return st if st is not None else self.t.board.state()
 
     def reconcile(self):
         """Make the board and the record agree, saying what differs; each change is a

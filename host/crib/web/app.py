@@ -1,13 +1,18 @@
 """The web companion's routes (Starlette): the page, its assets, the state pushed to every
 screen (server-sent events), and the answers, undos and seats posted back.
 
-Every request must carry the session key (`k` in the joining address, then a cookie the
-page gets; or an X-Crib-Key header): without it, 403 and nothing else. Posted bodies are
-JSON objects of known fields, at most seats.MAX_BODY bytes; what does not fit is refused
-with a clear message and changes nothing (crib.web.seats). Every answer goes through the
-engine's own validation.
+Every request but the page's shell and its assets must carry the session key (an
+X-Crib-Key header, or `k` in the query): without it, 403 and nothing else. The key is never
+in a cookie (cookies are not scoped by port: every server on the host would get it): the
+page takes it from the joining address (`/?k=KEY`), keeps it in its origin's own storage,
+drops it from the address bar and sends it with each request (static/app.js).
 
-    GET  /            the page          GET /state       the state now (JSON)
+Posted bodies are JSON objects of known fields, at most seats.MAX_BODY bytes; what does not
+fit is refused with a clear message and changes nothing (crib.web.seats). Every answer goes
+through the engine's own validation.
+
+    GET  /            the page (no key) GET /state       the state now (JSON)
+    GET  /join.json   the joining address and the session's name (for the seat kept)
     GET  /events      the state, pushed GET /board.svg   the board's picture
     GET  /qr.svg      the joining code  GET /static/...  script and style
     POST /api/join    {seat}                        -> {seat, token}
@@ -43,7 +48,6 @@ from crib.web.hub import Hub
 from crib.web.seats import Refused
 
 HERE = Path(__file__).resolve().parent
-COOKIE = "crib_key"
 HEARTBEAT_S = 15.0  # a comment line on an idle event stream, so dead screens are noticed
 FORBIDDEN = "403: this page needs the address `crib serve` printed (it carries the key)"
 # The page runs only its own script and style, talks only to the companion, is framed by
@@ -81,10 +85,17 @@ def _foreign(req: Request) -> str | None:
 UNKNOWN_HOST = "421: this companion does not answer to that host name"
 
 
+def _public(path: str) -> bool:
+    """The page's shell and its script and style: nothing of the game, no key (the page
+    reads its key from its own storage, so a reload needs no key in the address)."""
+    return path == "/" or path.startswith("/static/")
+
+
 class KeyCheck:
-    """ASGI middleware: every HTTP request carries the session key, or gets 403; a write
-    from another site's page, or not JSON, is refused too (_foreign); with hosts, a Host
-    header not among them (a name another site made point here) gets 421."""
+    """ASGI middleware: every HTTP request carries the session key (X-Crib-Key, or k in the
+    query; never a cookie), or gets 403, but the page's shell (_public); a write from
+    another site's page, or not JSON, is refused too (_foreign); with hosts, a Host header
+    not among them (a name another site made point here) gets 421."""
 
     def __init__(self, app, key, hosts=None):
         self.app = app
@@ -97,9 +108,8 @@ class KeyCheck:
             if self.hosts is not None and req.headers.get("host") not in self.hosts:
                 await PlainTextResponse(UNKNOWN_HOST, 421)(scope, receive, send)
                 return
-            given = (req.query_params.get("k") or req.cookies.get(COOKIE)
-                     or req.headers.get("x-crib-key"))
-            if not seats.key_ok(self.key, given):
+            given = req.query_params.get("k") or req.headers.get("x-crib-key")
+            if not seats.key_ok(self.key, given) and not _public(req.url.path):
                 await PlainTextResponse(FORBIDDEN, 403)(scope, receive, send)
                 return
             why = _foreign(req)
@@ -161,12 +171,14 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
         names = view.get("names")
         return names or []
 
+    html = page.render()  # the same shell for everyone: what is secret is fetched with the key
+
     async def index(request: Request) -> Response:
-        html = page.render(qr=qr, join_url=join_url, session=session)
-        resp = HTMLResponse(html, headers=PAGE_HEADERS)
-        if request.query_params.get("k"):
-            resp.set_cookie(COOKIE, key, httponly=True, samesite="strict")
-        return resp
+        return HTMLResponse(html, headers=PAGE_HEADERS)
+
+    async def joining(request: Request) -> Response:
+        return JSONResponse({"url": join_url, "session": session},
+                            headers={"Cache-Control": "no-store"})
 
     async def state(request: Request) -> Response:
         return Response(hub.text, media_type="application/json",
@@ -253,7 +265,8 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
             await hub.close()
 
     routes = [
-        Route("/", index), Route("/state", state), Route("/events", events),
+        Route("/", index), Route("/join.json", joining), Route("/state", state),
+        Route("/events", events),
         Route("/board.svg", board_svg), Route("/qr.svg", qr_code),
         Route("/api/join", join, methods=["POST"]),
         Route("/api/answer", answer, methods=["POST"]),

@@ -2,9 +2,18 @@
 // posts answers back. No game logic here: the server's question says what is legal.
 "use strict";
 (function () {
-  // The key came in the joining address and is now in the page's cookie: out of the
-  // address bar (and of bookmarks, screenshots and the history).
-  if (new URLSearchParams(location.search).has("k")) history.replaceState(null, "", location.pathname);
+  // The key comes in the joining address (?k=): kept in this origin's own storage (scoped
+  // by scheme, host AND port, unlike a cookie: another companion on this host keeps its
+  // own), then out of the address bar (and of bookmarks, screenshots and the history).
+  // Every request carries it in a header (the event stream, which cannot, in its query).
+  const KEY_ITEM = "crib.key";
+  const given = new URLSearchParams(location.search).get("k");
+  let key = given;
+  try {
+    if (given) localStorage.setItem(KEY_ITEM, given); else key = localStorage.getItem(KEY_ITEM);
+  } catch (e) { /* storage refused (private mode): the key lives as long as the page */ }
+  if (given !== null) history.replaceState(null, "", location.pathname);
+  const KEYED = { "X-Crib-Key": key || "" };
   const RANKS = "A23456789TJQK", SUITS = "CDHS", SYM = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
   const CARD_KINDS = ["cut", "dealt", "discard", "starter", "show", "crib"];
   const ASKED = / \([^()]*\/[^()]*\)$/; // a prompt's "(Y/n)", "(y/flush/n)": the buttons say it
@@ -15,8 +24,7 @@
   const SETTLE_MS = 400, RETRY_MS = 2000;
   let settleTimer = null, pending = null, retryTimer = null;
   const PICKED_KEY = "crib.picked"; // cards picked but not sent yet, kept across a reload
-  const SEAT_KEY = "crib.seat." + document.body.dataset.session; // a seat per session
-  let seat = JSON.parse(localStorage.getItem(SEAT_KEY) || "null");
+  let SEAT_KEY = null, seat = null; // a seat per session (its name comes with /join.json)
 
   const rankText = (r) => (r === "T" ? "10" : r);
   // A card by name ("5H"), or by its rank alone ("5", "T") when its suit is not known.
@@ -39,8 +47,8 @@
   async function post(path, body) {
     let res;
     try {
-      res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body), credentials: "same-origin" });
+      res = await fetch(path, { method: "POST", headers: Object.assign({ "Content-Type": "application/json" }, KEYED),
+        body: JSON.stringify(body) });
     } catch (e) { return { status: 0, data: { error: "not sent" } }; }
     let data = {};
     try { data = await res.json(); } catch (e) { data = { error: "the companion did not answer (" + res.status + ")" }; }
@@ -108,20 +116,20 @@
   }
   async function refresh() {
     try {
-      const res = await fetch("/state", { credentials: "same-origin", cache: "no-store" });
+      const res = await fetch("/state", { headers: KEYED, cache: "no-store" });
       if (res.ok) show(await res.json());
     } catch (e) { lost = true; setNet(); }
   }
   let source = null;
   function connect() {
     if (source) source.close();
-    source = new EventSource("/events");
+    source = new EventSource("/events?k=" + encodeURIComponent(key || ""));
     source.onopen = () => { lost = false; setNet(); retry(); };
     source.onmessage = (m) => { if (lost) { lost = false; setNet(); } show(JSON.parse(m.data)); retry(); };
     source.onerror = async () => { // the browser retries by itself; say why it waits
       lost = true; setNet();
       try {
-        const res = await fetch("/state", { credentials: "same-origin", cache: "no-store" });
+        const res = await fetch("/state", { headers: KEYED, cache: "no-store" });
         if (res.status === 403) { source.close(); gone = true; setNet(); return; }
       } catch (e) { /* not answering yet */ }
       setTimeout(() => { if (lost && !gone) connect(); }, RETRY_MS); // the companion restarted, say
@@ -146,12 +154,12 @@
 
   // -- seats ----------------------------------------------------------------------------
   function names() { return (state && state.view && state.view.names) || []; }
-  function forgetSeat() { seat = null; localStorage.removeItem(SEAT_KEY); drawSeats(); }
+  function forgetSeat() { seat = null; if (SEAT_KEY) localStorage.removeItem(SEAT_KEY); drawSeats(); }
   async function join(which) {
     const r = await post("/api/join", { seat: which });
     if (!r.data.ok) { setError(r.data.error); return; }
     seat = { seat: r.data.seat, token: r.data.token, name: r.data.name, names: names() };
-    localStorage.setItem(SEAT_KEY, JSON.stringify(seat));
+    if (SEAT_KEY) localStorage.setItem(SEAT_KEY, JSON.stringify(seat));
     $("seats").hidden = true; draw();
   }
   function drawSeats() {
@@ -187,7 +195,7 @@
   async function drawBoard() {
     if (boardRev == null) { $("board").textContent = ""; return; }
     try {
-      const res = await fetch("/board.svg", { credentials: "same-origin", cache: "no-store" });
+      const res = await fetch("/board.svg", { headers: KEYED, cache: "no-store" });
       if (res.ok) { $("board").innerHTML = await res.text(); $("board").dataset.rev = boardRev; }
     } catch (e) { boardRev = null; } // offline: drawn again with the next state
   }
@@ -436,6 +444,23 @@
     $("seat-change").onclick = forgetSeat;
     $("speak").checked = localStorage.getItem("crib.speak") === "1";
     $("speak").onchange = () => localStorage.setItem("crib.speak", $("speak").checked ? "1" : "0");
-    connect();
+    start();
   });
+  // The joining address, its code and the session's name: fetched with the key (the page
+  // itself is the same for everyone), then the state is listened to.
+  async function start() {
+    try {
+      const res = await fetch("/join.json", { headers: KEYED, cache: "no-store" });
+      if (res.status === 403) { gone = true; setNet(); return; }
+      if (res.ok) {
+        const j = await res.json();
+        SEAT_KEY = "crib.seat." + j.session;
+        seat = JSON.parse(localStorage.getItem(SEAT_KEY) || "null");
+        $("join-url").textContent = j.url;
+        const qr = await fetch("/qr.svg", { headers: KEYED, cache: "no-store" });
+        if (qr.ok) $("qr").innerHTML = await qr.text();
+      }
+    } catch (e) { setTimeout(start, RETRY_MS); } // not answering yet: the stream says so
+    if (!source) connect();
+  }
 })();
