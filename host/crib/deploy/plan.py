@@ -6,16 +6,17 @@ the protocol's and the board's rules; describe() is what `crib deploy --dry-run`
 import hashlib
 from pathlib import Path
 
-from crib.deploy import build
+from crib.deploy import build, migrate
 from crib.errors import CribError
 from crib.layout.source import firmware_dir
 from cribcore import protocol
-from pegboard import storeboot
+from pegboard import slots
 from pegboard.config import ConfigError, load_config
 from pegboard.layout import CACHE  # the board's record of its layout's validation
 
 CONFIG = "config.json"
-STATE_FILES = storeboot.names("state")  # main.py's Store("/state"): the game and its copies
+STATE = "state"  # main.py's Store("/state")
+STATE_FILES = slots.names(STATE) + migrate.names(STATE)  # the game, and earlier firmware's
 PART = ".part"
 # The oldest MicroPython the firmware runs on: pegboard.ws2812 has rp2.DMA write to a
 # StateMachine (its TX FIFO), which MicroPython 1.23 brought.
@@ -132,6 +133,9 @@ def describe(plan, port):
     if plan.files:
         out.append("remove <module>.py where a new <module>.mpy replaces it (a .py shadows "
                    "the .mpy)")
+    out.append("if no slot holds a saved game and earlier firmware's files do (%s): move "
+               "the newest good one into a slot, today's format, after the files above"
+               % ", ".join(migrate.names(STATE)))
     out.append("never touch %s (the game in progress) or any file not listed here"
                % ", ".join(STATE_FILES))
     out.append("soft reset; send hello until the board answers ok proto=%d lanes=..."
