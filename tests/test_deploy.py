@@ -135,6 +135,7 @@ def test_dry_run_lists_every_step_and_touches_nothing(capsys, built):
     for name in planning.STATE_FILES:
         assert name in text
     assert "mpy-cross" in text and "hello" in text
+    assert "earlier firmware's files" in text  # the move of an older board's game
 
 
 def test_plan_compiles_every_firmware_file_main_last(tmp_path):

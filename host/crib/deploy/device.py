@@ -19,9 +19,12 @@ It never writes, renames or removes anything but the files of the plan and that 
 the state files (the game in progress, pegboard.store's slots) survive every deploy.
 """
 
+from __future__ import annotations
+
 import ast
 import hashlib
 import tempfile
+from typing import Callable
 
 from mpremote.transport import TransportError
 from mpremote.transport_serial import SerialTransport
@@ -98,7 +101,7 @@ def device_info(transport):
     return tuple(version), mpy, platform
 
 
-def check_versions(info, mpy, compiler=""):
+def check_versions(info: tuple, mpy: int, compiler: str = "") -> None:
     """Raise DeployError unless a device reporting info runs a MicroPython the firmware
     needs (MIN_MICROPYTHON or newer) and can import .mpy format mpy; say what to do."""
     version, dev_mpy, _ = info
@@ -236,7 +239,7 @@ def earlier_game(transport, lanes, out=print):
     return Item(name, "".join(chunks).encode())
 
 
-def find_port(port):
+def find_port(port: str) -> str:
     """The serial port to use: port itself, or with "auto" the one attached Pico."""
     if port != "auto":
         return port
@@ -347,7 +350,8 @@ def run(plan, port, out=print):
     return fields
 
 
-def deploy(port="auto", config_file=None, dry_run=False, out=print):
+def deploy(port: str = "auto", config_file: str | None = None, dry_run: bool = False,
+           out: Callable[[str], object] = print) -> int:
     """`crib deploy`: plan, then (unless dry_run) carry it out; return 0."""
     with tempfile.TemporaryDirectory(prefix="crib-deploy-") as work:
         plan = plan_config(config_file) if config_file else plan_firmware(work)

@@ -13,6 +13,8 @@ The earlier formats (each lived a day or two):
   far undoing it moves the back peg, in base 32 (cribcore.boardtext).
 """
 
+from __future__ import annotations
+
 from cribcore.boardtext import FORMAT, checksum, crc, entry
 from cribcore.pegs import Board, PegError
 from pegboard.restore import restore
@@ -23,12 +25,12 @@ COPIES = (".a", ".b", "", ".new", ".old")  # state copies of earlier firmware
 RECORDS = 11  # `<path>.r0` .. `.r10`
 
 
-def names(path):
+def names(path: str) -> tuple[str, ...]:
     """Every file of earlier firmware's state: a deploy never writes over them."""
     return tuple([path + ext for ext in COPIES] + ["%s.r%d" % (path, i) for i in range(RECORDS)])
 
 
-def unframe(data):
+def unframe(data: bytes) -> tuple[int, str] | None:
     """(seq, text) from an earlier state file, or None if it is corrupt or truncated."""
     try:
         head, sep, body = data.decode().partition("\n")
@@ -47,42 +49,44 @@ def unframe(data):
     return int(parts[1]), body
 
 
-def copies(files, path, problems):
+def copies(files: dict[str, bytes], path: str,
+           problems: list[str]) -> list[tuple[int, str, list[str]]]:
     """[(seq, name, lines)] of the good earlier copies in files ({name: bytes}), newest
     first; a damaged file or a missing record is noted in problems."""
-    def read(name):
+    def read(name: str) -> tuple[int, str] | None:
         data = files.get(name)
         got = unframe(data) if data else None
         if data and got is None:
             problems.append("%s: corrupt or truncated, ignored" % name)
         return got
 
-    records = {}
+    records: dict[str, tuple[int, str]] = {}
     for i in range(RECORDS):
         got = read("%s.r%d" % (path, i))
         if got is not None:
             records[str(i)] = got
-    out = []
+    out: list[tuple[int, str, list[str]]] = []
     for ext in COPIES:
         got = read(path + ext)
         if got is None:
             continue
         lines = got[1].split("\n")
+        whole = True
         if lines[-1].startswith("recs "):  # its other lines are records
             for ref in lines.pop()[5:].split(","):
                 if ref and (ref not in records or records[ref][0] > got[0]):
                     problems.append("%s.r%s: record of copy %d missing" % (path, ref, got[0]))
-                    lines = None
+                    whole = False
                     break
                 if ref:
                     lines.append(records[ref][1])
-        if lines is not None:
+        if whole:
             out.append((got[0], path + ext, lines))
     out.sort(key=lambda c: -c[0])
     return out
 
 
-def encode_hist(back, hist):
+def encode_hist(back: list[int], hist: list[int]) -> str:
     """v2's history of the jumps `hist` (each lane + 4 * where the lane's back peg stood
     before it, oldest first, as v1 spells them) to back pegs `back`."""
     back = list(back)
@@ -96,7 +100,7 @@ def encode_hist(back, hist):
     return "".join(reversed(out))
 
 
-def board_v2(text):
+def board_v2(text: str) -> str:
     """A board text of today's format from a v1 (or v2) one; ValueError if it is bad."""
     body, _, check = text.partition("*")
     fields = body.split("/")
@@ -116,7 +120,8 @@ def board_v2(text):
         raise ValueError(str(e)) from None
 
 
-def convert(files, path, lanes, problems):
+def convert(files: dict[str, bytes], path: str, lanes: int,
+            problems: list[str]) -> tuple[str, list[str], int, str] | None:
     """(slot name, its chunks, seq, name moved) of the newest earlier state in files that
     today's firmware on `lanes` lanes can use, or None; what was skipped and why is noted
     in problems."""
