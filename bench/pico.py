@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "pico"))
 
-from picorig import Pico, deploy_files, fs_image  # noqa: E402
+from picorig import WALL_TIMEOUT, Pico, deploy_files, fs_image  # noqa: E402
 
 from cribcore.protocol import decode  # noqa: E402
 from pegboard.render import HOLE_MS, JUMP_MS  # noqa: E402
@@ -30,6 +30,7 @@ from pegboard.render import HOLE_MS, JUMP_MS  # noqa: E402
 BURST = 300  # enough for every slot's log to fill and be compacted (an erase) twice
 SINGLE = 8
 FULL = 70  # pegs of the saved game booted from: more than its 64-jump undo history
+LONG = 5 * WALL_TIMEOUT  # s of wall time for a burst (PICO_WALL_TIMEOUT on a loaded machine)
 
 
 def flash_cost(before, after):
@@ -87,7 +88,7 @@ def main(argv=None):
         # ids shaped like the companion's (crib.board.ids: a random prefix, a counter)
         t0 = p.send("".join("peg p=%d n=1 id=5e3a1c-%d\n" % (i % 3, i) for i in range(BURST)))
         p.wait(lambda: sum(1 for ln in p.lines[start:] if ln.text.startswith("ok")) >= BURST,
-               timeout=600, what="the burst's replies")
+               timeout=LONG, what="the burst's replies")
         last = [ln for ln in p.lines[start:] if ln.text.startswith("ok")][BURST - 1]
         cost = flash_cost(before, p.stats()["flash"])
         print("burst of %d pegs, per saved change:  %7.1f ms, %.2f page programs, "
@@ -123,7 +124,7 @@ def main(argv=None):
         start = len(p.lines)
         p.send("".join("peg p=%d n=1 id=g%d\n" % (i % 3, i) for i in range(FULL)))
         p.wait(lambda: sum(1 for ln in p.lines[start:] if ln.text.startswith("ok")) >= FULL,
-               timeout=600, what="the game's replies")
+               timeout=LONG, what="the game's replies")
         flash = p.dump()
     with Pico(flash=flash) as p:
         boot_ms, frame_ms = boot_times(p)

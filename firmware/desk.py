@@ -28,7 +28,6 @@ except ImportError:  # CPython: a millisecond clock that wraps like the Pico's t
         return (time.monotonic_ns() // 1000000) & ((1 << 30) - 1)
 
 from pegboard import drop, ticks
-from pegboard.layout import boot_layout, layout
 from pegboard.store import Store
 
 USAGE = "usage: desk.py [--store DIR] [--config FILE] [--driven]"
@@ -142,6 +141,8 @@ def read_text(path):
 
 def build(opts, port):
     """The app over fake drivers, as the options say."""
+    from pegboard.layout import boot_layout, layout
+
     root = (__file__.rpartition("/")[0] or ".") + "/"
     path = opts["config"] or root + "config.json"
     if opts["store"] is None:
@@ -158,6 +159,8 @@ def build(opts, port):
         # As on the Pico: the layout validated once, then read from the cache beside the
         # state (validating imports pegboard.config, whose names stay interned in the heap).
         config, problem = boot_layout(root, path, opts["store"] + "/layout.cache")
+    del boot_layout, layout
+    drop("pegboard.layout")  # as on the Pico: the layout is read, its code leaves the heap
     if problem and opts["config"] is None and read_text(path) is None:
         problem = None  # no layout beside this file: the built-in one is what was asked for
     readers = {"undo": _up, "confirm": _up}

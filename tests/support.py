@@ -92,6 +92,30 @@ def v1_board(board):
     return body + "*" + checksum(body)
 
 
+def earlier_game(kind):
+    """An earlier firmware's saved game (3 lanes: p2 at 9, p0 at 5, brightness 55, the id
+    old2 remembered) as its state files, {name: bytes}: `kind` "records" (board copies
+    naming records of the other lines) or "one file" (the one before: `state`, `.old`)."""
+    from cribcore.pegs import Board, checksum
+    from cribcore.protocol import encode
+
+    board = Board(3, 121)
+    board.peg(2, 9)
+    board.peg(0, 5)
+    lines = ["board " + v1_board(board),
+             "set brightness=55 budget_ma=450 pause_ms=1500 idle_ms=600000",
+             "id old2 %s %s" % (checksum(encode("peg", p=0, n=5)), EARLIER_REPLY)]
+    if kind == "records":
+        return {"state.a": earlier_state_file(7, lines[:1] + ["recs 0,1"]),
+                "state.r0": earlier_state_file(5, lines[1:2]),
+                "state.r1": earlier_state_file(6, lines[2:])}
+    one = earlier_state_file(7, lines, "crib-state")
+    return {"state": one, "state.old": one}
+
+
+EARLIER_REPLY = "ok rev=2 p0=0,5 winner=-1 id=old2"  # what earlier_game's id remembers
+
+
 def packed_at(pack, name):
     """(start, length) of module `name` ("/pegboard/ticks.mpy") in a code pack's bytes."""
     import json

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 import serial
-from support import FIRMWARE, TESTS, micropython_path
+from support import EARLIER_REPLY, FIRMWARE, TESTS, earlier_game, micropython_path
 
 from crib.board.link import VersionMismatch
 from crib.cli import main
@@ -135,6 +135,7 @@ def test_dry_run_lists_every_step_and_touches_nothing(capsys, built):
     for name in planning.STATE_FILES:
         assert name in text
     assert "mpy-cross" in text and "hello" in text
+    assert "earlier firmware's files" in text  # the move of an older board's game
 
 
 def test_plan_compiles_every_firmware_file_main_last(tmp_path):
@@ -352,6 +353,24 @@ def test_redeploy_keeps_the_game_in_progress(pico, tmp_path):
     assert pico.files(list(planning.STATE_FILES)) == before
     state = pico.ask("state")
     assert "p0=0,5" in state and "p1=0,7" in state
+
+
+@pytest.mark.parametrize("kind", ["records", "one file"])
+def test_deploy_onto_a_board_holding_an_earlier_format_keeps_the_game(pico, tmp_path, kind):
+    old = earlier_game(kind)
+    for name, data in old.items():
+        pico.put(name, data)
+    out = _deploy(FIRMWARE, pico.port, tmp_path)
+    assert [line for line in out if line.startswith("moving")] == [
+        "moving    the saved game in %s (save 7) into state.7/h, today's format"
+        % ("state.a" if kind == "records" else "state")]
+    assert not [line for line in out if line.startswith("warning")]
+    state = pico.ask("state")
+    assert "p0=0,5" in state and "p2=0,9" in state and "brightness=55" in state
+    assert pico.ask("peg p=0 n=5 id=old2") == EARLIER_REPLY  # remembered: not applied again
+    assert pico.files(list(old)) == old  # the earlier files are left as they were
+    again = _deploy(_changed_firmware(tmp_path), pico.port, tmp_path)
+    assert not [line for line in again if line.startswith("moving")]  # the slot holds it now
 
 
 def test_a_stray_ctrl_c_leaves_the_app_running_and_deploy_still_gets_in(pico, tmp_path):

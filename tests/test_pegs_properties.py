@@ -3,8 +3,8 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
+from crib.deploy.migrate import encode_hist
 from cribcore.boardread import _decode_hist
-from cribcore.boardtext import encode_hist
 from cribcore.pegs import Board, PegError
 
 jumps = st.lists(st.tuples(st.integers(0, 3), st.integers(1, 40)), max_size=40)

@@ -1,10 +1,11 @@
-"""Board texts read back: `Board.loads` (cribcore.pegs) for v2 and the earlier v1, with
-every consistency check (a ValueError, which Board.loads reports as PegError bad_board).
-Needed only when a saved board is read (at boot on the Pico), so it is a module of its own
-that the firmware drops from memory afterwards.
+"""Board texts read back: `Board.loads` (cribcore.pegs) for v2 (the only format read:
+`crib deploy` converts an earlier firmware's v1), with every consistency check (a
+ValueError, which Board.loads reports as PegError bad_board). Needed only when a saved
+board is read (at boot on the Pico), so it is a module of its own that the firmware drops
+from memory afterwards.
 """
 
-from cribcore.boardtext import FORMAT, WORTH, checksum, crc, encode_hist, ints
+from cribcore.boardtext import FORMAT, WORTH, crc
 
 
 def loads(cls, text):
@@ -12,11 +13,10 @@ def loads(cls, text):
     if type(text) is not str:
         raise ValueError(f"board text must be a str, got {text!r}")
     body, _, check = text.partition("*")
-    fmt = body[:2]
-    if check != (checksum(body) if fmt == "v1" else crc(body)):
+    if check != crc(body):
         raise ValueError(f"board text fails its checksum: {text!r}")
     fields = body.split("/")
-    if len(fields) != 10 or fmt not in ("v1", FORMAT) or fields[0] != fmt:
+    if len(fields) != 10 or fields[0] != FORMAT:
         raise ValueError(f"not a {FORMAT} board text: {text!r}")
     try:
         vals = [_parse_ints(f[1:]) for f in fields[1:9]]
@@ -27,17 +27,17 @@ def loads(cls, text):
         b._front = vals[5] + pad
         b._back = vals[6] + pad
         h = fields[9][1:]
-        hist = _parse_ints(h) if fmt == "v1" else _decode_hist(b, h)
+        hist = _decode_hist(b, h)
         b.set_dealer(vals[2][0])
         b.rev = vals[3][0]
         _check(b, hist, lanes)
     except (ValueError, IndexError) as e:  # a PegError is a ValueError too
         raise ValueError(f"bad board text {text!r}: {e}") from None
-    # Field letters, ranges and int spellings ("05", "+5", "1_0") in one go. A v2 history
+    # Field letters, ranges and int spellings ("05", "+5", "1_0") in one go. A history
     # that decodes (no leading zero digit) and passes _check is what encode_hist gives.
-    b._htext = encode_hist(b._back, hist) if fmt == "v1" else h
+    b._htext = h
     b._undos = len(hist)
-    if b._body(fmt, ints(hist) if fmt == "v1" else h) != body:
+    if b._body(FORMAT, h) != body:
         raise ValueError(f"board text is not canonical: {text!r}")
     return b
 

@@ -4,7 +4,7 @@ back): its format, its checksums and v2's history encoding.
 
 from binascii import crc32  # in C: MicroPython's rp2 and unix ports have it
 
-FORMAT = "v2"  # dumps() writes v2; loads() reads v1 too (a deploy keeps the game)
+FORMAT = "v2"  # the only one read: `crib deploy` converts earlier v1 boards (crib.deploy.migrate)
 # v2's history: one entry per jump, the lane and how far the lane's back peg goes back on
 # undo, in base 32: "0".."v" is the last digit, "A".."Z", "(", ")", "<", ">", "[", "]" one
 # before it (so most entries are one character; v1 spelled each as a number and a comma).
@@ -53,22 +53,9 @@ def worth(text):
     return v
 
 
-def encode_hist(back, hist):
-    """v2's history of the jumps `hist` (each lane + 4 * where the lane's back peg stood
-    before it, oldest first) to back pegs `back`: walking back from them, each jump as
-    lane + 4 * (how far undoing it moves the lane's back peg back)."""
-    back = back[:]
-    out = bytearray()  # newest first, each number's digits last first: reversed at the end
-    for rec in reversed(hist):
-        lane, old = rec & 3, rec >> 2
-        _digits(out, lane + 4 * (back[lane] - old))
-        back[lane] = old
-    return bytes(reversed(out)).decode()
-
-
 def entry(lane, back, front):
-    """v2's history entry of one jump of a lane whose pegs stood at back, front: what
-    encode_hist gives that jump (cribcore.pegs keeps the history's text as it goes)."""
+    """v2's history entry of one jump of a lane whose pegs stood at back, front
+    (cribcore.pegs keeps the history's text as it goes)."""
     out = bytearray()
     _digits(out, lane + 4 * (front - back))
     return bytes(reversed(out)).decode()

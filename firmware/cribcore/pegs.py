@@ -176,8 +176,8 @@ class Board:
 
     @classmethod
     def loads(cls, text):
-        """Rebuild a board from dumps() (or an earlier firmware's v1 text); a corrupt,
-        truncated or inconsistent text raises PegError (code bad_board)."""
+        """Rebuild a board from dumps(); a corrupt, truncated or inconsistent text raises
+        PegError (code bad_board)."""
         from cribcore.boardread import loads  # needed at boot only: the firmware drops it
 
         try:

@@ -13,3 +13,14 @@ def drop(name):
         del sys.modules[name]
         package, _, module = name.rpartition(".")
         delattr(sys.modules[package], module)
+
+
+class Copy:
+    """A plain copy of another object's attributes (or of a dict's items): the layout the
+    app runs on (pegboard.layout makes it). Here, not there: an instance keeps its class's
+    module alive, and pegboard.layout is dropped once the boot has the layout."""
+
+    def __init__(self, obj):
+        items = obj if type(obj) is dict else obj.__dict__
+        for name in items:
+            setattr(self, name, items[name])

@@ -16,20 +16,12 @@ import json
 from struct import pack, unpack_from
 
 from cribcore.boardtext import crc
+from pegboard import Copy
 
 CONFIG = "config.json"
 CACHE = "layout.cache"
 MAGIC = "crib-layout 3"  # a new number whenever _dump/_load change
 VALIDATOR = ("pegboard/config.mpy", "pegboard/config.py")  # what the cache came from
-
-
-class Copy:
-    """A plain copy of another object's attributes (or of a dict's items)."""
-
-    def __init__(self, obj):
-        items = obj if type(obj) is dict else obj.__dict__
-        for name in items:
-            setattr(self, name, items[name])
 
 
 def layout(text):

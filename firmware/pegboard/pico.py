@@ -19,7 +19,6 @@ import gc
 import time
 
 from pegboard import drop
-from pegboard.layout import boot_layout
 from pegboard.ws2812 import WS2812
 
 RESTART_MS = 1000  # a fault that keeps recurring restarts at most once a second
@@ -40,7 +39,11 @@ def _button(number):
 def drivers():
     """(config, problem, strip) from config.json: built once, kept across restarts (a
     new WS2812 would claim another DMA channel every time)."""
+    from pegboard.layout import boot_layout
+
     config, problem = boot_layout()
+    del boot_layout
+    drop("pegboard.layout")  # the layout is read: its code leaves the heap
     return config, problem, WS2812(config.pins["leds"], config.leds)
 
 

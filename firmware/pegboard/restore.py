@@ -1,5 +1,5 @@
 """The saved state read back at boot: board, settings and remembered ids from the store's
-lines. Used once, at boot: load() drops the store's reading half and cribcore.boardread
+lines. Used once, at boot: store.loaded() drops the store's reading half, load() cribcore.boardread
 (which Board.loads imports) when it is done, and its caller drops this module, so their
 code leaves the heap before the app's is imported.
 """
@@ -40,7 +40,6 @@ def load(store, config):
         board = Board(len(c.lanes), 121 if c.holes >= 121 else c.holes, c.undo_depth)
         ids = []
     drop("cribcore.boardread")
-    drop("pegboard.storeboot")
     return board, settings, ids, warnings
 
 

@@ -24,11 +24,15 @@ records the name first): that is no damage and is not reported. A slot that fail
 check is listed in `problems` (real damage). The newest slot whose lines are all there
 wins; the one before stays complete as a fallback. A state the app cannot use is set aside
 with `refuse()` into `<path>.kept`, never overwritten, and the older state is offered by
-`older()`. Files of earlier formats (`<path>.a`/`.b` with `<path>.r0`.., and `<path>`,
-`.new`, `.old`) are read when no slot is, so a deploy keeps the game.
+`older()`. The files of earlier firmware are not read: `crib deploy` moves their game into
+a slot (crib.deploy.migrate).
+
+The boot's reading is pegboard.storeboot's Ring, which answers with plain values that the
+Store adopts (the save number, where the state's lines are); `loaded()` drops it.
 """
 
-from pegboard.statefiles import KEEP, SLOTS, TWICE, frame, ref
+from pegboard import drop
+from pegboard.slots import KEEP, SLOTS, TWICE, frame, ref
 
 
 class Files:
@@ -71,40 +75,42 @@ class Store:
         self.files = files or Files()
         self.seq = 0
         self.problems = []  # a line per damaged copy found by load()
-        self._slots = {}  # seq -> lines of every good slot file (until the first save)
-        self._order = []  # the seqs (or legacy copies) older() has still to offer
+        self._ring = None  # the boot's reading (pegboard.storeboot.Ring), until loaded()
         self._where = {}  # line -> (seq, index) of the newest state's lines in the slots
-        self._newest = None  # the seq (or legacy copy) of the state last offered
         self._absent = []  # slot files load() did not find: prepare() makes their folders
 
     def _slot(self, seq):
         return f"{self.path}.{seq % SLOTS}/h"
 
-    # The reading half lives in pegboard.storeboot: used at boot only, then dropped.
-
     def load(self):
         """The text of the newest good state (its lines, board first), or None."""
-        from pegboard.storeboot import load
+        from pegboard.storeboot import Ring
 
-        return load(self)
+        ring = self._ring = Ring(self.path, self.files)
+        text = ring.load()
+        self.seq, self.problems, self._absent = ring.seq, ring.problems, ring.absent
+        self._where = ring.where
+        return text
 
     def older(self):
         """The next good state, older than the last one offered (None when none is left)."""
-        from pegboard.storeboot import older
-
-        return older(self)
+        if self._ring is None:
+            return None
+        text = self._ring.older()
+        self._where = self._ring.where
+        return text
 
     def refuse(self, reason):
         """The app cannot use the state load()/older() gave: set it aside in `<path>.kept`
         (unless something is kept there already) for a person to decide about."""
-        from pegboard.storeboot import refuse
-
-        refuse(self, reason)
+        if self._ring is not None:
+            self._ring.refuse(reason)
 
     def loaded(self):
-        """The boot is done with load() and older(): drop the older states they kept."""
-        self._slots = {}
-        self._order = []
+        """The boot is done with load() and older(): drop the older states they read, and
+        the reading half's code."""
+        self._ring = None
+        drop("pegboard.storeboot")
 
     def prepare(self):
         """Make the directory of a slot whose file load() did not find, ahead of the
@@ -126,7 +132,7 @@ class Store:
         OSError on failure, and the last saved state stays."""
         if type(lines) is str:
             lines = lines.split("\n")
-        if self._slots or self._order:  # the boot's fallbacks are done with: free them
+        if self._ring is not None:  # the boot's fallbacks are done with: free them
             self.loaded()
         seq = self.seq + 1
         self.seq = seq  # even if the write fails: its slot may hold anything now
@@ -148,4 +154,3 @@ class Store:
             self._absent.remove(name)
         self.files.write(name, frame(seq, own))
         self._where = where
-        self._newest = seq

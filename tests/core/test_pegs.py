@@ -193,60 +193,46 @@ def test_loads_rejects_every_one_character_change():
 
 def resigned(body):
     """A board text with a valid checksum around any body: tests the consistency checks."""
-    return body + "*" + checksum(body)
+    return body + "*" + crc(body)
 
 
 def test_loads_rejects_inconsistent_texts_with_a_valid_checksum():
-    good = "v1/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h0,1,1"
+    good = "v2/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h01h"
     assert Board.loads(resigned(good)).front(1) == 7
     bad = [
-        "v3/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h0,1,1",   # format
-        "v1/t61/n5/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h0,1,1",   # players
-        "v1/t61/n2/d2/r3/w0,0,0,0/f5,7/b0,4/u64/h0,1,1",    # dealer
-        "v1/t61/n2/d-1/r-3/w0,0,0,0/f5,7/b0,4/u64/h0,1,1",  # rev
-        "v1/t61/n2/d-1/r3/w0,0,0/f5,7/b0,4/u64/h0,1,1",     # tally length
-        "v1/t61/n2/d-1/r3/w0,0,-1,0/f5,7/b0,4/u64/h0,1,1",  # tally sign
-        "v1/t61/n2/d-1/r3/w0,0,0,0/f5,7,0/b0,4/u64/h0,1,1",  # lanes
-        "v1/t61/n2/d-1/r3/w0,0,0,0/f5,7/b5,4/u64/h0,1,1",   # back == front
-        "v1/t61/n2/d-1/r3/w0,0,0,0/f5,62/b0,4/u64/h0,1,1",  # past target
-        "v1/t61/n2/d-1/r3/w0,0,0,0/f61,61/b1,4/u64/h",       # two winners
-        "v1/t61/n2/d-1/r3/w0,0,0,0/f61,7/b1,4/u64/h",        # winner without tally
-        "v1/t61/n2/d-1/r3/w1,0,0,0/f61,7/b1,4/u64/h0,1",     # jump after the win
-        "v1/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u2/h0,1,1",    # history over depth
-        "v1/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h0,3,1",   # history lane
-        "v1/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h0,1,21",   # history place
-        "v1/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h0,1,1,0",  # undo into a bad place
-        "v1/t61/n2/d-1/r03/w0,0,0,0/f5,7/b0,4/u64/h0,1,1",  # not canonical
-        "v1/t61/n2/d-1/r+3/w0,0,0,0/f5,7/b0,4/u64/h0,1,1",
-        "v1/t61/n2/d-1/x3/w0,0,0,0/f5,7/b0,4/u64/h0,1,1",   # field letter
-        "v1/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64",           # field missing
-        "v1/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h0,1,1/z",
-        "v1/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h0,,1",
+        "v3/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h01h",   # format
+        "v2/t61/n5/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h01h",   # players
+        "v2/t61/n2/d2/r3/w0,0,0,0/f5,7/b0,4/u64/h01h",    # dealer
+        "v2/t61/n2/d-1/r-3/w0,0,0,0/f5,7/b0,4/u64/h01h",  # rev
+        "v2/t61/n2/d-1/r3/w0,0,0/f5,7/b0,4/u64/h01h",     # tally length
+        "v2/t61/n2/d-1/r3/w0,0,-1,0/f5,7/b0,4/u64/h01h",  # tally sign
+        "v2/t61/n2/d-1/r3/w0,0,0,0/f5,7,0/b0,4/u64/h01h",  # lanes
+        "v2/t61/n2/d-1/r3/w0,0,0,0/f5,7/b5,4/u64/h01h",   # back == front
+        "v2/t61/n2/d-1/r3/w0,0,0,0/f5,62/b0,4/u64/h01h",  # past target
+        "v2/t61/n2/d-1/r3/w0,0,0,0/f61,61/b1,4/u64/h",     # two winners
+        "v2/t61/n2/d-1/r3/w0,0,0,0/f61,7/b1,4/u64/h",      # winner without tally
+        "v2/t61/n2/d-1/r3/w1,0,0,0/f61,7/b1,4/u64/h4h",    # jump after the win
+        "v2/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u2/h01h",    # history over depth
+        "v2/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h03h",   # history lane
+        "v2/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h01h0",  # undo into a bad place
+        "v2/t61/n2/d-1/r03/w0,0,0,0/f5,7/b0,4/u64/h01h",  # not canonical
+        "v2/t61/n2/d-1/r+3/w0,0,0,0/f5,7/b0,4/u64/h01h",
+        "v2/t61/n2/d-1/x3/w0,0,0,0/f5,7/b0,4/u64/h01h",   # field letter
+        "v2/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64",         # field missing
+        "v2/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h01h/z",
     ]
     for body in bad:
         assert refused(lambda body=body: Board.loads(resigned(body)), "bad_board"), body
-    for junk in (None, 5, b"v1", "", "*", "v1*1"):
+    for junk in (None, 5, b"v2", "", "*", "v2*1"):
         assert refused(lambda junk=junk: Board.loads(junk), "bad_board"), junk
 
 
-# Written by the firmware before v2 (Adler-32, the history as numbers): still read, so a
-# deploy keeps a game in progress.
-V1 = ("v1/t121/n3/d-1/r49/w1,0,0,0/f121,83,99/b114,72,95/u64/h0,1,2,0,1,2,12,41,10,32,49,42,"
-      "64,81,86,92,97,94,124,101,122,152,141,126,200,173,146,248,189,186,256,213,190,260,217,"
-      "234,296,221,262,340,237,290,388,241,326,404,273,358,440*1a9f2de5")
-
-
-def test_a_v1_text_of_the_earlier_firmware_is_read_and_saved_again_as_v2():
-    b = Board.loads(V1)
-    assert (b.winner, b.wins[:3], b.rev, b.undo_count) == (0, [1, 0, 0], 49, 49)
-    assert pegs(b) == [(114, 121), (72, 83), (95, 99)]
-    text = b.dumps()
-    assert text.startswith("v2/t121/n3/") and len(text) < len(V1) - 60
-    c = Board.loads(text)
-    assert c._htext == b._htext and c.dumps() == text
-    while c.undo_count:  # the same history: undone to the same pegs, jump by jump
-        assert b.undo() == c.undo() and pegs(b) == pegs(c)
-    assert refused(lambda: Board.loads(V1[:-1] + "6"), "bad_board")
+def test_the_earlier_firmwares_v1_text_is_not_read():
+    """v1 (Adler-32, the history as numbers): `crib deploy` converts it on the host
+    (crib.deploy.migrate); the firmware reads today's format only."""
+    v1 = "v1/t61/n2/d-1/r3/w0,0,0,0/f5,7/b0,4/u64/h0,1,1"
+    assert refused(lambda: Board.loads(v1 + "*" + checksum(v1)), "bad_board")
+    assert refused(lambda: Board.loads(v1 + "*" + crc(v1)), "bad_board")
 
 
 def test_v2_is_checked_with_crc32_and_keeps_a_small_jump_to_one_character():

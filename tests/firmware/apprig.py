@@ -39,7 +39,7 @@ class PowerCut(BaseException):
 
 class Files:
     """Flash in a dict. cut_at=k: the k-th operation from now is cut short (a write keeps
-    only `keep` bytes, a rename does not happen) and PowerCut is raised. fail=True: every
+    only `keep` bytes) and PowerCut is raised. fail=True: every
     operation raises OSError, like a worn-out or full flash."""
 
     def __init__(self, files=None):
@@ -73,13 +73,6 @@ class Files:
         if name in self.dirs:
             raise OSError(17, "exists")
         self.dirs.add(name)
-
-    def rename(self, old, new):
-        if self._cut():
-            raise PowerCut
-        if old not in self.files:
-            raise OSError(2, "no such file")
-        self.files[new] = self.files.pop(old)
 
 
 class Port:

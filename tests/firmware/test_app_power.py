@@ -113,7 +113,7 @@ def test_a_corrupt_state_file_is_reported_at_boot_and_the_last_good_state_used()
 
 
 def test_no_good_copy_at_all_starts_a_fresh_board_and_says_so():
-    files = Files({"state": b"garbage", "state.old": b"\x00\x01"})
+    files = Files({"state.1/h": b"garbage", "state.2/h": b"\x00\x01"})
     rig = rig_on(files)
     assert rig.app.board.rev == 0 and rig.app.board.front(0) == 0
     assert [decode(x).args.get("code") for x in rig.boot[1:]] == ["bad_state", "bad_state"]

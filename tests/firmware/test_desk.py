@@ -1,5 +1,5 @@
 """The desk runner (firmware/desk.py) over a pipe: CPython, MicroPython from source, and the
-.mpy build under a 106K heap; --store, --config, bad arguments, the real clock."""
+.mpy build under a 96K heap; --store, --config, bad arguments, the real clock."""
 
 import select
 import shutil
@@ -15,7 +15,7 @@ from crib.deploy import build
 from cribcore.protocol import decode
 
 DESK = str(FIRMWARE / "desk.py")
-HEAP = "100K"  # the .mpy build's cap (bench/heap.py measures the smallest heap)
+HEAP = "96K"  # the .mpy build's cap (bench/heap.py measures the smallest heap)
 
 
 def run_desk(args, stdin, python=sys.executable, cwd=None):
@@ -113,11 +113,13 @@ def test_scripted_game_from_the_mpy_build_in_the_cap(game, saved_store, mpy_buil
     booting on a saved game with a full undo history (defect C: a restart needed more
     heap than a blank store, and the test booted only on a blank one).
 
-    105K on the 64-bit unix port (bench/heap.py): what runs only at boot, Board.loads and
-    the store's reading half, is in modules the app drops once it has read the saved
-    state, no one-character strings are made (MicroPython interns each), and what only a
-    host uses is not in the firmware (the pixel text's parser, the error codes' meanings:
-    docs/protocol.md), and the build has no source line numbers. It measured 96K before
+    95K on the 64-bit unix port (bench/heap.py; 99K before issue 25's third round, which
+    dropped the readers of earlier formats and, once the layout is read, pegboard.layout):
+    what runs only at boot, Board.loads, the store's reading half and the layout's reader,
+    is in modules the app drops once it has read them, no one-character strings are made
+    (MicroPython interns each), and what only a host uses is not in the firmware (the
+    pixel text's parser, the error codes' meanings: docs/protocol.md), and the build has
+    no source line numbers. It measured 96K before
     the layout cache of pegboard.layout, and 107K after issue 14's renderer (a frame
     skipped until it can change, pegboard.frame's two layers: a drawn frame 42 -> 7 ms on
     the Pico), whose names took the interned-string table one pool further (7K). The Pico

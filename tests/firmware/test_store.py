@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import earlier_state_file as earlier
 
-from pegboard.statefiles import KEEP, SLOTS, frame
+from pegboard.slots import KEEP, SLOTS, frame, names
 from pegboard.store import Store
-from pegboard.storeboot import names, unframe
+from pegboard.storeboot import unframe
 
 
 def test_frame_round_trip_and_every_truncation_or_flip_is_caught():
@@ -77,7 +77,7 @@ def test_a_save_is_one_write_of_the_board_and_the_new_lines_only():
                                                           "set x")
         assert len(lines) <= 4 and lines[-1].startswith("@")
         assert Store("state", files).load() == "\n".join(state(n))
-    assert sorted(files.files) == sorted(names("state")[-SLOTS:])
+    assert sorted(files.files) == sorted(names("state")[:SLOTS])
 
 
 def test_a_line_kept_longer_than_the_ring_is_carried_and_ids_keep_their_order():
@@ -121,26 +121,13 @@ def test_any_sequence_of_states_loads_the_newest_and_its_fallback(states):
         assert again.problems == []
 
 
-def test_the_earlier_formats_are_read_so_a_deploy_keeps_the_game():
-    # the firmware before the slots: board copies naming records of the other lines
-    files = Files({"state.a": earlier(5, ["board a", "recs 0,1"]),
-                   "state.b": earlier(8, ["board b", "recs 0,2"]),
-                   "state.r0": earlier(3, ["set y"]), "state.r1": earlier(4, ["id p k ok"]),
-                   "state.r2": earlier(7, ["id q k ok"])})
+def test_the_earlier_formats_are_not_read_here():
+    """`crib deploy` moves an earlier firmware's game into a slot (crib.deploy.migrate,
+    tests/test_deploy_migrate.py): the store reads its own slots only."""
+    files = Files({"state.a": earlier(5, ["board a", "recs 0"]), "state.r0": earlier(3, ["set y"]),
+                   "state": earlier(7, ["board v", "set y"], "crib-state")})
     s = Store("state", files)
-    assert s.load() == "board b\nset y\nid q k ok" and s.problems == []
-    assert s.older() == "board a\nset y\nid p k ok"
-    s = Store("state", files)
-    s.load()
-    s.save(["board c", "set y", "id q k ok"])
-    assert s.seq == 9 and Store("state", files).load() == "board c\nset y\nid q k ok"
-    # and the one before it: one file, every line, Adler-32
-    old = earlier(7, ["board v", "set y", "id q k ok rev=7"], "crib-state")
-    files = Files({"state": old, "state.old": old})
-    s = Store("state", files)
-    assert s.load() == "board v\nset y\nid q k ok rev=7" and s.problems == []
-    s.save(["board w", "set y", "id q k ok rev=7"])
-    assert s.seq > 7 and Store("state", files).load() == "board w\nset y\nid q k ok rev=7"
+    assert s.load() is None and s.problems == [] and s.seq == 0
 
 
 def test_a_damaged_newest_slot_falls_back_to_the_previous_one_and_is_reported():
@@ -239,11 +226,6 @@ def test_fault_5_a_refused_copy_is_kept_and_the_older_one_offered():
     assert third.load() == "players 3 change %d\nset x" % (2 * SLOTS - 1)
     third.refuse("another")  # something is kept already: it is not overwritten
     assert files.files["state.kept"].decode() == kept
-    old = Files({"state.a": earlier(4, ["players 4", "recs "])})  # an earlier format's too
-    s = Store("state", old)
-    assert s.load() == "players 4"
-    s.refuse("4 players")
-    assert old.files["state.kept"] == b"# refused: 4 players\n" + old.files["state.a"]
 
 
 def test_fault_12_an_interrupted_create_is_no_damage():

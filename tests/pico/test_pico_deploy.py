@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from picorig import Pico, fs_image, game_state, read_fs
+from support import EARLIER_REPLY, earlier_game
 
 from cribcore.protocol import decode
 
@@ -52,6 +53,35 @@ def test_deploy_onto_a_game_in_progress(build):
         assert "warn" not in boot
         after = decode(p.ask("state")).args
     assert game_state(after) == game_state(before)
+
+
+@pytest.mark.parametrize("kind", ["records", "one file"])
+def test_deploy_onto_a_board_holding_an_earlier_format_keeps_the_game(build, kind):
+    """The files of the firmware before the slots (board copies and records, or one file;
+    a v1 board line): the firmware reads only its slots, so the deploy moves the game into
+    one; the new firmware boots on it, answers its ids, and the earlier files stay."""
+    old = dict(build)
+    old["main.py"] = build["main.py"] + b"\n# an older build\n"
+    old.update(earlier_game(kind))
+    with Pico(fs=fs_image(old)) as p:
+        p.booted()
+        out = deploy(p)
+        assert "moving    the saved game in " in out and "warning" not in out
+        flash = p.dump()
+    assert read_fs(flash, list(earlier_game(kind))) == earlier_game(kind)
+    with Pico(flash=flash) as p:
+        assert "warn" not in decode(p.booted().text).args
+        state = decode(p.ask("state")).args
+        assert (state["p0"], state["p2"], state["brightness"], state["rev"]) == (
+            (0, 5), (0, 9), 55, 2)
+        assert p.ask("peg p=0 n=5 id=old2") == EARLIER_REPLY  # remembered: not applied again
+        assert p.ask("peg p=1 n=4 id=new1").startswith("ok rev=3 p1=0,4")
+        flash = p.dump()
+    with Pico(flash=flash) as p:
+        assert "warn" not in decode(p.booted().text).args
+        state = decode(p.ask("state")).args
+        assert (state["p0"], state["p1"], state["p2"], state["rev"]) == ((0, 5), (0, 4),
+                                                                         (0, 9), 3)
 
 
 def test_the_build_is_what_crib_deploy_copies(build):

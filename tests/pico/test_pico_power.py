@@ -3,12 +3,9 @@ command of a save boots to the acknowledged change or the one in flight, loses n
 acknowledged, applies nothing twice, and is not reported as damage (`bad_state`)."""
 
 import pytest
-from picorig import Pico, fs_image, game_state, read_fs
-from support import earlier_state_file as earlier
-from support import v1_board
+from picorig import Pico, game_state
 
-from cribcore.pegs import Board, checksum
-from cribcore.protocol import decode, encode
+from cribcore.protocol import decode
 
 pytestmark = pytest.mark.pico
 
@@ -99,34 +96,3 @@ def test_a_power_cut_at_every_flash_command_of_a_save(saved):
             problems.append((k, boot["warn"]))
     # An ordinary power cut loses nothing: it must not be reported as damage.
     assert problems == []
-
-
-def test_a_game_saved_by_the_earlier_firmware_boots_and_is_kept(build):
-    """The files of the firmware before the slots (board copies and records, a v1 board
-    line): a deploy leaves them, the new firmware reads them, answers their ids, and its
-    first save moves the game into the slots."""
-    board = Board(3, 121)
-    board.peg(2, 9)
-    board.peg(0, 5)
-    reply = "ok rev=2 p0=0,5 winner=-1 id=old2"
-    lines = ["board " + v1_board(board), "set brightness=55 budget_ma=450 pause_ms=1500 "
-             "idle_ms=600000", "id old2 %s %s" % (checksum(encode("peg", p=0, n=5)), reply)]
-    files = dict(build)
-    files["state.a"] = earlier(7, lines[:1] + ["recs 0,1"])
-    files["state.r0"] = earlier(5, lines[1:2])
-    files["state.r1"] = earlier(6, lines[2:])
-    with Pico(fs=fs_image(files)) as p:
-        assert "warn" not in decode(p.booted().text).args
-        state = decode(p.ask("state")).args
-        assert (state["p0"], state["p2"], state["brightness"], state["rev"]) == (
-            (0, 5), (0, 9), 55, 2)
-        assert p.ask("peg p=0 n=5 id=old2") == reply  # remembered: not applied again
-        assert p.ask("peg p=1 n=4 id=new1").startswith("ok rev=3 p1=0,4")
-        flash = p.dump()
-    on_flash = read_fs(flash, ["state.a", "state.8/h"])
-    assert on_flash["state.a"] == files["state.a"] and on_flash["state.8/h"]
-    with Pico(flash=flash) as p:
-        assert "warn" not in decode(p.booted().text).args
-        state = decode(p.ask("state")).args
-        assert (state["p0"], state["p1"], state["p2"], state["rev"]) == ((0, 5), (0, 4),
-                                                                         (0, 9), 3)

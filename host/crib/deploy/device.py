@@ -10,35 +10,45 @@ prints exactly what a deploy does. A deploy then:
    is replaced: a corrupted copy never replaces a good file;
 3. renames every checked `.part` into place (main.py last), removes an old `<module>.py`
    that would shadow its new `.mpy` (MicroPython imports .py first);
+   if no slot of the store holds a saved game and files of earlier firmware do, writes the
+   newest good one as a slot (crib.deploy.migrate: the firmware reads only today's format);
 4. soft-resets, so main.py starts, and connects with crib.board.link (its `hello` handshake,
    sent again each second while main.py starts; VersionMismatch for another protocol),
    then checks the firmware version and the lane count the board reports.
-It never writes, renames or removes anything but the files of the plan: the state file
-(the game in progress, pegboard.store's `state`, `.new`, `.old`) survives every deploy.
+It never writes, renames or removes anything but the files of the plan and that one slot:
+the state files (the game in progress, pegboard.store's slots) survive every deploy.
 """
 
+from __future__ import annotations
+
 import ast
+import hashlib
 import tempfile
+from typing import Callable
 
 from mpremote.transport import TransportError
 from mpremote.transport_serial import SerialTransport
 
 from crib.board import ports
 from crib.board.link import Link, LinkError, VersionMismatch
+from crib.deploy import migrate
 from crib.deploy.plan import (
     CONFIG,
     DOWNLOAD,
     FLASH_HOW,
     MIN_MICROPYTHON,
     PART,
+    STATE,
     STATE_FILES,
     DeployError,
+    Item,
     check_config,
     describe,
     plan_config,
     plan_firmware,
 )
 from cribcore import VERSION
+from pegboard import slots
 from pegboard.config import default_config
 
 BAUD = 115200
@@ -91,7 +101,7 @@ def device_info(transport):
     return tuple(version), mpy, platform
 
 
-def check_versions(info, mpy, compiler=""):
+def check_versions(info: tuple, mpy: int, compiler: str = "") -> None:
     """Raise DeployError unless a device reporting info runs a MicroPython the firmware
     needs (MIN_MICROPYTHON or newer) and can import .mpy format mpy; say what to do."""
     version, dev_mpy, _ = info
@@ -198,7 +208,38 @@ def remove_shadows(transport, items, out=print):
     return gone
 
 
-def find_port(port):
+def earlier_game(transport, lanes, out=print):
+    """The Item of a slot file holding an older board's saved game in today's format
+    (crib.deploy.migrate), or None: only when no slot holds a save and earlier firmware's
+    files are there. What cannot be moved is said; its files stay on the device."""
+    empty = hashlib.sha256(b"").digest()
+    ring = device_hashes(transport, slots.names(STATE)[:slots.SLOTS])
+    if [h for h in ring.values() if h not in (None, empty)]:
+        return None
+    have = device_hashes(transport, migrate.names(STATE))
+    files = {}
+    for path, digest in have.items():
+        if digest not in (None, empty):
+            try:
+                files[path] = bytes(transport.fs_readfile(path))
+            except (TransportError, OSError) as e:
+                raise DeployError("reading %s failed: %s" % (path, e)) from None
+    if not files:
+        return None
+    problems = []
+    got = migrate.convert(files, STATE, lanes, problems)
+    for problem in problems:
+        out("warning   %s" % problem)
+    if got is None:
+        out("warning   the saved game of the earlier firmware could not be moved: the board "
+            "starts a new game (its files stay on the device)")
+        return None
+    name, chunks, seq, source = got
+    out("moving    the saved game in %s (save %d) into %s, today's format" % (source, seq, name))
+    return Item(name, "".join(chunks).encode())
+
+
+def find_port(port: str) -> str:
     """The serial port to use: port itself, or with "auto" the one attached Pico."""
     if port != "auto":
         return port
@@ -293,9 +334,12 @@ def run(plan, port, out=print):
                    "?" if info[1] is None else info[1] & 0xFF))
             check_versions(info, plan.mpy, plan.compiler)
         config, lanes = _device_layout(transport, plan, out)
+        game = earlier_game(transport, lanes, out) if plan.files else None
         items = plan.files + ([config] if config is not None else [])
         push(transport, items, out)
         remove_shadows(transport, plan.files, out)
+        if game is not None:  # after the firmware: the earlier one cannot read a slot
+            push(transport, [game], out)
     except BaseException:
         transport.close()
         raise
@@ -306,7 +350,8 @@ def run(plan, port, out=print):
     return fields
 
 
-def deploy(port="auto", config_file=None, dry_run=False, out=print):
+def deploy(port: str = "auto", config_file: str | None = None, dry_run: bool = False,
+           out: Callable[[str], object] = print) -> int:
     """`crib deploy`: plan, then (unless dry_run) carry it out; return 0."""
     with tempfile.TemporaryDirectory(prefix="crib-deploy-") as work:
         plan = plan_config(config_file) if config_file else plan_firmware(work)

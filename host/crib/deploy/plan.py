@@ -3,19 +3,22 @@
 the protocol's and the board's rules; describe() is what `crib deploy --dry-run` prints.
 """
 
+from __future__ import annotations
+
 import hashlib
 from pathlib import Path
 
-from crib.deploy import build
+from crib.deploy import build, migrate
 from crib.errors import CribError
 from crib.layout.source import firmware_dir
 from cribcore import protocol
-from pegboard import storeboot
+from pegboard import slots
 from pegboard.config import ConfigError, load_config
 from pegboard.layout import CACHE  # the board's record of its layout's validation
 
 CONFIG = "config.json"
-STATE_FILES = storeboot.names("state")  # main.py's Store("/state"): the game and its copies
+STATE = "state"  # main.py's Store("/state")
+STATE_FILES = slots.names(STATE) + migrate.names(STATE)  # the game, and earlier firmware's
 PART = ".part"
 # The oldest MicroPython the firmware runs on: pegboard.ws2812 has rp2.DMA write to a
 # StateMachine (its TX FIFO), which MicroPython 1.23 brought.
@@ -32,12 +35,12 @@ class DeployError(CribError):
 class Item:
     """One file of the plan: its path on the device and its bytes."""
 
-    def __init__(self, path, data):
+    def __init__(self, path: str, data: bytes) -> None:
         self.path = path
         self.data = bytes(data)
         self.sha = hashlib.sha256(self.data).digest()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Item(%r, <%d bytes>)" % (self.path, len(self.data))
 
 
@@ -58,7 +61,7 @@ def _order(path):
     return (path == "main.py", path)
 
 
-def check_config(text, source):
+def check_config(text: str, source: object) -> int:
     """The lane count of a layout text; DeployError naming the source if it is refused."""
     try:
         return len(load_config(text).lanes)
@@ -66,7 +69,7 @@ def check_config(text, source):
         raise DeployError("%s: %s" % (source, e)) from None
 
 
-def plan_firmware(work_dir, root=None):
+def plan_firmware(work_dir: str | Path, root: str | Path | None = None) -> "Plan":
     """Compile the firmware (root, default the firmware folder) into work_dir; the Plan of a
     full deploy."""
     root = firmware_dir() if root is None else root
@@ -91,7 +94,7 @@ def plan_firmware(work_dir, root=None):
     return Plan(files, config, False, lanes, mpy, build.mpy_cross_version())
 
 
-def plan_config(path):
+def plan_config(path: str | Path) -> "Plan":
     """The Plan of `--config FILE`: a new layout only, validated before anything is sent."""
     try:
         text = Path(path).read_text()
@@ -109,7 +112,7 @@ def _check_paths(items):
                               "or to a copy in progress" % it.path)
 
 
-def describe(plan, port):
+def describe(plan: "Plan", port: str) -> list[str]:
     """The steps of a plan as lines of text (what --dry-run prints)."""
     out = []
     if plan.files:
@@ -132,8 +135,12 @@ def describe(plan, port):
     if plan.files:
         out.append("remove <module>.py where a new <module>.mpy replaces it (a .py shadows "
                    "the .mpy)")
-    out.append("never touch %s (the game in progress) or any file not listed here"
-               % ", ".join(STATE_FILES))
+    if plan.files:
+        out.append("if no slot holds a saved game but earlier firmware's files do (state.a, "
+                   "state.b and state.r0..; or state, state.new, state.old): write the newest "
+                   "good one, in today's format, as its slot, after the files above")
+    out.append("never touch %s (the game in progress) or any file not listed here, but for "
+               "that slot" % ", ".join(STATE_FILES))
     out.append("soft reset; send hello until the board answers ok proto=%d lanes=..."
                % protocol.PROTO)
     return out

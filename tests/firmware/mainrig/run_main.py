@@ -102,9 +102,6 @@ class _Memory(real_store.Files):
     def mkdir(self, name):
         pass  # a dict: no directories
 
-    def rename(self, old, new):
-        self.files[new] = self.files.pop(old)
-
 
 MemoryFiles = _Memory()
 

@@ -1,6 +1,6 @@
-"""The state files' names and format, shared by pegboard.store (which writes them) and
-pegboard.storeboot (which reads them at boot): the slots, the `@` list of where a slot's
-lines are, the frame, and the names of earlier firmware's files (pegboard.oldstate).
+"""The slot files of the state on flash, shared by pegboard.store (which writes them) and
+pegboard.storeboot (which reads them at boot, and is dropped then): their names, the frame,
+and the `@` list of where a slot's lines are.
 """
 
 from cribcore.boardtext import crc
@@ -20,6 +20,12 @@ FIRST = b"ABCDEFGHIJ"
 DIGITS = b"0123456789abcdefghijklmnopqrstuvwxyz"
 
 
+def names(path):
+    """The slot files of a Store(path) (`<path>.0/h` ..), and `<path>.kept`, where a state
+    the app refused is set aside."""
+    return tuple([f"{path}.{i}/h" for i in range(SLOTS)] + [path + ".kept"])
+
+
 def ref(out, back, index):
     """Append to the bytearray out the `@` list's entry for a line `back` saves back, at
     `index` in that slot."""
@@ -35,7 +41,3 @@ def frame(seq, lines):
     (Two: a slot file is small, and a chunk a line cost the Pico's save a CRC call each.)"""
     body = "\n".join([str(seq)] + lines)
     return [HEAD + crc(body) + " ", body]
-
-
-COPIES = (".a", ".b", "", ".new", ".old")  # state copies of earlier firmware (oldstate)
-RECORDS = 11  # earlier firmware's `<path>.r0` .. `.r10`
