@@ -66,21 +66,36 @@ def _greedy(fits, pile, count):
     return best[2]
 
 
-def play_out(hands, turn, count=0, pile=(), gone=(False, False), last=-1, first=None,
-             policy=greedy):
-    """[points of player 0, of player 1] for the rest of a 2-player play.
+_ORDER = {n: [[(p + i) % n for i in range(1, n + 1)] for p in range(n)] for n in (2, 3, 4)}
 
-    hands: the ranks each player still holds; turn: the player to act now; count, pile
-    (ranks since the last reset), gone (who said go in this series), last (who laid last)
-    describe the series; first: the rank the player to act lays now (it must fit), then
-    both follow policy(fits, pile, count) to the end.
+
+def _next(h, gone, after):
+    """The next player in `after` (those after p, p itself last) who holds cards and has
+    not said go, or -1 (cribcore.play.Play's turn order)."""
+    for q in after:
+        if h[q] and not gone[q]:
+            return q
+    return -1
+
+
+def play_out(hands, turn, count=0, pile=(), gone=None, last=-1, first=None, policy=greedy):
+    """[points of each player] for the rest of a play of 2-4 players (len(hands)).
+
+    hands: the ranks each player still holds (players in turn order, player 0 left of the
+    dealer); turn: the player to act now; count, pile (ranks since the last reset), gone
+    (who said go in this series, default nobody), last (who laid last) describe the series;
+    first: the rank the player to act lays now (it must fit), then everyone follows
+    policy(fits, pile, count) to the end.
     """
-    h = [sorted(hands[0]), sorted(hands[1])]
-    gone = list(gone)
-    points = [0, 0]
+    h = [sorted(x) for x in hands]
+    n = len(h)
+    fresh = [False] * n
+    order = _ORDER[n]
+    gone = list(gone) if gone else list(fresh)
+    left = sum(len(x) for x in h)
+    points = [0] * n
     while True:
         p = turn
-        o = 1 - p
         mine = h[p]
         if first is None:
             fits = [r for r in mine if count + VALUE[r] <= 31]
@@ -89,37 +104,31 @@ def play_out(hands, turn, count=0, pile=(), gone=(False, False), last=-1, first=
             r, first = first, None
         if r is None:  # a go
             gone[p] = True
-            if not gone[o] and h[o]:
-                turn = o
+            turn = _next(h, gone, order[p])
+            if turn >= 0:
                 continue
             points[last] += 1  # nobody can lay: the last card
-            count, pile, gone = 0, (), [False, False]
-            turn = 1 - last if h[1 - last] else last  # the next who holds cards leads
+            count, pile, gone = 0, (), list(fresh)
+            turn = _next(h, gone, order[last])  # the next who holds cards leads
             last = -1
             continue
         mine.remove(r)
+        left -= 1
         pile = pile + (r,)
         count += VALUE[r]
         last = p
         points[p] += pile_points(pile)
-        if not mine and not h[o]:
+        if not left:
             if count < 31:
                 points[p] += 1
             return points
-        if count == 31:
-            count, pile, gone = 0, (), [False, False]
-            turn = o if h[o] else p
+        turn = -1 if count == 31 else _next(h, gone, order[p])
+        if turn < 0:
+            if count < 31:
+                points[p] += 1  # the last card of the series
+            count, pile, gone = 0, (), list(fresh)
+            turn = _next(h, gone, order[p])
             last = -1
-        elif not gone[o] and h[o]:
-            turn = o
-        elif mine:
-            turn = p
-        else:
-            points[p] += 1  # the last card of the series
-            count, pile, gone = 0, (), [False, False]
-            turn = o
-            last = -1
-    return points
 
 
 def multisets4():
@@ -163,6 +172,16 @@ def hand_totals(ranks, others=None):
     return tuple(out)
 
 
+def read_rows(path):
+    """{4 ranks: the row's integer totals} from a shipped pegging table ('#' comments)."""
+    rows = {}
+    for line in path.read_text().splitlines():
+        if line and not line.startswith("#"):
+            v = [int(x) for x in line.split()]
+            rows[tuple(v[:4])] = tuple(v[4:])
+    return rows
+
+
 _TABLE = None
 
 
@@ -171,12 +190,7 @@ def table():
     TABLE_HANDS opponent hands, read once from the shipped table."""
     global _TABLE
     if _TABLE is None:
-        rows = {}
-        for line in TABLE_FILE.read_text().splitlines():
-            if line and not line.startswith("#"):
-                v = [int(x) for x in line.split()]
-                rows[tuple(v[:4])] = tuple(v[4:])
-        _TABLE = rows
+        _TABLE = read_rows(TABLE_FILE)
     return _TABLE
 
 
