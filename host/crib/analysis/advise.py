@@ -18,10 +18,12 @@ table (crib.analysis.pegging: both lay greedy against a uniform opponent hand, e
 drawn deals of the other hands; with 4 players the points are the partnership's).
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 from operator import mul
+from typing import Any
 
 from crib.analysis.advise_tables import tables, weights
 from crib.analysis.pegging import expected_pegging
@@ -50,9 +52,9 @@ class Discard:
     peg_opp: Fraction | None = None  # expected points the opponent(s) peg against them
     players: int = 2  # 2 with 6 cards, 3 or 4 with 5
 
-    def as_dict(self):
+    def as_dict(self) -> dict:
         """JSON-ready: card names, floats for display and the exact values as 'p/q'."""
-        out = {
+        out: dict[str, Any] = {
             "keep": [card_name(c) for c in self.keep],
             "discard": [card_name(c) for c in self.discard],
             "hand": float(self.hand),
@@ -63,7 +65,7 @@ class Discard:
             "players": self.players,
             "exact": {"hand": str(self.hand), "crib": str(self.crib), "net": str(self.net)},
         }
-        if self.peg is not None:
+        if self.peg is not None and self.peg_opp is not None:
             out["peg"] = float(self.peg)
             out["peg_opp"] = float(self.peg_opp)
             out["exact"]["peg"] = str(self.peg)
@@ -147,7 +149,8 @@ def _crib_suit_total(dis, unseen_suits, n_unseen, k):
     return total
 
 
-def rank_discards(cards, dealer, pegging=False, players=None):
+def rank_discards(cards: Iterable[int], dealer: bool, pegging: bool = False,
+                  players: int | None = None) -> list[Discard]:
     """Every discard of 6 (2 players) or 5 (3-4 players) card ints, best expected net first.
 
     `dealer` is True when the crib counts for this player (or their partner). `pegging`:
@@ -175,7 +178,8 @@ def rank_discards(cards, dealer, pegging=False, players=None):
     # k-1 others avoid it) and a starter of its suit that is none of them.
     per_jack = comb(n_unseen - 1, k - 1) - comb(n_unseen - 2, k - 2)
     unseen_nobs = sum((unseen_suits[c & 3] - 1) * per_jack for c in unseen if c >> 2 == JACK)
-    by_ranks = {}  # discards of equal ranks share the rank part of the crib
+    # discards of equal ranks share the rank part of the crib
+    by_ranks: dict[tuple[int, ...], int] = {}
     out = []
     for dis in _discards(deal):
         keep = tuple(c for c in deal if c not in dis)
@@ -199,12 +203,14 @@ def rank_discards(cards, dealer, pegging=False, players=None):
     return out
 
 
-def best_discard(cards, dealer, pegging=False, players=None):
+def best_discard(cards: Iterable[int], dealer: bool, pegging: bool = False,
+                 players: int | None = None) -> Discard:
     """The best entry of rank_discards (for a computer player)."""
     return rank_discards(cards, dealer, pegging, players)[0]
 
 
-def review(cards, discard, dealer):
+def review(cards: Iterable[int], discard: Iterable[int], dealer: bool
+           ) -> tuple[Discard, Discard]:
     """(made, best): the entry for the discard the player made and the best entry."""
     ranked = rank_discards(cards, dealer)
     want = tuple(sorted(check_card(c) for c in discard))
@@ -223,7 +229,7 @@ def _summary(e, name):
     return f"{cards} (hand {float(e.hand):.2f} {sign} crib {float(e.crib):.2f})"
 
 
-def review_line(made, best, symbols=True):
+def review_line(made: Discard, best: Discard, symbols: bool = True) -> str:
     """The review line for the table: the discard made against the best, both averages."""
     name = card_symbol if symbols else card_name
     made_net = float(made.net)

@@ -18,6 +18,7 @@ from the 48 other cards (C(48, 4) = 194,580 hands, each equally likely). The val
 exact totals over those hands (divide by TABLE_HANDS), not a sample: no sampling error.
 """
 
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -31,7 +32,7 @@ TABLE_FILE = Path(__file__).with_name("pegging_table.txt")
 _POINTS: dict = {}
 
 
-def pile_points(pile):
+def pile_points(pile: tuple[int, ...]) -> int:
     """score_play for a pile of ranks (cards since the count was last 0), memoised."""
     pts = _POINTS.get(pile)
     if pts is None:
@@ -47,7 +48,7 @@ def pile_points(pile):
 _GREEDY: dict = {}
 
 
-def greedy(fits, pile, count):
+def greedy(fits: list[int], pile: tuple[int, ...], count: int) -> int:
     """The greedy policy's rank among fits (ranks that fit under 31 at count), memoised."""
     key = (tuple(fits), pile)  # the pile gives the count
     r = _GREEDY.get(key)
@@ -78,7 +79,9 @@ def _next(h, gone, after):
     return -1
 
 
-def play_out(hands, turn, count=0, pile=(), gone=None, last=-1, first=None, policy=greedy):
+def play_out(hands: Sequence[Sequence[int]], turn: int, count: int = 0,
+             pile: tuple[int, ...] = (), gone: Sequence[bool] | None = None, last: int = -1,
+             first: int | None = None, policy: Callable = greedy) -> list[int]:
     """[points of each player] for the rest of a play of 2-4 players (len(hands)).
 
     hands: the ranks each player still holds (players in turn order, player 0 left of the
@@ -131,7 +134,7 @@ def play_out(hands, turn, count=0, pile=(), gone=None, last=-1, first=None, poli
             last = -1
 
 
-def multisets4():
+def multisets4() -> list[tuple[int, int, int, int]]:
     """Every sorted 4-tuple of ranks (the 1,820 rank patterns of a kept hand)."""
     return [(a, b, c, d) for a in range(13) for b in range(a, 13) for c in range(b, 13)
             for d in range(c, 13)]
@@ -144,7 +147,7 @@ def _counts(ranks):
     return n
 
 
-def ways(ranks, taken):
+def ways(ranks: Sequence[int], taken: Sequence[int]) -> int:
     """Ways to hold the ranks as cards when taken[r] cards of each rank are already out."""
     w = 1
     n = _counts(ranks)
@@ -153,7 +156,8 @@ def ways(ranks, taken):
     return w
 
 
-def hand_totals(ranks, others=None):
+def hand_totals(ranks: Sequence[int], others: Iterable[Sequence[int]] | None = None
+                ) -> tuple[int, ...]:
     """(pone mine, pone theirs, dealer mine, dealer theirs) for 4 kept ranks, each the total
     points over every opponent hand (TABLE_HANDS of them), both playing greedy: one table row."""
     ranks = tuple(sorted(ranks))
@@ -172,7 +176,7 @@ def hand_totals(ranks, others=None):
     return tuple(out)
 
 
-def read_rows(path):
+def read_rows(path: Path) -> dict[tuple[int, ...], tuple[int, ...]]:
     """{4 ranks: the row's integer totals} from a shipped pegging table ('#' comments)."""
     rows = {}
     for line in path.read_text().splitlines():
@@ -185,7 +189,7 @@ def read_rows(path):
 _TABLE = None
 
 
-def table():
+def table() -> dict[tuple[int, ...], tuple[int, ...]]:
     """{sorted 4 ranks: (pone mine, pone theirs, dealer mine, dealer theirs)} totals over
     TABLE_HANDS opponent hands, read once from the shipped table."""
     global _TABLE
@@ -194,7 +198,7 @@ def table():
     return _TABLE
 
 
-def expected_pegging(ranks, dealer):
+def expected_pegging(ranks: Sequence[int], dealer: bool) -> tuple[Fraction, Fraction]:
     """(points you peg, points the opponent pegs) as exact Fractions for 4 kept ranks."""
     row = table()[tuple(sorted(ranks))]
     mine, theirs = (row[2], row[3]) if dealer else (row[0], row[1])

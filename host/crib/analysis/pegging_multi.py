@@ -22,6 +22,7 @@ sampling error that bench/pegging_table.py --multi prints (docs/advisor.md gives
 """
 
 import random
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 
@@ -32,14 +33,14 @@ SAMPLES = 800  # draws of the other hands per pattern and (players, side)
 CONFIGS = ((3, False), (3, True), (4, False), (4, True))  # the table's column pairs, in order
 
 
-def seats(players, dealer):
+def seats(players: int, dealer: bool) -> tuple[int, ...]:
     """The seats the player takes in turn over the draws."""
     if players == 3:
         return (2,) if dealer else (0, 1)
     return (1, 3) if dealer else (0, 2)
 
 
-def side(players, seat):
+def side(players: int, seat: int) -> tuple[int, ...]:
     """The seats whose points count for the player in `seat`."""
     return (seat,) if players == 3 else (seat, (seat + 2) % 4)
 
@@ -47,7 +48,7 @@ def side(players, seat):
 _DECKS: list = []
 
 
-def decks(n):
+def decks(n: int) -> list[list[int]]:
     """The first n shuffled decks of the table's draws (the same in every process)."""
     while len(_DECKS) < n:
         deck = list(range(52))
@@ -56,7 +57,7 @@ def decks(n):
     return _DECKS[:n]
 
 
-def kept_cards(ranks):
+def kept_cards(ranks: Sequence[int]) -> list[int]:
     """Cards for sorted ranks: the k-th card of a rank gets suit k (suits never score)."""
     seen = [0] * 13
     out = []
@@ -66,7 +67,8 @@ def kept_cards(ranks):
     return out
 
 
-def row_totals(ranks, samples=SAMPLES):
+def row_totals(ranks: Sequence[int], samples: int = SAMPLES
+               ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The table row for 4 kept ranks: ((mine, theirs) totals over `samples` draws for each
     of CONFIGS, flattened; the sums of squares of mine - theirs for each, for the error)."""
     ranks = tuple(sorted(ranks))
@@ -78,7 +80,7 @@ def row_totals(ranks, samples=SAMPLES):
         for j, (players, dealer) in enumerate(CONFIGS):
             options = seats(players, dealer)
             seat = options[i % len(options)]
-            hands = [others[4 * k:4 * k + 4] for k in range(players - 1)]
+            hands: list[Sequence[int]] = [others[4 * k:4 * k + 4] for k in range(players - 1)]
             hands.insert(seat, ranks)
             pts = play_out(hands, 0)
             mine = sum(pts[s] for s in side(players, seat))
@@ -92,7 +94,7 @@ def row_totals(ranks, samples=SAMPLES):
 _TABLE = None
 
 
-def table():
+def table() -> dict[tuple[int, ...], tuple[int, ...]]:
     """{sorted 4 ranks: (mine, theirs) totals for each of CONFIGS, flattened}, read once."""
     global _TABLE
     if _TABLE is None:
@@ -100,7 +102,8 @@ def table():
     return _TABLE
 
 
-def expected_pegging_multi(ranks, players, dealer):
+def expected_pegging_multi(ranks: Sequence[int], players: int, dealer: bool
+                           ) -> tuple[Fraction, Fraction]:
     """(points your side pegs, points the others peg) as Fractions for 4 kept ranks in the
     play of `players` (3 or 4), on the dealer's side or not."""
     i = CONFIGS.index((players, bool(dealer)))
