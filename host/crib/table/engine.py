@@ -5,12 +5,14 @@ with no input, no printing and no threads.
     events = engine.start()          # what happened before the first question
     q = engine.question()            # a Question: id, kind, who is asked, legal answers...
     events = engine.answer(q.id, "5h")   # validated; AnswerError (nothing changed) if not
+    events = engine.answer(q.id, "5h", by=1)   # player 1 answering for the player asked
+    engine.answered()                # who answered for whom, while the next question is open
     events = engine.undo()
     engine.undone()                  # what the last undo took back, while its question is open
     events = engine.redo(q.id)       # put it back: the answers it took back, given again
     events = engine.board_event(ev)  # a press on the board's buttons, whenever it happens
     events = engine.poll()           # the board's news, and a retry of an offline board
-    view = engine.view()             # scores, pegs, dealer, this hand so far
+    view = engine.view()             # scores, pegs, dealer, this hand so far, the result
 
 Inside, the flow of a session is a generator (crib.table.session, turns, show) that
 yields an Ask each time it needs an answer; the engine runs it, hands the Ask out as a
@@ -31,7 +33,7 @@ from crib.table.answers import AnswerError, UndoRequest
 from crib.table.entries import StateChanged
 from crib.table.questions import Event, Events, Question
 from crib.table.ranks import rank_name
-from crib.table.session import Session, Setup
+from crib.table.session import Session, Setup, result
 from crib.table.turns import Turns
 from cribcore import CoreError
 from cribcore.cards import card_name
@@ -76,8 +78,9 @@ class TableEngine:
         self._clock = clock
         self._retried = None
         self._lit = None  # the lane the board was last told is asked (None: not told)
-        self._trail = []  # (signature of the question, answer text) of recent answers
+        self._trail = []  # (signature of the question, answer text, by) of recent answers
         self._undone = None  # (question id after the undo, what it took back, answers)
+        self._for = None  # (question id after an answer given for another, what it says)
 
     # -- running the flow -------------------------------------------------------------------
 
@@ -156,13 +159,20 @@ class TableEngine:
                                 f" {q.prompt})")
         return q
 
-    def answer(self, question_id: str, text: str) -> list[Event]:
+    def answer(self, question_id: str, text: str, by: int | None = None) -> list[Event]:
         """Validate the answer (text as a player gives it: '5h', 'go', '12', 'y', '' for
         the default) and apply it; the events it made. AnswerError, and nothing changed,
-        if it does not fit or the question is no longer open."""
-        self._check(question_id)
+        if it does not fit or the question is no longer open. by: the player giving the
+        answer, when it may be another than the player asked (a phone's seat): an answer
+        for another is said first among the events, on every screen while the next
+        question is open (answered()), and recorded with each entry it made."""
+        q = self._check(question_id)
         if not isinstance(text, str):
             raise AnswerError(f"an answer is text, not {type(text).__name__}")
+        table = self.session.table
+        names = list(table.names) if table is not None else []
+        if by is not None and (type(by) is not int or not 0 <= by < len(names)):
+            raise AnswerError(f"no such player: {by!r}")
         text = text.strip()
         ask = self._ask
         if not text and ask.default is not None:
@@ -174,10 +184,30 @@ class TableEngine:
                 raise
             raise AnswerError(str(e) or f"not understood: {text!r}") from None
         sig = ask.signature()
-        self._run(lambda: self._flow.send(value))
-        self._trail = self._trail[-TRAIL:] + [(sig, text)]
+        said = None
+        if by is not None and q.asks is not None and by != q.asks:  # for another player
+            said = {"by": names[by], "for": names[q.asks],
+                    "text": f"{names[by]} answered for {names[q.asks]}: {text}"}
+            table.answering = (by, q.asks)
+        try:
+            self._run(lambda: self._flow.send(value))
+        finally:
+            if table is not None:
+                table.answering = None
+        self._trail = self._trail[-TRAIL:] + [(sig, text, by)]
         self._undone = None
-        return self._events.take()
+        events = self._events.take()  # before question(): it starts the flow, taking them
+        after = self.question()
+        self._for = (after.id, said) if said and after is not None else None
+        return ([Event("note", said["by"], said["text"], 0, None)] if said else []) + events
+
+    def answered(self) -> dict[str, str] | None:
+        """Who answered the last question for another player ({"by", "for", "text"}),
+        while the question that answer opened is the open one; else None."""
+        q = self.question()
+        if self._for is None or q is None or q.id != self._for[0]:
+            return None
+        return dict(self._for[1])
 
     def undo(self, question_id: str | None = None) -> list[Event]:
         """Take back the last entry (or step back inside a question of several steps)."""
@@ -223,11 +253,11 @@ class TableEngine:
             raise AnswerError("nothing to put back: the last undo is no longer the last change")
         back, self._undone = self._undone[2], None
         out = []
-        for sig, text in back:
+        for sig, text, by in back:
             q = self.question()
             if q is None or self._ask.signature() != sig:
                 break  # the game went another way (a board peg, say): stop here
-            out += self.answer(q.id, text)
+            out += self.answer(q.id, text, by)
         return out
 
     def board_event(self, ev: BoardEvent) -> list[Event]:
@@ -264,7 +294,8 @@ class TableEngine:
         return self.session.turns.seen(player)
 
     def view(self) -> dict[str, Any]:
-        """Scores, pegs, the dealer and this hand so far, as plain data."""
+        """Scores, pegs, the dealer, this hand so far and the result once the game is over
+        (crib.table.session.result), as plain data."""
         table = self.session.table
         if table is None:
             return {"game": None}
@@ -295,4 +326,5 @@ class TableEngine:
                 "sides": list(table.side_names), "target": table.target,
                 "scores": list(g.scores), "pegs": [[b, f] for b, f in zip(backs, g.scores)],
                 "dealer": g.dealer, "over": g.over, "winner": g.winner,
+                "result": result(table) if g.over else None,
                 "offline": table.offline, "hand": hand}

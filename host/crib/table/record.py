@@ -42,6 +42,8 @@ class Table:
         self.op_seq = history.op_count(game_id)
         # Questions the board's news raise, (prompt, action on yes): the flow asks them.
         self.decisions = []
+        # While an answer given for another player is applied: (who answered, for whom).
+        self.answering = None
         self.offline = False  # the board stopped answering: pegs wait, pending
         self.sync = BoardSync(self)
         self.rebuild()
@@ -89,7 +91,7 @@ class Table:
         try:
             self.h.add_entry(self.game_id, hand, kind, player=player, side=side,
                              points=points, reason=reason, source=source,
-                             args=args, info=info, ops=ops)
+                             args=args, info=info, ops=ops, answered_by=self.answered_by(player))
         except BaseException:
             self.rebuild()  # nothing was written: the game must not run ahead of the record
             raise
@@ -107,8 +109,15 @@ class Table:
         info = dict(info)
         if auto:
             info[AUTO] = True
-        self.h.add_entry(self.game_id, self.game.hand_no, kind, player=player, info=info)
+        self.h.add_entry(self.game_id, self.game.hand_no, kind, player=player, info=info,
+                         answered_by=self.answered_by(player))
         self.entries = self.h.entries(self.game_id)
+
+    def answered_by(self, player):
+        """Who answered for player in the answer being applied (None: the player did)."""
+        if self.answering is None or player is None or player != self.answering[1]:
+            return None
+        return self.answering[0]
 
     def on_board(self, e):
         """Whether an entry's points are on the board (a jump there to undo with it)."""

@@ -14,7 +14,7 @@ from crib.table.entries import StateChanged
 from crib.table.questions import Ask
 from crib.table.record import Table
 from crib.table.turns import Turns, confirm_ask
-from crib.words import agree
+from crib.words import agree, when
 from cribcore.deal import sides_for
 from cribcore.match import win_level
 from cribcore.rules import GAME_POINTS, MAX_TARGET, MIN_TARGET, TARGETS
@@ -118,7 +118,49 @@ def describe_game(history, game):
     match = history.match(game["match_id"])
     t = Table(history, _NoBoard(), None, game["id"])
     scores = " ".join(f"{n} {s}" for n, s in zip(t.side_names, t.game.scores))
-    return f"{' v '.join(t.side_names)} to {match['target']}, {scores}, started {game['started']}"
+    return (f"{' v '.join(t.side_names)} to {match['target']}, {scores}, started"
+            f" {when(game['started'])}")
+
+
+LATER = "later"
+
+
+def parse_resume(text):
+    """The answer to an unfinished game: True go on, False a new game, None later."""
+    low = text.strip().lower()
+    if low in ("", "y", "yes"):
+        return True
+    if low in ("n", "no", "new"):
+        return False
+    if low in (LATER, "l"):
+        return None
+    raise AnswerError(f"answer y (go on with it), n (a new game) or later, not {text!r}")
+
+
+def resume_ask(text, names):
+    """The one question of an unfinished game met by a new session: go on with it, start a
+    new game (names: its players, when given) or neither (stop, keep it for later)."""
+    new = "New game" + (f": {' v '.join(names)}" if names else "")
+    return Ask("resume", f"Unfinished: {text}. Go on with it (Y/n/{LATER})", parse_resume,
+               "y", hint="y: go on with it; n: a new game (that one stays in the history,"
+               " abandoned); later: stop and keep it", undo=False,
+               legal={"choices": ["y", "n", LATER],
+                      "labels": {"y": "Go on with it", "n": new, LATER: "Keep it for later"}})
+
+
+def result(table):
+    """A finished game's result, as plain data: the winner (a side's name), the scores
+    (the winner's first, then the others in lane order), the skunk ("skunk", "double
+    skunk" or ""), and all of it in a sentence ("Alice wins, 121 to Bob 85 (skunk)")."""
+    g = table.game
+    level = win_level(g)
+    others = [s for s in range(len(g.sides)) if s != g.winner]
+    loser = " ".join(f"{table.side_names[s]} {g.scores[s]}" for s in others)
+    text = (f"{agree(table.side_names[g.winner], 'wins')}, {g.scores[g.winner]} to"
+            f" {loser}" + (f" ({SKUNKS[level]})" if level else ""))
+    return {"winner": table.side_names[g.winner],
+            "scores": [[table.side_names[s], g.scores[s]] for s in [g.winner] + others],
+            "skunk": SKUNKS[level], "text": text}
 
 
 class _NoBoard:
@@ -158,14 +200,11 @@ class Session:
         if resume and old is None:
             raise HistoryError("no unfinished game to resume")
         if old is not None and not resume:
-            text = describe_game(h, old)
-            resume = yield confirm_ask(f"Resume {text}", True, undo=False, kind="resume")
+            resume = yield resume_ask(describe_game(h, old), setup.names)
+            if resume is None:
+                self.view.note("kept: `crib play --resume` goes on with it")
+                return None
             if not resume:
-                gone = yield confirm_ask(f"Abandon {text} for good (it stays in the history)",
-                                         False, undo=False)
-                if not gone:
-                    self.view.note("kept: `crib play --resume` goes on with it")
-                    return None
                 h.abandon(old["id"])
                 self.view.note("that game is kept in the history, marked abandoned")
         if resume:
@@ -223,10 +262,7 @@ class Session:
         level = win_level(g)
         points = table.match["game_points"][level]
         self.h.finish_game(table.game_id, g.winner, g.scores, level, points)
-        loser = " ".join(f"{table.side_names[s]} {g.scores[s]}" for s in range(len(g.sides))
-                         if s != g.winner)
-        text = (f"{agree(table.side_names[g.winner], 'wins')}, {g.scores[g.winner]} to"
-                f" {loser}" + (f" ({SKUNKS[level]})" if level else ""))
+        text = result(table)["text"]
         self.view.heading(text)
         self.view.over(g.winner, g.scores, level, text)
         tally = [0] * len(g.sides)
