@@ -1,11 +1,12 @@
-"""Time the discard advisor on 6-card deals against a plain exact enumeration.
+"""Time the discard advisor on 6- and 5-card deals against a plain exact enumeration.
 
     python bench/discard.py [--hands 20] [--plain-hands 1] [--seed 7]
 
 The advisor (crib.analysis.advise.rank_discards) is timed on a fixed set of seeded deals, one call
 each after the tables are built (their build time is reported on its own), without the play
 and with it (pegging=True, the default of `crib discard`: the pegging table is read at its
-first use, timed on its own). The plain
+first use, timed on its own), then on as many seeded 5-card deals with the play of 3 and of 4
+players (the 3-4 player table, read at its first use, timed on its own). The plain
 enumeration scores every starter and every (opponent pair, starter) with
 cribcore.show.score_show for all 15 discards; it takes seconds, so it runs on fewer deals,
 and its answers are checked against the advisor's.
@@ -85,6 +86,23 @@ def main():
     pmed = statistics.median(pegged)
     print(f"advisor with pegging: {len(pegged)} deals, median {pmed * 1e3:.2f} ms per deal "
           f"(min {min(pegged) * 1e3:.2f}, max {max(pegged) * 1e3:.2f}); target < 10 ms")
+
+    from crib.analysis.pegging_multi import table as multi_table
+
+    start = time.perf_counter()
+    multi_table()
+    print(f"3-4 player pegging table read at first use: "
+          f"{(time.perf_counter() - start) * 1e3:.1f} ms")
+    fives = [rnd.sample(range(52), 5) for _ in range(args.hands)]
+    for players in (3, 4):
+        times = []
+        for i, deal in enumerate(fives):
+            start = time.perf_counter()
+            rank_discards(deal, i % 2 == 0, pegging=True, players=players)
+            times.append(time.perf_counter() - start)
+        print(f"advisor, 5 cards, {players} players, with pegging: {len(times)} deals, median"
+              f" {statistics.median(times) * 1e3:.2f} ms per deal (min {min(times) * 1e3:.2f},"
+              f" max {max(times) * 1e3:.2f}); target < 10 ms")
 
     slow = []
     for deal in deals[:args.plain_hands]:

@@ -9,7 +9,8 @@ Games go in pairs on the same seed with the seats swapped, so both levels get th
 cards and the same first dealer once each (less luck in the comparison). The games run
 through crib.practice.Practice exactly as `crib practice` does, without the history or a
 board. Points per game: each level's final score; the margin's 95% interval is over the
-pairs of games (the two games of a seed are not independent).
+pairs of games (the two games of a seed are not independent). Wins: the Wilson interval
+(games taken as independent), and in brackets the interval over the pairs of games.
 
 A long run splits over processes: `--part 0/2 --save a.json` and `--part 1/2 --save
 b.json` play the two halves of the seeds, `--merge a.json b.json` prints the whole.
@@ -114,15 +115,21 @@ def per_hand(d):
     return d["pegging"] / hands, d["hand"] / hands, d["crib"] / max(d["cribs"], 1)
 
 
-def margin_interval(scores, z=Z95):
-    """(mean margin of the first level per game, half-width of its 95% interval), the
-    interval over the pairs of games played on one seed."""
-    margins = [a - b for a, b in scores]
-    pairs = [sum(margins[i:i + 2]) / len(margins[i:i + 2]) for i in range(0, len(margins), 2)]
-    mean = statistics.fmean(margins)
+def paired_interval(values, z=Z95):
+    """(mean of per-game values, half-width of its 95% interval over the pairs of games
+    played on one seed: the two games of a seed share the cards, so they are not
+    independent)."""
+    pairs = [sum(values[i:i + 2]) / len(values[i:i + 2]) for i in range(0, len(values), 2)]
+    mean = statistics.fmean(values)
     if len(pairs) < 2:
         return mean, float("inf")
     return mean, z * statistics.stdev(pairs) / math.sqrt(len(pairs))
+
+
+def margin_interval(scores, z=Z95):
+    """(mean margin of the first level per game, half-width of its 95% interval), the
+    interval over the pairs of games played on one seed."""
+    return paired_interval([a - b for a, b in scores], z)
 
 
 def pairing(text):
@@ -193,13 +200,16 @@ def merge(runs):
 
 def report(results):
     """Print win rates, points per hand and points per game of each pairing."""
-    print("pairing              wins of the first   95% interval     ms/game")
+    print("pairing              wins of the first   95% interval     ms/game"
+          "   (95% interval over the pairs)")
     tallies = []
     for r in results:
         a, b, wins, n = r["a"], r["b"], r["wins"], len(r["scores"])
         lo, hi = wilson(wins, n)
+        mean, half = paired_interval([int(sa > sb) for sa, sb in r["scores"]])
         print(f"{a + ' v ' + b:<20} {wins:5d} = {100 * wins / n:5.1f}% of {n}"
-              f"  {100 * lo:5.1f}-{100 * hi:5.1f}%   {1000 * r['secs'] / n:8.1f}")
+              f"  {100 * lo:5.1f}-{100 * hi:5.1f}%   {1000 * r['secs'] / n:8.1f}"
+              f"   ({100 * (mean - half):.1f}-{100 * (mean + half):.1f}%)")
         tally = Tally((a, b))
         tally.sums, tally.scores = r["sums"], r["scores"]
         tallies.append((a, b, tally))

@@ -255,11 +255,41 @@ def test_cli_plain_table_with_pegging(capsys, side, dealer):
 
 
 def test_cli_five_cards_dealer(capsys):
-    assert main(["discard", "5h,5c,6d", "7s", "10d", "--dealer"]) == 0
+    assert main(["discard", "5h,5c,6d", "7s", "10d", "--dealer", "--no-pegging"]) == 0
     out = capsys.readouterr().out
     ranked = rank_discards(parse_cards("5H 5C 6D 7S TD"), True)
     assert out.count("\n") == len(ranked) + 3
     assert f"{float(ranked[0].net):.2f}" in out.splitlines()[2]
+
+
+@pytest.mark.parametrize("players, side, dealer", [
+    (None, "--pone", False), (3, "--dealer", True), (4, "--pone", False), (4, "--dealer", True)])
+def test_cli_five_cards_with_the_play(capsys, players, side, dealer):
+    argv = ["discard", "5h", "5c", "6d", "7s", "10d", side]
+    assert main(argv + ([] if players is None else ["--players", str(players)])) == 0
+    lines = capsys.readouterr().out.splitlines()
+    ranked = rank_discards(parse_cards("5H 5C 6D 7S TD"), dealer, pegging=True,
+                           players=players)
+    assert lines[0].endswith(f"({players or 3} players, {side[2:]}: net = hand "
+                             f"{'+' if dealer else '-'} crib + peg - opp)")
+    rows = lines[2:2 + len(ranked)]
+    assert len(rows) == 5
+    for line, e in zip(rows, ranked):
+        fields = line[1:].split()
+        assert fields[1:] == [card_name(c) for c in e.keep] + [
+            f"{float(v):.2f}" for v in (e.hand, e.crib, e.peg, e.peg_opp, e.net)] + [
+            str(e.hand_min), str(e.hand_max)]
+    assert ("your side" in lines[-1]) == (players == 4) and "drawn deals" in lines[-1]
+
+
+def test_cli_five_cards_json_names_the_players(capsys):
+    assert main(["discard", "5h", "5c", "6d", "7s", "10d", "--pone", "--players", "4",
+                 "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    ranked = rank_discards(parse_cards("5H 5C 6D 7S TD"), False, pegging=True, players=4)
+    assert doc["players"] == 4 and doc["pegging"] is True
+    assert [Fraction(r["exact"]["net"]) for r in doc["discards"]] == [e.net for e in ranked]
+    assert all(r["players"] == 4 for r in doc["discards"])
 
 
 def test_cli_json(capsys):
@@ -292,6 +322,8 @@ def test_cli_rich_table_on_a_terminal(capsys, monkeypatch):
     ["5H", "5C", "6D", "7S", "JD", "KC", "QC", "--dealer"],
     ["5H", "5C", "6D", "7S", "JD", "5H", "--pone"],
     ["5H", "5C", "6D", "7S", "JD", "ZZ", "--pone"],
+    ["5H", "5C", "6D", "7S", "JD", "--pone", "--players", "2"],
+    ["5H", "5C", "6D", "7S", "JD", "KC", "--pone", "--players", "3"],
 ])
 def test_cli_errors(argv, capsys):
     assert main(["discard", *argv]) == 1
@@ -327,10 +359,36 @@ def test_four_fives_kept_as_pone_give_the_dealer_the_play():
     assert e.peg_opp > e.peg + 2
 
 
-def test_five_cards_rank_without_the_play():
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("dealer", [True, False])
+def test_five_cards_add_the_multi_player_play(players, dealer):
+    from crib.analysis.pegging_multi import expected_pegging_multi
+
     deal = parse_cards("5H 5C 6D 7S JD")
-    assert rank_discards(deal, True, pegging=True) == rank_discards(deal, True)
-    assert all(e.peg is None and "peg" not in e.as_dict() for e in rank_discards(deal, True))
+    plain = {e.discard: e for e in rank_discards(deal, dealer)}
+    assert all(e.peg is None and "peg" not in e.as_dict() for e in plain.values())
+    pegged = rank_discards(deal, dealer, pegging=True, players=players)
+    assert [e.net for e in pegged] == sorted((e.net for e in pegged), reverse=True)
+    for e in pegged:
+        base = plain[e.discard]
+        assert (e.hand, e.crib, e.players) == (base.hand, base.crib, players)
+        assert (e.peg, e.peg_opp) == expected_pegging_multi([c >> 2 for c in e.keep],
+                                                            players, dealer)
+        assert e.net == base.net + e.peg - e.peg_opp
+
+
+def test_five_cards_default_to_three_players():
+    deal = parse_cards("5H 5C 6D 7S JD")
+    assert rank_discards(deal, False, pegging=True) == rank_discards(deal, False, True, 3)
+    assert rank_discards(deal, False, pegging=True) != rank_discards(deal, False, True, 4)
+
+
+@pytest.mark.parametrize("cards, players", [
+    ("5H 5C 6D 7S JD", 2), ("5H 5C 6D 7S JD", 5), ("5H 5C 6D 7S JD", True),
+    ("5H 5C 6D 7S JD", "3"), ("5H 5C 6D 7S JD KC", 3), ("5H 5C 6D 7S JD KC", 4)])
+def test_players_must_fit_the_deal(cards, players):
+    with pytest.raises(AdviceError, match="players"):
+        rank_discards(parse_cards(cards), True, pegging=True, players=players)
 
 
 def test_pegging_must_be_a_bool():

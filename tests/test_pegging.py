@@ -7,7 +7,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crib.analysis import pegging
+from crib.analysis import pegging, pegging_multi
 from crib.analysis.pegging import (
     TABLE_HANDS,
     expected_pegging,
@@ -21,9 +21,9 @@ from cribcore.play import Play, score_play
 
 
 def core_play(hands, choose):
-    """Points of each player when both lay choose(fits ranks, pile ranks, count) through
-    cribcore.play.Play (the reference): player 1 deals, player 0 leads."""
-    p = Play(2, dealer=1, hands=[list(h) for h in hands])
+    """Points of each player when all lay choose(fits ranks, pile ranks, count) through
+    cribcore.play.Play (the reference): the last player deals, player 0 leads."""
+    p = Play(len(hands), dealer=len(hands) - 1, hands=[list(h) for h in hands])
     while not p.over:
         fits = p.playable()
         if not fits:
@@ -35,9 +35,9 @@ def core_play(hands, choose):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.permutations(range(52)), st.integers(0, 2 ** 32))
-def test_play_out_scores_like_the_core(deck, seed):
-    hands = [sorted(deck[:4]), sorted(deck[4:8])]
+@given(st.permutations(range(52)), st.integers(0, 2 ** 32), st.integers(2, 4))
+def test_play_out_scores_like_the_core(deck, seed, players):
+    hands = [sorted(deck[4 * k:4 * k + 4]) for k in range(players)]
     rng = random.Random(seed)
     picks = {}
 
@@ -49,11 +49,23 @@ def test_play_out_scores_like_the_core(deck, seed):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.permutations(range(52)))
-def test_play_out_with_greedy_matches_the_core(deck):
-    hands = [sorted(deck[:4]), sorted(deck[4:8])]
+@given(st.permutations(range(52)), st.integers(2, 4))
+def test_play_out_with_greedy_matches_the_core(deck, players):
+    hands = [sorted(deck[4 * k:4 * k + 4]) for k in range(players)]
     ranks = [[c >> 2 for c in h] for h in hands]
     assert play_out(ranks, 0) == core_play(hands, greedy)
+
+
+def test_three_and_four_players_by_hand():
+    # Four of a kind each, all ten-cards: each series is three cards to 30, then every
+    # player says go and the last to lay takes the point (cribcore.play.Play's order).
+    # 3 players (K, Q, J): K Q J is a run of 3 for the third seat, then its go point,
+    # four times over.
+    assert play_out([(12,) * 4, (11,) * 4, (10,) * 4], 0) == [0, 0, 16]
+    # 4 players (K, Q, J, 10), each series led by the player after the last to lay:
+    # K Q J (run 3 + go: seat 2), 10 K Q (go: seat 1), J 10 K (go: seat 0),
+    # Q J 10 (run 3 + go: seat 3), K Q J (run 3 + go: seat 2), 10 (last card: seat 3).
+    assert play_out([(12,) * 4, (11,) * 4, (10,) * 4, (9,) * 4], 0) == [1, 1, 8, 5]
 
 
 def test_pile_points_are_the_cores():
@@ -98,3 +110,64 @@ def test_expected_pegging_reads_the_row():
     row = pegging.table()[(4, 4, 4, 4)]
     assert (mine, theirs) == (Fraction(row[0], TABLE_HANDS), Fraction(row[1], TABLE_HANDS))
     assert expected_pegging((4, 4, 4, 4), True)[0] == Fraction(row[2], TABLE_HANDS)
+
+
+# The 3- and 4-player table (crib.analysis.pegging_multi).
+
+def reference_row(ranks, samples):
+    """pegging_multi.row_totals's totals by cribcore.play.Play on real cards: the player's
+    seat alternates over the draws (3 players: pone seats 0 and 1, dealer seat 2; 4 players:
+    pone side 0 and 2, dealer side 1 and 3), the others' hands are the first cards of each
+    drawn deck that the player does not hold; mine is the player's (or side's) points."""
+    kept = pegging_multi.kept_cards(sorted(ranks))
+    seats = {(3, False): (0, 1), (3, True): (2,), (4, False): (0, 2), (4, True): (1, 3)}
+    out = []
+    for players, dealer in pegging_multi.CONFIGS:
+        mine = theirs = 0
+        for i, deck in enumerate(pegging_multi.decks(samples)):
+            options = seats[players, dealer]
+            seat = options[i % len(options)]
+            others = [c for c in deck if c not in kept][:4 * (players - 1)]
+            hands = [others[4 * k:4 * k + 4] for k in range(players - 1)]
+            hands.insert(seat, kept)
+            pts = core_play(hands, greedy)
+            side = pts[seat] + (pts[(seat + 2) % 4] if players == 4 else 0)
+            mine += side
+            theirs += sum(pts) - side
+        out += [mine, theirs]
+    return tuple(out)
+
+
+def test_multi_rows_follow_the_core_play():
+    for ranks in [(4, 4, 4, 4), (0, 3, 8, 12), (9, 10, 11, 12)]:
+        assert pegging_multi.row_totals(ranks, samples=6)[0] == reference_row(ranks, 6)
+
+
+def test_multi_table_has_every_hand_and_sane_values():
+    rows = pegging_multi.table()
+    assert set(rows) == set(multisets4())
+    n = pegging_multi.SAMPLES
+    text = pegging_multi.TABLE_FILE.read_text()
+    assert f"over {n} drawn deals" in " ".join(text.split())  # the header says what it holds
+    for row in rows.values():
+        assert len(row) == 8 and all(0 <= v <= 31 * n for v in row)
+    # more players peg more in all, and the dealer's side pegs more than the pone's
+    three = sum(r[0] + r[1] for r in rows.values())
+    four = sum(r[4] + r[5] for r in rows.values())
+    assert four > three
+    assert sum(r[2] for r in rows.values()) > sum(r[0] for r in rows.values())
+    assert sum(r[6] for r in rows.values()) > sum(r[4] for r in rows.values())
+
+
+def test_multi_table_recomputes_exactly_for_a_sample():
+    rng = random.Random(29)
+    for ranks in rng.sample(multisets4(), 2):
+        assert pegging_multi.row_totals(ranks)[0] == pegging_multi.table()[ranks]
+
+
+def test_expected_pegging_multi_reads_the_row():
+    row = pegging_multi.table()[(4, 4, 4, 4)]
+    n = pegging_multi.SAMPLES
+    for i, (players, dealer) in enumerate(pegging_multi.CONFIGS):
+        got = pegging_multi.expected_pegging_multi([4, 4, 4, 4], players, dealer)
+        assert got == (Fraction(row[2 * i], n), Fraction(row[2 * i + 1], n))

@@ -11,19 +11,23 @@ Heels is left out: it does not depend on the discard.
 Ranking: best net first (hand + crib when the crib is yours, hand - crib otherwise); ties
 go to the higher expected hand, then to the lower discarded cards (card ints, ascending).
 
-With pegging (6-card deals, 2 players): the net adds the points the kept four are expected
-to peg and takes away those the opponent is expected to peg against them
-(crib.analysis.pegging's table: both sides lay greedy against a uniform opponent hand).
-The play of 3 or 4 players is not tabulated: a 5-card deal ranks without it.
+With pegging: the net adds the points the kept four are expected to peg and takes away
+those the opponents are expected to peg against them: with 6 cards from the two-player
+table (crib.analysis.pegging: both lay greedy against a uniform opponent hand, exact), with
+5 cards from the 3- and 4-player table (crib.analysis.pegging_multi: everyone lays greedy,
+drawn deals of the other hands; with 4 players the points are the partnership's).
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 from operator import mul
+from typing import Any
 
 from crib.analysis.advise_tables import tables, weights
 from crib.analysis.pegging import expected_pegging
+from crib.analysis.pegging_multi import expected_pegging_multi
 from crib.errors import CribError
 from cribcore.cards import JACK, InvalidCardError, card_name, card_symbol, check_card
 
@@ -45,11 +49,12 @@ class Discard:
     hand_max: int  # most hand points over the unseen starters
     dealer: bool  # whether the crib counts for this player
     peg: Fraction | None = None  # expected points pegged with the kept four (None: not counted)
-    peg_opp: Fraction | None = None  # expected points the opponent pegs against them
+    peg_opp: Fraction | None = None  # expected points the opponent(s) peg against them
+    players: int = 2  # 2 with 6 cards, 3 or 4 with 5
 
-    def as_dict(self):
+    def as_dict(self) -> dict:
         """JSON-ready: card names, floats for display and the exact values as 'p/q'."""
-        out = {
+        out: dict[str, Any] = {
             "keep": [card_name(c) for c in self.keep],
             "discard": [card_name(c) for c in self.discard],
             "hand": float(self.hand),
@@ -57,9 +62,10 @@ class Discard:
             "net": float(self.net),
             "hand_min": self.hand_min,
             "hand_max": self.hand_max,
+            "players": self.players,
             "exact": {"hand": str(self.hand), "crib": str(self.crib), "net": str(self.net)},
         }
-        if self.peg is not None:
+        if self.peg is not None and self.peg_opp is not None:
             out["peg"] = float(self.peg)
             out["peg_opp"] = float(self.peg_opp)
             out["exact"]["peg"] = str(self.peg)
@@ -83,6 +89,26 @@ def _check_dealer(dealer):
     if dealer not in (True, False):
         raise AdviceError(f"dealer must be True or False, got {dealer!r}")
     return bool(dealer)
+
+
+def _check_players(players, deal):
+    """The number of players for the deal (None: 2 for 6 cards, 3 for 5), or raise."""
+    allowed = (2,) if len(deal) == 6 else (3, 4)
+    if players is None:
+        return allowed[0]
+    if type(players) is not int or players not in allowed:
+        raise AdviceError(f"a {len(deal)}-card deal is for "
+                          + (f"2 players, not {players!r}" if len(deal) == 6
+                             else f"3 or 4 players, not {players!r}"))
+    return players
+
+
+def _pegging(keep, dealer, players):
+    """(peg, opp) for the kept cards from the table for the number of players."""
+    ranks = [c >> 2 for c in keep]
+    if players == 2:
+        return expected_pegging(ranks, dealer)
+    return expected_pegging_multi(ranks, players, dealer)
 
 
 def _discards(deal):
@@ -123,17 +149,19 @@ def _crib_suit_total(dis, unseen_suits, n_unseen, k):
     return total
 
 
-def rank_discards(cards, dealer, pegging=False):
+def rank_discards(cards: Iterable[int], dealer: bool, pegging: bool = False,
+                  players: int | None = None) -> list[Discard]:
     """Every discard of 6 (2 players) or 5 (3-4 players) card ints, best expected net first.
 
     `dealer` is True when the crib counts for this player (or their partner). `pegging`:
-    count the play in the net (6-card deals; a 5-card deal ranks without it).
+    count the play in the net. `players`: 2 for 6 cards; 3 (the default) or 4 for 5 cards
+    (it changes only the play).
     """
     deal = _check_deal(cards)
     dealer = _check_dealer(dealer)
+    players = _check_players(players, deal)
     if pegging not in (True, False):
         raise AdviceError(f"pegging must be True or False, got {pegging!r}")
-    pegging = pegging and len(deal) == 6
     t = tables()
     n_dis = len(deal) - 4
     k = 4 - n_dis  # unknown crib cards besides the starter
@@ -150,7 +178,8 @@ def rank_discards(cards, dealer, pegging=False):
     # k-1 others avoid it) and a starter of its suit that is none of them.
     per_jack = comb(n_unseen - 1, k - 1) - comb(n_unseen - 2, k - 2)
     unseen_nobs = sum((unseen_suits[c & 3] - 1) * per_jack for c in unseen if c >> 2 == JACK)
-    by_ranks = {}  # discards of equal ranks share the rank part of the crib
+    # discards of equal ranks share the rank part of the crib
+    by_ranks: dict[tuple[int, ...], int] = {}
     out = []
     for dis in _discards(deal):
         keep = tuple(c for c in deal if c not in dis)
@@ -166,19 +195,22 @@ def rank_discards(cards, dealer, pegging=False):
         net = hand + crib if dealer else hand - crib
         peg = peg_opp = None
         if pegging:
-            peg, peg_opp = expected_pegging([c >> 2 for c in keep], dealer)
+            peg, peg_opp = _pegging(keep, dealer, players)
             net += peg - peg_opp
-        out.append(Discard(keep, dis, hand, crib, net, h_min, h_max, dealer, peg, peg_opp))
+        out.append(Discard(keep, dis, hand, crib, net, h_min, h_max, dealer, peg, peg_opp,
+                           players))
     out.sort(key=lambda e: (-e.net, -e.hand, e.discard))
     return out
 
 
-def best_discard(cards, dealer, pegging=False):
+def best_discard(cards: Iterable[int], dealer: bool, pegging: bool = False,
+                 players: int | None = None) -> Discard:
     """The best entry of rank_discards (for a computer player)."""
-    return rank_discards(cards, dealer, pegging)[0]
+    return rank_discards(cards, dealer, pegging, players)[0]
 
 
-def review(cards, discard, dealer):
+def review(cards: Iterable[int], discard: Iterable[int], dealer: bool
+           ) -> tuple[Discard, Discard]:
     """(made, best): the entry for the discard the player made and the best entry."""
     ranked = rank_discards(cards, dealer)
     want = tuple(sorted(check_card(c) for c in discard))
@@ -197,7 +229,7 @@ def _summary(e, name):
     return f"{cards} (hand {float(e.hand):.2f} {sign} crib {float(e.crib):.2f})"
 
 
-def review_line(made, best, symbols=True):
+def review_line(made: Discard, best: Discard, symbols: bool = True) -> str:
     """The review line for the table: the discard made against the best, both averages."""
     name = card_symbol if symbols else card_name
     made_net = float(made.net)

@@ -14,6 +14,7 @@ rank multiset by how many ways the unseen cards can supply it. The tables:
 """
 
 import time
+from collections.abc import Sequence
 from math import comb
 
 from crib.analysis.fastshow import RANK_POINTS
@@ -25,15 +26,15 @@ _POW5 = tuple(5 ** r for r in range(13))
 COMB = tuple(tuple(comb(n, m) for m in range(5)) for n in range(5))
 
 
-def multisets(size):
+def multisets(size: int) -> list[tuple[int, ...]]:
     """Every sorted tuple of `size` ranks 0..12 with at most 4 of a rank."""
-    out = [()]
+    out: list[tuple[int, ...]] = [()]
     for _ in range(size):
         out = [m + (r,) for m in out for r in range(m[-1] if m else 0, 13)]
     return [m for m in out if all(m.count(r) <= 4 for r in set(m))]
 
 
-def groups(ranks):
+def groups(ranks: Sequence[int]) -> tuple[tuple[int, int], ...]:
     """((rank, multiplicity), ...) of a sorted rank tuple."""
     return tuple((r, ranks.count(r)) for r in sorted(set(ranks)))
 
@@ -69,7 +70,7 @@ class Tables:
 _TABLES = None
 
 
-def tables():
+def tables() -> Tables:
     """The shared Tables, built on the first call (a few tens of milliseconds)."""
     global _TABLES
     if _TABLES is None:
@@ -77,7 +78,8 @@ def tables():
     return _TABLES
 
 
-def weights(group_list, remaining):
+def weights(group_list: Sequence[tuple[tuple[int, int], ...]], remaining: Sequence[int]
+            ) -> list[int]:
     """Ways the unseen cards (remaining[r] of rank r) supply each rank multiset."""
     out = []
     for gs in group_list:

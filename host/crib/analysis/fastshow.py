@@ -5,6 +5,8 @@ tabulates its rank points for every multiset of 5 ranks at import, so scoring a 
 is a dict lookup plus a few suit tests. For the discard advisor, the solver and benches.
 """
 
+from collections.abc import Sequence
+
 from cribcore import show
 
 # Per-rank weights in base 5 (a rank appears at most 4 times in 5 cards): the sum of the
@@ -40,12 +42,12 @@ def _tables():
 RANK_POINTS, _BY_KEY = _tables()
 
 
-def rank_points(ranks):
+def rank_points(ranks: tuple[int, ...]) -> int:
     """Fifteens + pairs + runs for a sorted tuple of 5 ranks 0..12 (KeyError otherwise)."""
     return RANK_POINTS[ranks]
 
 
-def score_show_fast(hand, starter, crib=False):
+def score_show_fast(hand: Sequence[int], starter: int, crib: bool = False) -> int:
     """score_show(hand, starter, crib) without validation: inputs must be 4 + 1 distinct cards.
 
     Unlike cribcore.show.score_show this does not check the cards; bad input gives a wrong

@@ -18,6 +18,7 @@ from the 48 other cards (C(48, 4) = 194,580 hands, each equally likely). The val
 exact totals over those hands (divide by TABLE_HANDS), not a sample: no sampling error.
 """
 
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -31,7 +32,7 @@ TABLE_FILE = Path(__file__).with_name("pegging_table.txt")
 _POINTS: dict = {}
 
 
-def pile_points(pile):
+def pile_points(pile: tuple[int, ...]) -> int:
     """score_play for a pile of ranks (cards since the count was last 0), memoised."""
     pts = _POINTS.get(pile)
     if pts is None:
@@ -47,7 +48,7 @@ def pile_points(pile):
 _GREEDY: dict = {}
 
 
-def greedy(fits, pile, count):
+def greedy(fits: list[int], pile: tuple[int, ...], count: int) -> int:
     """The greedy policy's rank among fits (ranks that fit under 31 at count), memoised."""
     key = (tuple(fits), pile)  # the pile gives the count
     r = _GREEDY.get(key)
@@ -66,21 +67,38 @@ def _greedy(fits, pile, count):
     return best[2]
 
 
-def play_out(hands, turn, count=0, pile=(), gone=(False, False), last=-1, first=None,
-             policy=greedy):
-    """[points of player 0, of player 1] for the rest of a 2-player play.
+_ORDER = {n: [[(p + i) % n for i in range(1, n + 1)] for p in range(n)] for n in (2, 3, 4)}
 
-    hands: the ranks each player still holds; turn: the player to act now; count, pile
-    (ranks since the last reset), gone (who said go in this series), last (who laid last)
-    describe the series; first: the rank the player to act lays now (it must fit), then
-    both follow policy(fits, pile, count) to the end.
+
+def _next(h, gone, after):
+    """The next player in `after` (those after p, p itself last) who holds cards and has
+    not said go, or -1 (cribcore.play.Play's turn order)."""
+    for q in after:
+        if h[q] and not gone[q]:
+            return q
+    return -1
+
+
+def play_out(hands: Sequence[Sequence[int]], turn: int, count: int = 0,
+             pile: tuple[int, ...] = (), gone: Sequence[bool] | None = None, last: int = -1,
+             first: int | None = None, policy: Callable = greedy) -> list[int]:
+    """[points of each player] for the rest of a play of 2-4 players (len(hands)).
+
+    hands: the ranks each player still holds (players in turn order, player 0 left of the
+    dealer); turn: the player to act now; count, pile (ranks since the last reset), gone
+    (who said go in this series, default nobody), last (who laid last) describe the series;
+    first: the rank the player to act lays now (it must fit), then everyone follows
+    policy(fits, pile, count) to the end.
     """
-    h = [sorted(hands[0]), sorted(hands[1])]
-    gone = list(gone)
-    points = [0, 0]
+    h = [sorted(x) for x in hands]
+    n = len(h)
+    fresh = [False] * n
+    order = _ORDER[n]
+    gone = list(gone) if gone else list(fresh)
+    left = sum(len(x) for x in h)
+    points = [0] * n
     while True:
         p = turn
-        o = 1 - p
         mine = h[p]
         if first is None:
             fits = [r for r in mine if count + VALUE[r] <= 31]
@@ -89,40 +107,34 @@ def play_out(hands, turn, count=0, pile=(), gone=(False, False), last=-1, first=
             r, first = first, None
         if r is None:  # a go
             gone[p] = True
-            if not gone[o] and h[o]:
-                turn = o
+            turn = _next(h, gone, order[p])
+            if turn >= 0:
                 continue
             points[last] += 1  # nobody can lay: the last card
-            count, pile, gone = 0, (), [False, False]
-            turn = 1 - last if h[1 - last] else last  # the next who holds cards leads
+            count, pile, gone = 0, (), list(fresh)
+            turn = _next(h, gone, order[last])  # the next who holds cards leads
             last = -1
             continue
         mine.remove(r)
+        left -= 1
         pile = pile + (r,)
         count += VALUE[r]
         last = p
         points[p] += pile_points(pile)
-        if not mine and not h[o]:
+        if not left:
             if count < 31:
                 points[p] += 1
             return points
-        if count == 31:
-            count, pile, gone = 0, (), [False, False]
-            turn = o if h[o] else p
+        turn = -1 if count == 31 else _next(h, gone, order[p])
+        if turn < 0:
+            if count < 31:
+                points[p] += 1  # the last card of the series
+            count, pile, gone = 0, (), list(fresh)
+            turn = _next(h, gone, order[p])
             last = -1
-        elif not gone[o] and h[o]:
-            turn = o
-        elif mine:
-            turn = p
-        else:
-            points[p] += 1  # the last card of the series
-            count, pile, gone = 0, (), [False, False]
-            turn = o
-            last = -1
-    return points
 
 
-def multisets4():
+def multisets4() -> list[tuple[int, int, int, int]]:
     """Every sorted 4-tuple of ranks (the 1,820 rank patterns of a kept hand)."""
     return [(a, b, c, d) for a in range(13) for b in range(a, 13) for c in range(b, 13)
             for d in range(c, 13)]
@@ -135,7 +147,7 @@ def _counts(ranks):
     return n
 
 
-def ways(ranks, taken):
+def ways(ranks: Sequence[int], taken: Sequence[int]) -> int:
     """Ways to hold the ranks as cards when taken[r] cards of each rank are already out."""
     w = 1
     n = _counts(ranks)
@@ -144,7 +156,8 @@ def ways(ranks, taken):
     return w
 
 
-def hand_totals(ranks, others=None):
+def hand_totals(ranks: Sequence[int], others: Iterable[Sequence[int]] | None = None
+                ) -> tuple[int, ...]:
     """(pone mine, pone theirs, dealer mine, dealer theirs) for 4 kept ranks, each the total
     points over every opponent hand (TABLE_HANDS of them), both playing greedy: one table row."""
     ranks = tuple(sorted(ranks))
@@ -163,24 +176,29 @@ def hand_totals(ranks, others=None):
     return tuple(out)
 
 
+def read_rows(path: Path) -> dict[tuple[int, ...], tuple[int, ...]]:
+    """{4 ranks: the row's integer totals} from a shipped pegging table ('#' comments)."""
+    rows = {}
+    for line in path.read_text().splitlines():
+        if line and not line.startswith("#"):
+            v = [int(x) for x in line.split()]
+            rows[tuple(v[:4])] = tuple(v[4:])
+    return rows
+
+
 _TABLE = None
 
 
-def table():
+def table() -> dict[tuple[int, ...], tuple[int, ...]]:
     """{sorted 4 ranks: (pone mine, pone theirs, dealer mine, dealer theirs)} totals over
     TABLE_HANDS opponent hands, read once from the shipped table."""
     global _TABLE
     if _TABLE is None:
-        rows = {}
-        for line in TABLE_FILE.read_text().splitlines():
-            if line and not line.startswith("#"):
-                v = [int(x) for x in line.split()]
-                rows[tuple(v[:4])] = tuple(v[4:])
-        _TABLE = rows
+        _TABLE = read_rows(TABLE_FILE)
     return _TABLE
 
 
-def expected_pegging(ranks, dealer):
+def expected_pegging(ranks: Sequence[int], dealer: bool) -> tuple[Fraction, Fraction]:
     """(points you peg, points the opponent pegs) as exact Fractions for 4 kept ranks."""
     row = table()[tuple(sorted(ranks))]
     mine, theirs = (row[2], row[3]) if dealer else (row[0], row[1])

@@ -14,6 +14,7 @@ This is the pro level's play and the practice review's "best card" (docs/practic
 """
 
 import random
+from collections.abc import Sequence
 from fractions import Fraction
 from math import comb
 
@@ -35,7 +36,8 @@ def _multisets(counts, k, lo=0):
                 yield (r,) * m + rest, w * ways
 
 
-def holdings(pool, k, samples=SAMPLES, seed=0):
+def holdings(pool: Sequence[int], k: int, samples: int = SAMPLES, seed: int = 0
+             ) -> list[tuple[tuple[int, ...], int]]:
     """[(ranks, weight)]: the hands of k cards the opponent may hold from pool (the ranks of
     the cards it may hold, one entry a card): every hand, or `samples` drawn by seed."""
     if k <= 0:
@@ -49,7 +51,8 @@ def holdings(pool, k, samples=SAMPLES, seed=0):
     return [(tuple(rng.sample(pool, k)), 1) for _ in range(samples)]
 
 
-def card_values(hand, pile, count, unseen, opp_left, opp_gone, samples=SAMPLES):
+def card_values(hand: Sequence[int], pile: Sequence[int], count: int, unseen: Sequence[int],
+                opp_left: int, opp_gone: bool, samples: int = SAMPLES) -> dict[int, Fraction]:
     """{rank: Fraction} for each rank of hand that fits at count: the expected points this
     player pegs less those the opponent pegs from laying it to the end of the play.
 
@@ -78,6 +81,6 @@ def card_values(hand, pile, count, unseen, opp_left, opp_gone, samples=SAMPLES):
     return out
 
 
-def best_card(values):
+def best_card(values: dict[int, Fraction]) -> int:
     """The rank with the highest value (ties: the higher card value, then rank)."""
     return max(values, key=lambda r: (values[r], VALUE[r], r))

@@ -1,7 +1,7 @@
 """Rank every discard of a 6-card (2 players) or 5-card (3-4 players) deal by exact
 expected points: the hand over every starter, the crib over every unseen card it could get,
-the play (2 players: the points you peg and your opponent pegs with the four you keep), and
-the net (hand + crib for the dealer, hand - crib for the pone, + your pegging - theirs).
+the play (the points you, or your side, peg and the others peg with the four you keep),
+and the net (hand + crib for the dealer, hand - crib for the pone, + your pegging - theirs).
 `crib docs advisor` shows the guide."""
 
 import json
@@ -20,6 +20,9 @@ def add_arguments(parser):
                       help="the crib is yours (you, or your partner, dealt)")
     side.add_argument("--pone", dest="dealer", action="store_false",
                       help="the crib is an opponent's")
+    parser.add_argument("--players", type=int, default=None, metavar="N",
+                        help="players at the table: 2 with 6 cards; 3 (default) or 4 with 5"
+                             " (it changes the play)")
     parser.add_argument("--no-pegging", dest="pegging", action="store_false",
                         help="leave the play out: rank by hand and crib alone")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
@@ -31,15 +34,29 @@ def _best(ranked):
 
 
 def _pegged(ranked):
-    """Whether the ranking counts the play (6-card deals unless --no-pegging)."""
+    """Whether the ranking counts the play (unless --no-pegging)."""
     return ranked[0].peg is not None
 
 
-def _title(cards, dealer, name, pegged):
+def _title(cards, dealer, name, pegged, players):
     side = "dealer: net = hand + crib" if dealer else "pone: net = hand - crib"
     if pegged:
         side += " + peg - opp"
+    if players > 2:
+        side = f"{players} players, {side}"
     return " ".join(name(c) for c in cards) + f"  ({side})"
+
+
+def _peg_note(players):
+    """What peg and opp mean for the number of players."""
+    if players == 2:
+        return ("peg: points you are expected to peg with the four kept; opp: points your"
+                " opponent pegs against them")
+    who = ("you are", "the two others peg") if players == 3 else (
+        "your side is", "the other side pegs")
+    return (f"peg: points {who[0]} expected to peg with the four kept; opp: points"
+            f" {who[1]} ({players}-player play over drawn deals: `crib docs advisor`"
+            f" gives the error)")
 
 
 def _columns(e, pegged):
@@ -52,7 +69,8 @@ def _print_plain(env, cards, dealer, ranked):
     """An aligned text table with canonical card names (pipes, logs, tests)."""
     pegged = _pegged(ranked)
     names = ["hand", "crib"] + (["peg", "opp"] if pegged else []) + ["net"]
-    env.print(_title(cards, dealer, card_name, pegged))
+    players = ranked[0].players
+    env.print(_title(cards, dealer, card_name, pegged, players))
     env.print(f"  {'discard':7}  {'keep':11}  " + "  ".join(f"{n:>6}" for n in names)
               + "  min  max")
     for e, best in zip(ranked, _best(ranked)):
@@ -63,8 +81,7 @@ def _print_plain(env, cards, dealer, ranked):
         env.print(f"{mark} {dis:7}  {keep:11}  {nums}  {e.hand_min:3d}  {e.hand_max:3d}")
     env.print("* best discard (highest expected net)")
     if pegged:
-        env.print("peg: points you are expected to peg with the four kept; opp: points your"
-                  " opponent pegs against them")
+        env.print(_peg_note(players))
 
 
 def _print_rich(env, cards, dealer, ranked):
@@ -73,7 +90,9 @@ def _print_rich(env, cards, dealer, ranked):
     from rich.table import Table
 
     pegged = _pegged(ranked)
-    table = Table(title=_title(cards, dealer, card_symbol, pegged))
+    players = ranked[0].players
+    table = Table(title=_title(cards, dealer, card_symbol, pegged, players),
+                  caption=_peg_note(players) if pegged and players > 2 else None)
     table.add_column("")
     for col in ("discard", "keep"):
         table.add_column(col)
@@ -95,7 +114,7 @@ def run(args, env):
     from crib.analysis.advise import rank_discards
 
     cards = parse_cards(" ".join(args.cards))
-    ranked = rank_discards(cards, args.dealer, pegging=args.pegging)
+    ranked = rank_discards(cards, args.dealer, pegging=args.pegging, players=args.players)
     if args.json:
         rows = []
         for e, best in zip(ranked, _best(ranked)):
@@ -103,7 +122,7 @@ def run(args, env):
             row["best"] = best
             rows.append(row)
         doc = {"cards": [card_name(c) for c in cards], "dealer": args.dealer,
-               "pegging": _pegged(ranked), "discards": rows}
+               "players": ranked[0].players, "pegging": _pegged(ranked), "discards": rows}
         env.print(json.dumps(doc, indent=2))
     elif env.colour():
         _print_rich(env, cards, args.dealer, ranked)
