@@ -8,7 +8,7 @@ import tempfile
 from contextlib import contextmanager
 
 import pytest
-from browser import WAIT_MS, Phone
+from browser import WAIT_MS, Phone, Serve
 from test_browser import browser  # noqa: F401  (the browser fixture)
 from webtools import KEY, Unplugged, make_hub
 
@@ -123,3 +123,31 @@ def test_board_offline_is_drawn_on_the_waiting_and_the_question_screen(browser):
         finally:
             alice.close()
             bob.close()
+
+
+def test_rows_in_their_lanes_colours_and_the_board_larger_on_a_tap(browser, tmp_path):  # noqa: F811
+    serve = Serve(tmp_path, ["Alice", "Bob"], 121)
+    phone = None
+    try:
+        phone = Phone(browser, serve.url, 0)
+        phone.holes()  # the picture is shown
+        lanes = serve.state()["lanes"]
+        assert [ln["name"] for ln in lanes[:2]] == ["Red", "Blue"]
+        for side, lane in enumerate(lanes[:2]):
+            row = f"#scores .side[data-side='{side}']"
+            assert phone.page.text_content(f"{row} .lane-name") == lane["name"]
+            colour = phone.page.evaluate(f"() => document.querySelector(\"{row}\")"
+                                         ".style.getPropertyValue('--c')")
+            assert colour == lane["colour"]
+        small = phone.page.query_selector("#board svg").bounding_box()
+        phone.page.click("#board")
+        phone.page.wait_for_selector("body.board-big", timeout=WAIT_MS)
+        big = phone.page.query_selector("#board svg").bounding_box()
+        assert big["width"] * big["height"] > 2 * small["width"] * small["height"]
+        phone.shot("web-board-big.png")
+        phone.page.click("#board")
+        phone.page.wait_for_selector("body:not(.board-big)", timeout=WAIT_MS)
+    finally:
+        if phone is not None:
+            phone.close()
+        serve.stop()

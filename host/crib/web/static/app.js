@@ -232,9 +232,15 @@
     if (!v || v.game == null) return;
     const sides = v.sides, players = v.names.length;
     const sideOf = (p) => (sides.length === players ? p : p % sides.length);
+    const lanes = state.lanes || [];
     sides.forEach((name, s) => {
       const row = el("div", { class: "side" + (q && q.asks != null && sideOf(q.asks) === s ? " asked" : ""), "data-side": s });
       const n = el("span", { class: "name" }, name);
+      if (lanes[s]) { // the lane's colour, and its name for whoever cannot tell the colours
+        row.style.setProperty("--c", lanes[s].colour);
+        row.classList.add("lane");
+        n.append(el("span", { class: "lane-name" }, lanes[s].name));
+      }
       if (sideOf(v.dealer) === s) n.append(el("span", { class: "crib" }, "crib"));
       const sc = el("span", { class: "score" }, String(v.scores[s]));
       sc.append(el("small", {}, " /" + v.target));
@@ -445,6 +451,7 @@
     }, true);
     setNet();
     $("for").onchange = () => draw();
+    $("board").onclick = () => { if ($("board").firstChild) document.body.classList.toggle("board-big"); };
     $("seat-change").onclick = forgetSeat;
     $("speak").checked = localStorage.getItem("crib.speak") === "1";
     $("speak").onchange = () => localStorage.setItem("crib.speak", $("speak").checked ? "1" : "0");
