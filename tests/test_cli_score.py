@@ -107,3 +107,10 @@ def test_bad_cards_are_clear_errors(capsys, argv):
     captured = capsys.readouterr()
     assert captured.err.startswith("crib: error: ")
     assert captured.out == ""
+
+
+def test_an_items_points_read_as_points_not_a_card(capsys):
+    assert main(["score", "8H", "9S", "TD", "3C", "5H"]) == 0
+    lines = ANSI.sub("", capsys.readouterr().out).splitlines()
+    run = [line for line in lines if line.startswith("run")]
+    assert len(run) == 1 and re.search(r"10\S*\s+\+3\s+5$", run[0])  # +3, then the total

@@ -58,6 +58,10 @@ def test_a_double_tap_on_yes_pegs_the_show_once(browser, tmp_path):  # noqa: F81
                and len(s["view"]["hand"]["shown"]) == 1, BIG_PHONE) as (serve, phones, _):
         dealer = phones[0]
         dealer.settled()
+        # The count above Yes: each item's points as "+2", apart from the running total.
+        items = serve.state()["log"][-1]["data"]["items"]
+        adds = dealer.page.locator("#panel td.add").all_text_contents()
+        assert adds == [f"+{it['points']}" for it in items] and adds
         dealer.double_tap("#panel [data-choice='y']", 150)
         dealer.page.wait_for_timeout(800)
         s = serve.state()

@@ -49,7 +49,8 @@ def _width(cards: Sequence) -> int:
 
 
 def show_lines(hand, starter, crib, items, total) -> List[Line]:
-    """The show as lines of segments: cards, items with running total, total."""
+    """The show as lines of segments: cards, items with their points (+3) and the running
+    total, total."""
     lines: List[Line] = [[("crib     " if crib else "hand     ", "cyan")] + card_segments(hand)
              + [("   starter ", "cyan")] + card_segments([starter])]
     width = max([_width(it.cards) for it in items] + [0])
@@ -58,6 +59,6 @@ def show_lines(hand, starter, crib, items, total) -> List[Line]:
         running += it.points
         pad = " " * (width - _width(it.cards))
         lines.append([(f"{it.kind:<8} ", "")] + card_segments(it.cards)
-                     + [(f"{pad}  {it.points:2d}  {running:3d}", "")])
+                     + [(f"{pad}  +{it.points:<2d} {running:3d}", "")])  # +3: not a card
     lines.append([("total    ", "bold"), (str(total), "bold green")])
     return lines

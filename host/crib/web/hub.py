@@ -11,10 +11,11 @@ connected screen as one JSON text per change.
     async for text in hub.states():        # each new state (coalesced), for server push
 
 A state carries the open question, the engine's view, what the last undo took back (while
-its question is open: every screen says it and offers to put it back), who answered the last
-question for another player (while the next is open: every screen says it), the recent events
-(numbered, so a screen that slept catches up on what it missed, up to LOG_KEEP of them)
-and the board's picture revision. The board is polled every POLL_S for its buttons' presses.
+its question is open: every screen says it and offers to put it back), who answered the
+last question for another player (while the next is open: every screen says it), the
+recent events (numbered, so a screen that slept catches up on what it missed, up to
+LOG_KEEP of them), the board's picture revision and its lanes' names and colours. The
+board is polled every POLL_S for its buttons' presses.
 """
 
 import asyncio
@@ -135,7 +136,8 @@ class Hub:
                       "log": list(self._log), "over": self.engine.over,
                       "undone": self.engine.undone(),
                       "answered": self.engine.answered(),
-                      "board_rev": self.board_rev if self.svg else None}
+                      "board_rev": self.board_rev if self.svg else None,
+                      "lanes": getattr(self._picture, "lanes", None) if self.svg else None}
         self.text = json.dumps(self.state, separators=(",", ":"))
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._notify)

@@ -2,38 +2,51 @@
 link and drawn by crib.picture.snapshot, exactly as `crib board snapshot` draws them (the layout
 checked the same way). The picture is drawn again only when the LEDs changed."""
 
-from collections.abc import Callable
+from typing import Any
 
 
-def board_svg(store: str | None) -> Callable[[object], str | None]:
+class BoardPicture:
     """A function of a board giving its picture as SVG text now, or None for a board
     without LEDs to read (--board none) or one that does not answer. store: the virtual
-    board's folder (its layout may have been widened for four lanes)."""
-    from crib.errors import CribError
-    from crib.layout.source import load_layout
-    from crib.picture.model import board_picture, check_layout
-    from crib.picture.snapshot import svg
-    from crib.sim.store import default_store, store_layout
-    from cribcore import CoreError
+    board's folder (its layout may have been widened for four lanes). Once a picture is
+    drawn, `lanes` says each lane's name and colour ("#rrggbb"), so the page colours each
+    side's row as its lane."""
 
-    last = {"key": None, "svg": None}
+    def __init__(self, store: str | None):
+        self.store = store
+        self.lanes: list[dict[str, str]] | None = None
+        self._key: Any = None
+        self._svg: str | None = None
 
-    def picture(board):
+    def __call__(self, board: Any) -> str | None:
+        from crib.errors import CribError
+        from crib.layout.source import load_layout
+        from crib.picture.model import board_picture, check_layout
+        from crib.picture.snapshot import svg
+        from crib.sim.store import default_store, store_layout
+        from cribcore import CoreError
+
         link = getattr(board, "link", None)
         if link is None:
             return None
-        layout = store_layout(store or default_store()) if board.kind == "sim" else None
+        layout = store_layout(self.store or default_store()) if board.kind == "sim" else None
         try:
             pixels = link.leds()
             key = (layout, tuple(pixels))
-            if key != last["key"]:
+            if key != self._key:
                 config = load_layout(layout)
                 check_layout(config, link.info.get("lanes"), link.info.get("holes"),
                              leds=len(pixels))
                 brightness = link.state().settings.get("brightness")
-                last["svg"] = svg(board_picture(config, pixels, brightness))
-                last["key"] = key
-            return last["svg"]
+                self._svg = svg(board_picture(config, pixels, brightness))
+                self._key = key
+                self.lanes = [{"name": ln.name, "colour": "#%02x%02x%02x" % tuple(ln.colour)}
+                              for ln in config.lanes]
+            return self._svg
         except (CribError, CoreError, OSError):  # offline or busy: no picture this time
             return None
-    return picture
+
+
+def board_svg(store: str | None) -> BoardPicture:
+    """The board's picture as the page gets it (BoardPicture)."""
+    return BoardPicture(store)

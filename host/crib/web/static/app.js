@@ -217,20 +217,38 @@
     $("undone").hidden = !u;
     $("undone-text").textContent = u ? u.text : "";
     $("redo").hidden = !(u && u.redo);
+    const a = state.answered; // who answered for whom: every screen says it
+    $("answered").hidden = !a;
+    $("answered").textContent = a ? a.text : "";
+    drawResult(v && v.result);
     $("board-off").textContent = v && v.offline ? "Board offline: the scores are kept here" : "";
     drawChosen();
     drawPanel(q, mine || $("for").checked);
     drawHand(v);
     drawLog(state.log);
   }
+  // Game over: the winner, the score and any skunk lead the screen; "Another game?" after.
+  function drawResult(r) {
+    const box = $("result"); box.textContent = ""; box.hidden = !r;
+    if (!r) return;
+    box.append(el("h2", {}, r.winner + (r.winner.includes(" & ") ? " win" : " wins")));
+    box.append(el("p", { class: "final" }, r.scores.map((s) => s[0] + " " + s[1]).join(" \u2013 ")));
+    if (r.skunk) box.append(el("p", { class: "skunk" }, r.skunk.charAt(0).toUpperCase() + r.skunk.slice(1) + "!"));
+  }
   function drawScores(v, q) {
     const box = $("scores"); box.textContent = "";
     if (!v || v.game == null) return;
     const sides = v.sides, players = v.names.length;
     const sideOf = (p) => (sides.length === players ? p : p % sides.length);
+    const lanes = state.lanes || [];
     sides.forEach((name, s) => {
       const row = el("div", { class: "side" + (q && q.asks != null && sideOf(q.asks) === s ? " asked" : ""), "data-side": s });
       const n = el("span", { class: "name" }, name);
+      if (lanes[s]) { // the lane's colour, and its name for whoever cannot tell the colours
+        row.style.setProperty("--c", lanes[s].colour);
+        row.classList.add("lane");
+        n.append(el("span", { class: "lane-name" }, lanes[s].name));
+      }
       if (sideOf(v.dealer) === s) n.append(el("span", { class: "crib" }, "crib"));
       const sc = el("span", { class: "score" }, String(v.scores[s]));
       sc.append(el("small", {}, " /" + v.target));
@@ -403,10 +421,10 @@
       run += it.points;
       const tr = el("tr");
       const cards = el("td"); it.cards.forEach((c) => cards.append(cardSpan(c), " "));
-      tr.append(el("td", {}, it.kind), cards, el("td", {}, it.points + "  (" + run + ")"));
+      tr.append(el("td", {}, it.kind), cards, el("td", { class: "add" }, "+" + it.points), el("td", { class: "run" }, String(run)));
       t.append(tr);
     });
-    const tr = el("tr"); tr.append(el("td", {}, "total"), el("td"), el("td", {}, String(data.total)));
+    const tr = el("tr", { class: "total" }); tr.append(el("td", {}, "total"), el("td"), el("td"), el("td", { class: "run" }, String(data.total)));
     t.append(tr); d.append(t);
     return d;
   }
@@ -441,6 +459,7 @@
     }, true);
     setNet();
     $("for").onchange = () => draw();
+    $("board").onclick = () => { if ($("board").firstChild) document.body.classList.toggle("board-big"); };
     $("seat-change").onclick = forgetSeat;
     $("speak").checked = localStorage.getItem("crib.speak") === "1";
     $("speak").onchange = () => localStorage.setItem("crib.speak", $("speak").checked ? "1" : "0");
