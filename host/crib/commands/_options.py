@@ -5,7 +5,7 @@ import argparse
 
 from crib.connect import add_table_board_arguments
 from crib.history.db import default_path
-from crib.table.answers import AnswerError
+from cribcore.table.answers import AnswerError
 
 
 def add_history_and_colour(parser):
