@@ -1,12 +1,17 @@
 """The host's layout holds: import-linter's contracts in pyproject.toml (the layers, only the
-CLI importing the commands, the core never importing the host, no import cycles between
-the modules of any package) are checked on every test run."""
+CLI importing the commands, the core never importing the host or the firmware, each
+third-party package in its own package, no import cycles between the modules of any
+package) are checked on every test run."""
 
 from importlinter.cli import lint_imports
 from support import ROOT
 
 CONTRACTS = ("The host's layers", "Only the CLI imports the commands",
              "The core and the firmware never import the host",
+             "The shared core never imports the firmware",
+             "pyserial only in crib.board",
+             "starlette, uvicorn and jinja2 only in crib.web",
+             "sqlite3 only in crib.history",
              "No import cycles between the modules of a package")
 
 
