@@ -31,12 +31,13 @@ HEAPS = {"core_table": "336K"}
 @pytest.fixture(scope="module")
 def mpy_build(tmp_path_factory):
     out = tmp_path_factory.mktemp("pico")
-    build.build(out)
+    build.build(out, extras=build.OPTIONAL)  # the table engine too (a board that serves it)
     return out
 
 
 def test_every_firmware_file_compiles_with_mpy_cross(mpy_build):
-    sources = build.firmware_sources(FIRMWARE)
+    sources = build.firmware_sources(FIRMWARE, build.OPTIONAL)
+    assert any(rel.parts[:2] == ("cribcore", "table") for rel in sources)
     assert len(sources) >= 10
     for rel in sources:
         built = mpy_build / (rel if rel.name in build.KEEP_SOURCE else rel.with_suffix(".mpy"))

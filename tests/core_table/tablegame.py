@@ -11,7 +11,9 @@ is never refused. `undo_every` takes back an answer now and then and gives it ag
 
 As a script (for the MicroPython side of the JSON test; MICROPYPATH names firmware/):
     micropython tablegame.py PLAYERS MODE SEED [GAMES [UNDO_EVERY]]
-prints one JSON line per question asked (with the events of the answer before it).
+prints one JSON line per question asked (with the events of the answer before it); with
+a sixth argument `peak`, only the live heap's peak (gc.mem_alloc after a collection at
+each question) when the games are over.
 """
 
 import json
@@ -126,6 +128,17 @@ def play(players, mode, seed, games=1, undo_every=0, options=None, target=61, li
 def main(argv):
     games = int(argv[4]) if len(argv) > 4 else 1
     undo_every = int(argv[5]) if len(argv) > 5 else 0
+    if len(argv) > 6 and argv[6] == "peak":  # bench/heap.py: the live heap's peak, no JSON
+        import gc
+
+        peak = [0]
+
+        def measure(q, events):
+            gc.collect()
+            peak[0] = max(peak[0], gc.mem_alloc())
+        engine, _ = play(int(argv[1]), argv[2], int(argv[3]), games, undo_every, out=measure)
+        print("over", engine.over, "peak", peak[0])
+        return
     play(int(argv[1]), argv[2], int(argv[3]), games, undo_every,
          out=lambda q, events: print(json.dumps([q, events])))
 

