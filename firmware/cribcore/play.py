@@ -130,8 +130,11 @@ def score_play(pile):
 
 
 def label(item):
-    """How a player names an item: 'fifteen', 'pair royal', 'run of 4', 'last card'."""
-    return "run of %d" % item.points if item.kind == RUN else item.kind
+    """How a player names an item: 'fifteen', 'pair royal', 'run of 4', 'go' (the point of
+    the last card laid before a reset: players call it a go, the play's end included)."""
+    if item.kind == RUN:
+        return "run of %d" % item.points
+    return "go" if item.kind == LAST_CARD else item.kind
 
 
 def announce(items):

@@ -4,6 +4,7 @@ place that reports errors."""
 import argparse
 import importlib
 import sys
+from argparse import ArgumentParser
 
 from crib.env import Env
 from crib.errors import HANDLED
@@ -55,10 +56,10 @@ def version() -> str:
 class _Version(argparse.Action):
     """--version: worked out only when asked, so building the parser stays quick."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kw):
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kw) -> None:
         super().__init__(option_strings, dest, nargs=0, **kw)
 
-    def __call__(self, parser, namespace, values, option_string=None):
+    def __call__(self, parser: ArgumentParser, namespace, values, option_string=None) -> None:
         print(version(), file=sys.stdout)  # on stdout, as argparse's own --version and --help
         parser.exit()
 

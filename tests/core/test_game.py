@@ -178,7 +178,7 @@ def test_unknown_hands_play_then_show_in_order():
         g.lay(c)
     assert g.go().points == 0
     step = g.go()
-    assert step.points == 1 and step.pegs[0].reason == "last card for 1"
+    assert step.points == 1 and step.pegs[0].reason == "go for 1"
     for c in parse_cards("4H 6D 2C"):
         g.lay(c)
     assert g.phase == PLAY and g.play.turn == 0 and g.play.count == 12

@@ -1,7 +1,9 @@
 """A history written by the companion before schema 2 (tests/table/data/history-v1.sqlite3:
 an unfinished 2-player game to 61 with an undone show, and a practice game, written by the
 code of that time) is migrated on opening: the entries replay by their kind, the game
-resumes where it stopped, and a file the migration cannot read is refused unchanged."""
+resumes where it stopped, and a file the migration cannot read is refused unchanged. The
+same history at schema 2 (history-v2.sqlite3: v1 opened by the schema-2 code) gains the
+seat that answered (none known) and calls a go's point a go."""
 
 import shutil
 import sqlite3
@@ -15,6 +17,7 @@ from crib.history.db import SCHEMA_VERSION, History, HistoryError
 from crib.table.record import Table
 
 V1 = Path(__file__).with_name("data") / "history-v1.sqlite3"
+V2 = Path(__file__).with_name("data") / "history-v2.sqlite3"
 
 
 @pytest.fixture
@@ -39,7 +42,7 @@ def test_a_schema_1_history_is_migrated_and_its_games_replay(old):
                        " FROM entries ORDER BY id")
     h = History.open(old)
     try:
-        assert version(old) == SCHEMA_VERSION == 2
+        assert version(old) == SCHEMA_VERSION == 3
         after = rows(old, "SELECT id, kind, player, side, points, args, info, undone"
                           " FROM entries ORDER BY id")
         assert after == before  # every entry kept as it was, only the method names gone
@@ -71,3 +74,25 @@ def test_a_history_the_migration_cannot_read_is_refused_unchanged(old):
     with pytest.raises(HistoryError, match="frobnicate"):
         History.open(old)
     assert version(old) == 1 and Path(old).read_bytes() == data
+
+
+def test_a_schema_2_history_gains_who_answered_and_says_go(tmp_path):
+    path = str(tmp_path / "history.sqlite3")
+    shutil.copy(V2, path)
+    assert version(path) == 2
+    cols = "id, kind, player, side, points, args, info, undone"
+    before = rows(path, f"SELECT {cols}, reason FROM entries ORDER BY id")
+    assert any(r["reason"] == "last card for 1" for r in before)
+    h = History.open(path)
+    try:
+        assert version(path) == 3
+        after = rows(path, f"SELECT {cols}, reason, answered_by FROM entries ORDER BY id")
+        assert [r["answered_by"] for r in after] == [None] * len(before)
+        for b, a in zip(before, after):
+            said = "go for 1" if b["reason"] == "last card for 1" else b["reason"]
+            assert {**b, "reason": said} == {k: a[k] for k in b}
+        game = h.unfinished()
+        table = Table(h, MemoryBoard(4), None, game["id"])
+        assert all(e.answered_by is None for e in table.entries) and table.game.scores
+    finally:
+        h.close()

@@ -136,7 +136,7 @@ def test_known_hands_say_go_and_offer_the_last_card(crib):
     assert "Bob: go (no card fits)" in out and "Alice: go (no card fits)" in out
     assert "! Bob holds 5♥" in out  # kh is not Bob's
     assert "Bob plays (count 0) [5♥]:" in out
-    assert "Alice: fifteen for 2, last card for 3  +3" in out
+    assert "Alice: fifteen for 2, go for 3  +3" in out
     # 2c... last card 1, then K 15 + last card: Alice 4; Bob nothing in the play.
     assert crib.board.state().fronts == (4, 0)
     gos = entries(crib.db, "go")

@@ -60,7 +60,7 @@ def test_ranks_are_shown_as_given_and_cards_by_name(capsys):
 def test_text_output_lists_each_card_and_the_totals(capsys):
     assert main(["peg", "7", "8", "9", "go", "go"]) == 0
     out = capsys.readouterr().out
-    assert "fifteen for 2" in out and "run of 3 for 3" in out and "last card for 1" in out
+    assert "fifteen for 2" in out and "run of 3 for 3" in out and "go for 1" in out
     assert "points   P1 4  P2 2" in out
     assert "next     P2 to play at count 0" in out
 

@@ -3,6 +3,7 @@ peg, or while writing the history); `crib play --resume` goes on where it was, r
 with the board: nothing lost, nothing pegged twice. Also board button events mid-game."""
 
 import json
+import re
 
 import pytest
 from tablescript import Script, rows
@@ -108,21 +109,27 @@ def test_plain_play_offers_the_unfinished_game(crib):
     crib.play("\n".join(lines[:5]) + "\n", *ARGS)
     rc, out, err = crib.play("y\n" + "\n".join(lines[5:]) + "\n")
     assert rc == 0, err
-    assert "Resume Alice v Bob to 61" in out
+    assert "Unfinished: Alice v Bob to 61" in out
     assert crib.board.state().fronts == tuple(s.game.scores)
 
 
-def test_declining_the_unfinished_game_abandons_it_when_the_player_says_so(crib):
+def test_an_unfinished_game_is_one_question_in_plain_words(crib):
     crib.play("5h\n", *ARGS)
-    rc, out, err = crib.play("n\ny\n", *ARGS)
-    assert "for good" in out
+    rc, out, err = crib.play("n\n", "--names", "Carol,Dan", "--target", "61", "--dealer",
+                             "Dan")
+    assert "input ended at 'Starter'" in err  # the new game's first question
+    asked = [line for line in out.splitlines() if "Unfinished" in line]
+    assert len(asked) == 1 and "for good" not in out and "Resume" not in out
+    assert re.search(r"started (today|yesterday) \d\d:\d\d\. Go on with it", asked[0])
+    assert re.search(r"T\d\d:\d\d", out) is None  # no ISO stamp
+    assert "Game 1: Carol v Dan to 61" in out  # the no started the new game at once
     games = rows(crib.db, "SELECT * FROM games ORDER BY id")
     assert [g["abandoned"] for g in games] == [1, 0]
 
 
-def test_no_to_resume_alone_keeps_the_game_for_later(crib):
+def test_later_keeps_the_game_for_later(crib):
     crib.play("5h\n", *ARGS)
-    rc, out, err = crib.play("n\nn\n", *ARGS)
+    rc, out, err = crib.play("later\n", *ARGS)
     assert rc == 0, err
     games = rows(crib.db, "SELECT * FROM games ORDER BY id")
     assert [(g["abandoned"], g["finished"]) for g in games] == [(0, None)]

@@ -8,24 +8,12 @@ import re
 import pytest
 from starlette.testclient import TestClient
 from tablescript import rows
-from webtools import KEY, NAMES, Table, make_hub
+from webtools import KEY, NAMES, Table, make_hub, seat, state
 
 from crib.board.memory import MemoryBoard
 from crib.web.app import COOKIE, create_app
 from crib.web.picture import board_svg
 from crib.web.seats import MAX_BODY, seat_token
-
-
-def state(client):
-    r = client.get("/state")
-    assert r.status_code == 200
-    return r.json()
-
-
-def seat(client, n):
-    r = client.post("/api/join", json={"seat": n})
-    assert r.status_code == 200 and r.json()["ok"]
-    return {"seat": n, "token": r.json()["token"]}
 
 
 def answer(client, text, who=None, **extra):

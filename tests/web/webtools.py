@@ -9,7 +9,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "table"))
 
 from test_engine import Table  # noqa: E402  (the people at the table)
 
-from crib.board.memory import MemoryBoard  # noqa: E402
+from crib.board.memory import BoardError, MemoryBoard  # noqa: E402
 from crib.history.db import History  # noqa: E402
 from crib.table.cards import rank_text  # noqa: E402
 from crib.table.engine import TableEngine  # noqa: E402
@@ -64,3 +64,43 @@ def make_hub(db, names=NAMES, target=121, options=None, board=None, picture=None
                            dict({"confirm": True}, **(options or {})),
                            Setup(list(names), False, target, 0))
     return Hub(make, picture)
+
+
+class Unplugged(MemoryBoard):
+    """A board in memory that can stop answering (down = True), as an unplugged Pico."""
+
+    down = False
+
+    def _answer(self):
+        if self.down:
+            raise BoardError("no answer from the board", "offline")
+
+    def state(self):
+        self._answer()
+        return super().state()
+
+    def peg(self, lane, n, op_id):
+        self._answer()
+        return super().peg(lane, n, op_id)
+
+    def undo(self, op_id):
+        self._answer()
+        return super().undo(op_id)
+
+    def set_turn(self, lane: int) -> bool:
+        self._answer()
+        return super().set_turn(lane)
+
+
+def state(client):
+    """The state a screen gets now (GET /state)."""
+    r = client.get("/state")
+    assert r.status_code == 200
+    return r.json()
+
+
+def seat(client, n):
+    """Join as seat n: the fields an answer then carries."""
+    r = client.post("/api/join", json={"seat": n})
+    assert r.status_code == 200 and r.json()["ok"]
+    return {"seat": n, "token": r.json()["token"]}

@@ -5,11 +5,13 @@ with no input, no printing, no threads and no clock.
     events = engine.start()          # what happened before the first question
     q = engine.question()            # a Question: id, kind, who is asked, legal answers...
     events = engine.answer(q.id, "5h")   # validated; AnswerError (nothing changed) if not
+    events = engine.answer(q.id, "5h", by=1)   # player 1 answering for the player asked
+    engine.answered()                # who answered for whom, while the next question is open
     events = engine.undo()
     engine.undone()                  # what the last undo took back, while its question is open
     events = engine.redo(q.id)       # put it back: the answers it took back, given again
     events = engine.board_event(ev)  # a press on the board's buttons, whenever it happens
-    view = engine.view()             # scores, pegs, dealer, this hand so far
+    view = engine.view()             # scores, pegs, dealer, this hand so far, the result
 
 Inside, the flow of a session is a generator (cribcore.table.session, turns, show) that
 yields an Ask each time it needs an answer; the engine runs it, hands the Ask out as a
@@ -26,9 +28,9 @@ from cribcore.cards import card_name
 from cribcore.game import PLAY, SHOW
 from cribcore.table.answers import AnswerError, UndoRequest
 from cribcore.table.entries import StateChanged
-from cribcore.table.questions import Question
+from cribcore.table.questions import Event, Question
 from cribcore.table.ranks import rank_name
-from cribcore.table.session import Setup
+from cribcore.table.session import Setup, result
 
 TRAIL = 40  # answers remembered, so an undo can be put back
 # The questions whose player the board shows by pulsing their lane (Board.set_turn): to
@@ -61,8 +63,9 @@ class TableEngine:
         self._fresh = True
         self._nonce = nonce
         self._lit = None  # the lane the board was last told is asked (None: not told)
-        self._trail = []  # (signature of the question, answer text) of recent answers
+        self._trail = []  # (signature of the question, answer text, by) of recent answers
         self._undone = None  # (question id after the undo, what it took back, answers)
+        self._for = None  # (question id after an answer given for another, what it says)
 
     # -- running the flow -------------------------------------------------------------------
 
@@ -142,13 +145,20 @@ class TableEngine:
                                 % (question_id, q.id, q.prompt))
         return q
 
-    def answer(self, question_id, text):
+    def answer(self, question_id, text, by=None):
         """Validate the answer (text as a player gives it: '5h', 'go', '12', 'y', '' for
         the default) and apply it; the events it made. AnswerError, and nothing changed,
-        if it does not fit or the question is no longer open."""
-        self._check(question_id)
+        if it does not fit or the question is no longer open. by: the player giving the
+        answer, when it may be another than the player asked (a phone's seat): an answer
+        for another is said first among the events, on every screen while the next
+        question is open (answered()), and recorded with each entry it made."""
+        q = self._check(question_id)
         if not isinstance(text, str):
             raise AnswerError("an answer is text, not %s" % type(text).__name__)
+        table = self.session.table
+        names = list(table.names) if table is not None else []
+        if by is not None and (type(by) is not int or not 0 <= by < len(names)):
+            raise AnswerError("no such player: %r" % (by,))
         text = text.strip()
         ask = self._ask
         if not text and ask.default is not None:
@@ -160,10 +170,30 @@ class TableEngine:
                 raise
             raise AnswerError(str(e) or "not understood: %r" % (text,)) from None
         sig = ask.signature()
-        self._run(lambda: self._flow.send(value))
-        self._trail = self._trail[-TRAIL:] + [(sig, text)]
+        said = None
+        if by is not None and q.asks is not None and by != q.asks:  # for another player
+            said = {"by": names[by], "for": names[q.asks],
+                    "text": "%s answered for %s: %s" % (names[by], names[q.asks], text)}
+            table.answering = (by, q.asks)
+        try:
+            self._run(lambda: self._flow.send(value))
+        finally:
+            if table is not None:
+                table.answering = None
+        self._trail = self._trail[-TRAIL:] + [(sig, text, by)]
         self._undone = None
-        return self._events.take()
+        events = self._events.take()  # before question(): it starts the flow, taking them
+        after = self.question()
+        self._for = (after.id, said) if said and after is not None else None
+        return ([Event("note", said["by"], said["text"], 0, None)] if said else []) + events
+
+    def answered(self):
+        """Who answered the last question for another player ({"by", "for", "text"}),
+        while the question that answer opened is the open one; else None."""
+        q = self.question()
+        if self._for is None or q is None or q.id != self._for[0]:
+            return None
+        return dict(self._for[1])
 
     def undo(self, question_id=None):
         """Take back the last entry (or step back inside a question of several steps)."""
@@ -209,11 +239,11 @@ class TableEngine:
             raise AnswerError("nothing to put back: the last undo is no longer the last change")
         back, self._undone = self._undone[2], None
         out = []
-        for sig, text in back:
+        for sig, text, by in back:
             q = self.question()
             if q is None or self._ask.signature() != sig:
                 break  # the game went another way (a board peg, say): stop here
-            out += self.answer(q.id, text)
+            out += self.answer(q.id, text, by)
         return out
 
     def board_event(self, ev):
@@ -235,7 +265,8 @@ class TableEngine:
         return self.session.turns.seen(player)
 
     def view(self):
-        """Scores, pegs, the dealer and this hand so far, as plain data."""
+        """Scores, pegs, the dealer, this hand so far and the result once the game is over
+        (cribcore.table.session.result), as plain data."""
         table = self.session.table
         if table is None:
             return {"game": None}
@@ -266,4 +297,5 @@ class TableEngine:
                 "sides": list(table.side_names), "target": table.target,
                 "scores": list(g.scores), "pegs": [[b, f] for b, f in zip(backs, g.scores)],
                 "dealer": g.dealer, "over": g.over, "winner": g.winner,
+                "result": result(table) if g.over else None,
                 "offline": table.offline, "hand": hand}

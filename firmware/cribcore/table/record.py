@@ -12,13 +12,14 @@ NoBoard is no board at all: every call does nothing.
 
 
 class Entry:
-    """One entry of the record: who did what, its points and the action it replays."""
+    """One entry of the record: who did what (and who answered for them), its points and
+    the action it replays."""
 
     __slots__ = ("id", "seq", "hand", "kind", "player", "side", "points", "reason",
-                 "source", "args", "info")
+                 "source", "args", "info", "answered_by")
 
     def __init__(self, hand, kind, player=None, side=None, points=0, reason=None,
-                 source="table", args=(), info=None):
+                 source="table", args=(), info=None, answered_by=None):
         self.id = None
         self.seq = None
         self.hand = hand
@@ -30,6 +31,7 @@ class Entry:
         self.source = source
         self.args = list(args)
         self.info = dict(info or {})
+        self.answered_by = answered_by  # the player who answered for `player` (None: they did)
 
     def __repr__(self):
         return "<Entry %s %s %r>" % (self.seq, self.kind, self.args)

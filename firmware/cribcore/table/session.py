@@ -113,6 +113,22 @@ def _asks(step, given, setup, lanes):
     return step != "partnerships" or (len(setup.names or ()) == 4 and lanes >= 4)
 
 
+def result(table):
+    """A finished game's result, as plain data: the winner (a side's name), the scores
+    (the winner's first, then the others in lane order), the skunk ("skunk", "double
+    skunk" or ""), and all of it in a sentence ("Alice wins, 121 to Bob 85 (skunk)")."""
+    g = table.game
+    level = win_level(g)
+    names = table.side_names
+    others = [s for s in range(len(g.sides)) if s != g.winner]
+    loser = " ".join("%s %d" % (names[s], g.scores[s]) for s in others)
+    text = ("%s, %d to %s" % (agree(names[g.winner], "wins"), g.scores[g.winner], loser)
+            + (" (%s)" % SKUNKS[level] if level else ""))
+    return {"winner": names[g.winner],
+            "scores": [[names[s], g.scores[s]] for s in [g.winner] + others],
+            "skunk": SKUNKS[level], "text": text}
+
+
 class Session:
     """One session at the table: board and events, game after game (module docstring)."""
 
@@ -192,19 +208,15 @@ class Session:
         g = table.game
         level = win_level(g)
         points = table.game_points[level]
-        tally = self.result(table, level, points)
-        loser = " ".join("%s %d" % (table.side_names[s], g.scores[s])
-                         for s in range(len(g.sides)) if s != g.winner)
-        text = ("%s, %d to %s" % (agree(table.side_names[g.winner], "wins"),
-                                  g.scores[g.winner], loser)
-                + (" (%s)" % SKUNKS[level] if level else ""))
+        tally = self.keep_result(table, level, points)
+        text = result(table)["text"]
         self.view.heading(text)
         self.view.over(g.winner, g.scores, level, text)
         self.view.line("  match: " + ", ".join("%s %d" % (n, t) for n, t in
                                                  zip(table.side_names, tally)))
         return points
 
-    def result(self, table, level, points):
+    def keep_result(self, table, level, points):
         """Keep a game's result; the match tally (game points per side) after it."""
         self.results = [r for r in self.results if r[0] != table.game_id]
         self.results.append((table.game_id, table.game.winner, points))

@@ -35,6 +35,8 @@ class Table:
         self.op_seq = 0
         # Questions the board's news raise, (prompt, action on yes): the flow asks them.
         self.decisions = []
+        # While an answer given for another player is applied: (who answered, for whom).
+        self.answering = None
         self.offline = False  # the board stopped answering: pegs wait, pending
         self.rebuild()
         self.side_names = [" & ".join(self.names[p] for p in side) for side in self.game.sides]
@@ -77,7 +79,8 @@ class Table:
             reason = pegs[0].reason
         # a button peg, or a difference found on the board, is on the board already
         sent = [p for p in pegs if p.points > 0] if source == TABLE else []
-        entry = Entry(hand, kind, player, side, points, reason, source, args, info)
+        entry = Entry(hand, kind, player, side, points, reason, source, args, info,
+                      self.answered_by(player))
         try:
             self.write(entry, sent)
         except BaseException:
@@ -99,7 +102,14 @@ class Table:
         info = dict(info)
         if auto:
             info[AUTO] = True
-        self.write(Entry(self.game.hand_no, kind, player, info=info), ())
+        self.write(Entry(self.game.hand_no, kind, player, info=info,
+                         answered_by=self.answered_by(player)), ())
+
+    def answered_by(self, player):
+        """Who answered for player in the answer being applied (None: the player did)."""
+        if self.answering is None or player is None or player != self.answering[1]:
+            return None
+        return self.answering[0]
 
     def hands_changed(self, numbers):
         """The hands whose entries changed (the host rewrites their summaries)."""

@@ -2,13 +2,14 @@
 and colour, and a game at the table's (`crib play`, `crib serve`)."""
 
 import argparse
+from argparse import ArgumentParser, Namespace
 
 from crib.connect import add_table_board_arguments
 from crib.history.db import default_path
 from cribcore.table.answers import AnswerError
 
 
-def add_history_and_colour(parser):
+def add_history_and_colour(parser: ArgumentParser) -> None:
     """--db and --colour/--no-colour, shared by the commands that keep games in the history."""
     parser.add_argument("--db", metavar="PATH",
                         help=f"the history file (default {default_path()})")
@@ -36,7 +37,7 @@ def _target(text):
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def add_table_arguments(parser):
+def add_table_arguments(parser: ArgumentParser) -> None:
     """A game at the table: setup, options, the board and the history file."""
     parser.add_argument("--resume", action="store_true",
                         help="go on with the unfinished game, reconciled with the board")
@@ -74,7 +75,7 @@ def add_table_arguments(parser):
     add_history_and_colour(parser)
 
 
-def table_setup(args):
+def table_setup(args: Namespace):
     """What the options say of the match (crib.table.session.Setup); a bad dealer name
     fails before anything starts."""
     from crib.table.session import Setup, dealer_parser, parse_names
@@ -89,7 +90,7 @@ def table_setup(args):
     return setup
 
 
-def table_options(args, ranks=False):
+def table_options(args: Namespace, ranks: bool = False):
     """The game options recorded with each game (ranks: the show by ranks unless --ranks
     or --suits says)."""
     return {"muggins": bool(args.muggins), "manual": bool(args.manual or args.muggins),

@@ -8,9 +8,11 @@ board with --board sim. Human output by default, --json for scripts.
 
 import argparse
 import json
+from argparse import ArgumentParser, Namespace
 
 from crib.board.ports import list_ports
 from crib.connect import add_board_arguments, list_ports_text, open_board, wants_port_list
+from crib.env import Env
 from crib.errors import CribError
 
 HELP = "the board: status, peg, undo, new, set, watch, snapshot"
@@ -21,7 +23,7 @@ class UsageError(CribError):
     """A bad lane, setting or value on the command line."""
 
 
-def add_arguments(parser):
+def add_arguments(parser: ArgumentParser) -> None:
     """ACTION [ARGS] and the board options."""
     add_board_arguments(parser)
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
@@ -52,7 +54,7 @@ def add_arguments(parser):
     p.add_argument("file", metavar="FILE.svg|FILE.png")
 
 
-def run(args, env):
+def run(args: Namespace, env: Env):
     """Do the action; 0 on success (errors raise CribError)."""
     if wants_port_list(args):
         env.print(json.dumps(list_ports()) if args.json else list_ports_text())
@@ -74,7 +76,7 @@ def run(args, env):
         return _ACTIONS[action](link, config, args, env)
 
 
-def parse_lane(text, config, players=4):
+def parse_lane(text, config, players: int = 4):
     """A lane index from 1-based text or a lane name; UsageError if there is no such lane."""
     names = [ln.name.lower() for ln in config.lanes]
     if text.isdigit() and 1 <= int(text) <= min(players, len(names)):
@@ -104,12 +106,12 @@ def parse_settings(pairs, config, players):
     return out
 
 
-def _lane_text(config, state, lane):
+def _lane_text(config, state, lane) -> str:
     back, front = state.pegs[lane]
     return "%s %d (back %d)" % (config.lanes[lane].name, front, back)
 
 
-def _print_state(link, config, args, env, headline=None):
+def _print_state(link, config, args: Namespace, env: Env, headline=None) -> int:
     state = link.state()
     if args.json:
         env.print(json.dumps({"port": link.name, "board": link.info, "state": state.to_dict()}))
@@ -132,18 +134,18 @@ def _print_state(link, config, args, env, headline=None):
     return 0
 
 
-def _status(link, config, args, env):
+def _status(link, config, args: Namespace, env: Env):
     return _print_state(link, config, args, env)
 
 
-def _peg(link, config, args, env):
+def _peg(link, config, args: Namespace, env: Env):
     lane = parse_lane(args.lane, config, link.known.players)
     state = link.peg(lane, args.points)
     return _print_state(link, config, args, env, "%s +%d: %s" % (
         config.lanes[lane].name, args.points, _lane_text(config, state, lane)))
 
 
-def _undo(link, config, args, env):
+def _undo(link, config, args: Namespace, env: Env):
     before = link.known
     state = link.undo()
     moved = [i for i in range(state.players) if state.pegs[i] != before.pegs[i]]
@@ -151,19 +153,19 @@ def _undo(link, config, args, env):
     return _print_state(link, config, args, env, "undone: " + text)
 
 
-def _new(link, config, args, env):
+def _new(link, config, args: Namespace, env: Env):
     state = link.new(args.target, args.players, args.match)
     return _print_state(link, config, args, env, "new game to %d, %d players" % (state.target,
                                                                           state.players))
 
 
-def _set(link, config, args, env):
+def _set(link, config, args: Namespace, env: Env):
     settings = parse_settings(args.pairs, config, link.known.players)
     link.set(**settings)
     return _print_state(link, config, args, env, "set " + " ".join(args.pairs))
 
 
-def _watch(link, config, args, env):
+def _watch(link, config, args: Namespace, env: Env) -> int:
     seen = 0
     tty = env.colour()
     if not args.json:
@@ -193,7 +195,7 @@ def event_json(ev):
     return json.dumps(d)
 
 
-def event_text(ev, config, colour=False):
+def event_text(ev, config, colour: bool = False):
     """One event as a line for people."""
     a = ev.args
     names = [ln.name for ln in config.lanes]
@@ -220,7 +222,7 @@ def event_text(ev, config, colour=False):
     return "%-5s %s" % (ev.name, " ".join("%s=%s" % kv for kv in a.items()))
 
 
-def _snapshot(link, config, args, env):
+def _snapshot(link, config, args: Namespace, env: Env) -> int:
     from crib.picture.snapshot import save, take
 
     pic = take(link, config)

@@ -7,6 +7,9 @@ or for the shell you are in only: eval "$(crib completion bash)".
 """
 
 import argparse
+from argparse import ArgumentParser, Namespace
+
+from crib.env import Env
 
 HELP = "print a shell completion script (bash, zsh, tcsh)"
 SHELLS = ("bash", "zsh", "tcsh")
@@ -21,13 +24,13 @@ if __doc__:  # (python -OO drops docstrings)
                                 for shell in SHELLS)
 
 
-def add_arguments(parser):
+def add_arguments(parser: ArgumentParser) -> None:
     """SHELL."""
     parser.formatter_class = argparse.RawDescriptionHelpFormatter  # keep the lines above
     parser.add_argument("shell", choices=SHELLS, help="the shell to complete in")
 
 
-def run(args, env):
+def run(args: Namespace, env: Env) -> int:
     """Write the script for args.shell to stdout."""
     import shtab  # imported here: building the parser stays quick
 

@@ -3,8 +3,10 @@ solitaire, the discard advisor, the board and its link, the virtual board, the p
 the build guide. They come with crib: `crib docs` lists them, `crib docs NAME` prints one
 (formatted at a terminal), `crib docs NAME --path` says where its file is."""
 
+from argparse import ArgumentParser, Namespace
 from pathlib import Path
 
+from crib.env import Env
 from crib.errors import CribError
 
 HELP = "show a guide: crib docs lists them, crib docs table shows one"
@@ -16,7 +18,7 @@ PACKAGED = Path(__file__).resolve().parent.parent / "docs"  # crib/docs in a whe
 SOURCE = Path(__file__).resolve().parents[3] / "docs"  # docs/ in a source checkout
 
 
-def add_arguments(parser):
+def add_arguments(parser: ArgumentParser) -> None:
     """[NAME] [--path]."""
     parser.add_argument("name", nargs="?", metavar="NAME",
                         help="the guide: %s" % ", ".join(GUIDES + (HARDWARE,)))
@@ -39,7 +41,7 @@ def guide_path(name: str) -> Path:
     return docs_dir() / (name + ".md")
 
 
-def run(args, env):
+def run(args: Namespace, env: Env) -> int:
     """List the guides, or print one; return 0."""
     if args.name is None:
         env.print("crib's guides (crib docs NAME shows one):")

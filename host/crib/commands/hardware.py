@@ -5,8 +5,10 @@ hardware/. Without --out a text document goes to stdout; `all` writes them all.
 The schematic and the fabrication files need the hardware extra: pip install '.[hardware]'."""
 
 import json
+from argparse import ArgumentParser, Namespace
 from pathlib import Path
 
+from crib.env import Env
 from crib.errors import CribError
 
 HELP = "guide, parts, pins, schematic, wiring, face and fabrication files from the layout"
@@ -26,7 +28,7 @@ SHOWN = {"guide": "README.md", "power": "power.md", "bom": "BOM.md", "pins": "pi
          "box": "box-cut.svg"}
 
 
-def add_arguments(parser):
+def add_arguments(parser: ArgumentParser) -> None:
     """what, --config, --out, --json."""
     parser.add_argument("what", choices=WHAT, help="which document")
     parser.add_argument("--config", metavar="FILE",
@@ -85,7 +87,7 @@ def _json(config, what, ps):
 EXTRA = ("schemdraw", "ezdxf", "fpdf")
 
 
-def run(args, env):
+def run(args: Namespace, env: Env):
     """Print or write the chosen documents; return the exit code. Without the hardware
     extra, the documents that need it say how to get it (and nothing is written)."""
     try:
@@ -99,7 +101,7 @@ def run(args, env):
             " folder, or `pipx install --force '.[hardware]'`" % (args.what, e.name)) from None
 
 
-def _run(args, env):
+def _run(args: Namespace, env: Env) -> int:
     # The document makers (svg, xml, schemdraw, ezdxf, fpdf2) are imported here, not when
     # the CLI imports every command module to build its parser.
     from dataclasses import replace

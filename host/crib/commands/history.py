@@ -3,7 +3,9 @@ entry (each card, go, show and peg with its reason and who made it)."""
 
 import argparse
 import json
+from argparse import ArgumentParser, Namespace
 
+from crib.env import Env
 from crib.history.db import History, default_path
 from crib.history.reports import game_entries, games
 from crib.ui.cards import stored_symbols
@@ -11,7 +13,7 @@ from crib.words import agree
 
 HELP = "list the games played (or one game, entry by entry) from the history"
 
-def add_arguments(parser):
+def add_arguments(parser: ArgumentParser) -> None:
     """[--game ID [--all]] [--limit N] [--db PATH] [--json]."""
     parser.add_argument("--game", type=int, metavar="ID", help="one game, entry by entry")
     parser.add_argument("--all", action="store_true", help="with --game: undone entries too")
@@ -32,7 +34,7 @@ def _limit(text):
     return n
 
 
-def _line(g):
+def _line(g) -> str:
     score = "-".join(str(s) for s in g["scores"])
     who = " v ".join(g["sides"])
     if g["status"] == "finished":
@@ -44,7 +46,7 @@ def _line(g):
     return f"#{g['id']:<4} {g['started'][:10]}  {who} to {g['target']}  {end}"
 
 
-def _entry_text(e, names, sides):
+def _entry_text(e, names, sides) -> str:
     """One entry as a line: seq, hand, who did what (in words that agree with the name:
     "Alice lays 5♦", "You lay 5♦"), the points pegged, where it came from."""
     who = names[e["player"]] if e["player"] is not None else None
@@ -55,8 +57,11 @@ def _entry_text(e, names, sides):
     pts = f"+{e['points']} {e['reason'] or ''}".rstrip()
     if not e["points"] and e["kind"] != "show":  # a show says what it counted, 0 too
         pts = ""
+    by = e.get("answered_by")
     tail = "".join("  " + t for t in (pts, "" if e["source"] == "table" else
-                                      f"[{e['source']}]", "(undone)" if e["undone"] else "")
+                                      f"[{e['source']}]",
+                                      "" if by is None else f"[answered by {names[by]}]",
+                                      "(undone)" if e["undone"] else "")
                    if t)
     return f"  {e['seq']:>4} h{e['hand'] + 1:<3} {said}{tail}"
 
@@ -111,7 +116,7 @@ def _flags(info):
     return f" ({', '.join(said)})" if said else ""
 
 
-def run(args, env):
+def run(args: Namespace, env: Env) -> int:
     """Print the games (or one game) and return 0."""
     h = History.open(args.db or default_path(env.environ), lock=False)
     try:

@@ -7,7 +7,9 @@ its final card takes the last-card point when nobody played after it.
 """
 
 import json
+from argparse import ArgumentParser, Namespace
 
+from crib.env import Env
 from crib.errors import CribError
 from cribcore import CoreError
 from cribcore.cards import card_name, value
@@ -21,7 +23,7 @@ class PegSequenceError(CribError):
     """A play sequence the rules do not allow (the position and the reason in the message)."""
 
 
-def add_arguments(parser):
+def add_arguments(parser: ArgumentParser) -> None:
     """TOKEN... [--players N] [--last] [--json]."""
     parser.add_argument("tokens", nargs="+", metavar="CARD",
                         help="ranks or cards in the order laid, and `go` (5 10 5, 5h 10d go)")
@@ -51,7 +53,7 @@ def _cards(tokens):
     return out
 
 
-def score_sequence(tokens, players=2, last=False):
+def score_sequence(tokens, players: int = 2, last: bool = False):
     """The rows of a play sequence: one dict per card or go, and the tracker at the end."""
     split = []
     for t in tokens:
@@ -81,7 +83,7 @@ def score_sequence(tokens, players=2, last=False):
     return rows, play
 
 
-def player_name(p):
+def player_name(p) -> str:
     """A player as the table of `crib peg` names them: P1 leads."""
     return "P%d" % (p + 1)
 
@@ -103,7 +105,7 @@ def _json_row(r):
             "items": [{"kind": it.kind, "points": it.points} for it in r["items"]]}
 
 
-def run(args, env):
+def run(args: Namespace, env: Env) -> int:
     """Print the sequence scored card by card (or JSON) and return 0."""
     rows, play = score_sequence(args.tokens, args.players, args.last)
     if args.json:

@@ -10,9 +10,11 @@ crash exactly where it stopped. Answers can come from a script on stdin. `crib d
 shows the guide.
 """
 
+from argparse import ArgumentParser, Namespace
+
 from crib.commands._options import add_table_arguments, table_options, table_setup
 from crib.connect import open_table_board, ports_listed, table_port
-from crib.env import isatty
+from crib.env import Env, isatty
 from crib.history.db import History, default_path
 from crib.ui.prompt import InputEnded, QuitRequest, Terminal
 from crib.ui.view import View
@@ -20,12 +22,12 @@ from crib.ui.view import View
 HELP = "play a game at the table: score the play and the show, peg the board, keep history"
 
 
-def add_arguments(parser):
+def add_arguments(parser: ArgumentParser) -> None:
     """Setup, options, the board and the history file (shared with `crib serve`)."""
     add_table_arguments(parser)
 
 
-def run(args, env, board=None):
+def run(args: Namespace, env: Env, board=None) -> int:
     """Run the session on env's streams; board: the one chosen by default."""
     inp, out = env.stdin, env.stdout
     if ports_listed(args, out):
@@ -65,7 +67,7 @@ def run(args, env, board=None):
         history.close()
 
 
-def _in_game(engine):
+def _in_game(engine) -> bool:
     """Whether a game was being played (and so is saved for --resume)."""
     table = engine.session.table if engine is not None else None
     return table is not None and not table.game.over

@@ -10,10 +10,11 @@ Answers can come from a script on stdin; `quit` stops (the game is marked abando
 """
 
 import random
+from argparse import ArgumentParser, Namespace
 
 from crib.commands._options import add_history_and_colour
 from crib.connect import add_table_board_arguments, open_table_board, ports_listed, table_port
-from crib.env import isatty
+from crib.env import Env, isatty
 from crib.errors import CribError
 from crib.history.db import PRACTICE, History, default_path
 from crib.practice.game import rngs
@@ -27,7 +28,7 @@ MAX_NAME = 20
 HUMAN, COMPUTER = 0, 1
 
 
-def add_arguments(parser):
+def add_arguments(parser: ArgumentParser) -> None:
     """Level, target, seed, the board and the history file."""
     parser.add_argument("--level", choices=LEVELS, default="standard",
                         help="the computer's level (default standard)")
@@ -59,7 +60,7 @@ def check_name(name, computer):
     return name
 
 
-def run(args, env, board=None):
+def run(args: Namespace, env: Env, board=None) -> int:
     """Play one practice game on env's streams; board: the one chosen by default."""
     from crib.practice.turns import PracticeTurns
     from crib.table.engine import TableEngine

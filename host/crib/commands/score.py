@@ -4,7 +4,9 @@ The last card is the starter unless --starter names it. Cards are forgiving: 5h,
 """
 
 import json
+from argparse import ArgumentParser, Namespace
 
+from crib.env import Env
 from crib.errors import CribError
 from crib.ui.cards import show_lines
 from crib.ui.lines import write_lines
@@ -18,7 +20,7 @@ class CardCountError(CribError):
     """Not 4 hand cards and a starter."""
 
 
-def add_arguments(parser):
+def add_arguments(parser: ArgumentParser) -> None:
     """CARD... [--starter CARD] [--crib] [--json]."""
     parser.add_argument("cards", nargs="+", metavar="CARD",
                         help="4 hand cards then the starter (or 4 cards with --starter)")
@@ -43,7 +45,7 @@ def parse_deal(texts, starter=None):
     return cards[:4], cards[4]
 
 
-def run(args, env):
+def run(args: Namespace, env: Env) -> int:
     """Print the itemised show (or JSON) and return 0."""
     hand, starter = parse_deal(args.cards, args.starter)
     items = show_breakdown(hand, starter, args.crib)

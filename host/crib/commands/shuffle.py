@@ -9,8 +9,10 @@ the total is pegged on the board's first lane as it changes.
 import json
 import random
 import sys
+from argparse import ArgumentParser, Namespace
 
 from crib.connect import add_table_board_arguments, open_table_board, ports_listed, table_port
+from crib.env import Env
 from crib.solitaire import shuffle
 from crib.solitaire.shuffle import TARGET, Shuffle, cell_name, parse_cell
 from crib.ui.cards import card_segment
@@ -35,7 +37,7 @@ class _ArgumentError(shuffle.ShuffleError):
     """Options that do not go together or a bad time limit."""
 
 
-def add_arguments(parser):
+def add_arguments(parser: ArgumentParser) -> None:
     """[--seed N] [--solve [--json]] [--time-limit S] [--board auto|sim|none] [--port P]."""
     parser.add_argument("--seed", type=int, help="deal number (default: a random one)")
     parser.add_argument("--solve", action="store_true",
@@ -49,7 +51,7 @@ def add_arguments(parser):
                              " unfinished table game there is not taken over without asking")
 
 
-def run(args, env):
+def run(args: Namespace, env: Env):
     """Solve a deal (--solve) or play from stdin, the total pegged on the board chosen (none
     by default: the solitaire stays instant)."""
     if args.json and not args.solve:
@@ -83,7 +85,7 @@ def run(args, env):
     return 0
 
 
-def board_free(db, stdin, printer):
+def board_free(db, stdin, printer) -> bool:
     """Whether the solitaire may take the board: yes when no table game is unfinished,
     else the player is asked (the table game stays resumable either way)."""
     from crib.history.db import History
@@ -104,7 +106,7 @@ def board_free(db, stdin, printer):
     return False
 
 
-def play(game, stdin, printer, time_limit=1.0, on_total=None):
+def play(game, stdin, printer, time_limit: float = 1.0, on_total=None) -> None:
     """Read commands from stdin until quit or end of input; on_total(total) after each change.
 
     on_total is the hook for pegging the total on the board (one lane): it is called with
@@ -135,7 +137,7 @@ def play(game, stdin, printer, time_limit=1.0, on_total=None):
                 on_total(game.total())
 
 
-def _command(game, words, printer, time_limit):
+def _command(game, words, printer, time_limit) -> bool:
     """Carry out one command; True when the grid changed (and should be shown again)."""
     if not words:
         return False
@@ -190,7 +192,7 @@ def _solve(game, time_limit):
     return solve(game.grid, game.starter, time_limit)
 
 
-def _show(game, printer):
+def _show(game, printer) -> None:
     """The grid with each row's score at its end, the column scores under it, the total."""
     scores = game.line_scores()
     heels = shuffle.heels(game.starter)
@@ -231,13 +233,13 @@ def _swap_names(swaps):
     return " ".join(["%s-%s" % (cell_name(a), cell_name(b)) for a, b in swaps])
 
 
-def _proof(sol):
+def _proof(sol) -> str:
     if sol.optimal:
         return "(proved optimal: the upper bound %d is met)" % sol.bound
     return "(not proved optimal in the time limit: upper bound %d)" % sol.bound
 
 
-def _print_solution(game, time_limit, as_json, out, colour=None):
+def _print_solution(game, time_limit, as_json, out, colour=None) -> int:
     """`--solve`: the best arrangement, its score, the proof status, the swaps."""
     sol = _solve(game, time_limit)
     lines = shuffle.line_scores(sol.grid, game.starter)
@@ -279,19 +281,19 @@ def _names(grid):
 class _Printer(Writer):
     """Lines of (text, style) segments (crib.ui.lines), the prompt, and errors on err."""
 
-    def __init__(self, out, colour=None, err=None):
+    def __init__(self, out, colour=None, err=None) -> None:
         super().__init__(out, colour)
         self.err = sys.stderr if err is None else err
 
-    def prompt(self, text):
+    def prompt(self, text) -> None:
         """Write text without a newline, flushed (the prompt before reading a command)."""
         self.out.write(text)
         self.out.flush()
 
-    def error(self, text):
+    def error(self, text) -> None:
         """An error about the last command, on stderr."""
         print(text, file=self.err)
 
-    def note(self, text):
+    def note(self, text) -> None:
         """A remark (which board is used), dim."""
         self.line([("  " + text, "dim")])

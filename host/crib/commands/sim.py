@@ -10,13 +10,15 @@ stable link STORE/tty), --port socket://HOST:PORT, or --board sim. Its state liv
 import os
 import select
 import signal
+from argparse import ArgumentParser, Namespace
 
+from crib.env import Env
 from crib.errors import CribError
 
 HELP = "the virtual board: firmware on a pty or socket, drawn live, keys as buttons"
 
 
-def add_arguments(parser):
+def add_arguments(parser: ArgumentParser) -> None:
     """[--socket HOST:PORT] [--no-pty] [--store DIR] [--config FILE] [--headless]."""
     parser.add_argument("--socket", metavar="HOST:PORT", default=None,
                         help="also listen on TCP (use :0 for any free port)")
@@ -34,7 +36,7 @@ def add_arguments(parser):
                              "micropython works too)")
 
 
-def run(args, env):
+def run(args: Namespace, env: Env) -> int:
     """Start the board, print where to reach it, draw it (or wait) until q or Ctrl-C."""
     # Imported here: the CLI imports every command module to build its parser.
     from crib.layout.source import load_layout
@@ -99,7 +101,7 @@ class RemoteBoard:
     line and returns its reply (events are passed over), as SimScreen needs; OwnerLeft when
     that process has gone."""
 
-    def __init__(self, url, timeout=2.0):
+    def __init__(self, url, timeout: float = 2.0):
         from crib.board.link import open_url
 
         try:
@@ -112,10 +114,10 @@ class RemoteBoard:
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc) -> None:
         self.close()
 
-    def close(self):
+    def close(self) -> None:
         """Close the connection (the board goes on)."""
         self.port.close()
 
@@ -141,7 +143,7 @@ class RemoteBoard:
         return None
 
 
-def _wait_for_release(store, seconds=10.0):
+def _wait_for_release(store, seconds: float = 10.0) -> None:
     """Until no process holds the store (the one that left lets go as it exits)."""
     import time
 
@@ -156,13 +158,13 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def _wait(board):
+def _wait(board) -> None:
     """Headless: run until interrupted (Ctrl-C, SIGTERM)."""
     while True:
         select.select([], [], [], 1.0)
 
 
-def _keys_one_by_one():
+def _keys_one_by_one() -> bool:
     """True where a terminal can hand over keys one at a time (POSIX termios); elsewhere
     the board runs without its drawing, as with --headless."""
     try:
@@ -173,7 +175,7 @@ def _keys_one_by_one():
     return True
 
 
-def _interactive(board, config, header, env):
+def _interactive(board, config, header, env: Env) -> None:
     import termios
     import tty
 

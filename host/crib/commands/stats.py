@@ -12,7 +12,9 @@ The usual averages, and where they come from:
 """
 
 import json
+from argparse import ArgumentParser, Namespace
 
+from crib.env import Env
 from crib.history.db import History, default_path
 from crib.history.reports import PLAYED, stats
 from crib.ui.cards import stored_symbols
@@ -21,7 +23,7 @@ from crib.words import count
 HELP = "games, wins, skunks, average hand / crib / pegging per player, best hands"
 
 
-def add_arguments(parser):
+def add_arguments(parser: ArgumentParser) -> None:
     """[--db PATH] [--json]."""
     parser.add_argument("--db", metavar="PATH", help=f"the history file ({default_path()})")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
@@ -31,7 +33,7 @@ def _num(x):
     return "    -" if x is None else f"{x:5.2f}"
 
 
-def run(args, env):
+def run(args: Namespace, env: Env) -> int:
     """Print the figures (or JSON) and return 0."""
     h = History.open(args.db or default_path(env.environ), lock=False)
     try:

@@ -59,7 +59,7 @@ def wire_steps(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> str:
     return "\n".join(out).rstrip()
 
 
-def _diode(config, spec):
+def _diode(config, spec) -> str:
     anode, cathode = circuit.diode_ends(config, spec)
     return ("D1 goes with its band (the cathode, `D1.K`) towards %s and its anode "
             "(`D1.A`) on the %s: the supply feeds VSYS through the diode, and the "
@@ -68,7 +68,7 @@ def _diode(config, spec):
                                               circuit.describe(config, anode)))
 
 
-def _power_bank(config):
+def _power_bank(config) -> str:
     p = power_budget(config)
     need = p["plan"]["need_ma"]
     if need > 2100:
@@ -91,7 +91,7 @@ def _power_bank(config):
                config.led_ma["idle"]))
 
 
-def _hold_up(config):
+def _hold_up(config) -> str:
     p = power_budget(config)
     return ("C1 (%d uF) alone feeds the dark strip's %d mA for only about %.1f ms per volt "
             "it falls, so the LEDs go dark at once" % (C1_UF, p["idle_ma"], p["hold_up_ms"]))
@@ -117,7 +117,7 @@ def _stack_table(bs=box.DEFAULT_BOX):
                      + ["| %s | %s |" % r for r in rows])
 
 
-def _singles(config, spec):
+def _singles(config, spec) -> str:
     ones = [a for a, b in face.strip_pieces(config, spec) if a == b]
     if not ones:
         return "every piece is longer than one LED."

@@ -58,7 +58,7 @@ def pins_markdown(config: Config, source: str) -> str:
     return "\n".join(lines)
 
 
-def _round_up(metres, step=0.5):
+def _round_up(metres, step: float = 0.5):
     return -(-int(metres * 100) // int(step * 100)) * step
 
 
@@ -100,7 +100,7 @@ def fuse(need_ma: int, wire_ma: int) -> tuple[str, str, float]:
                         "lower budget_ma" % (want, wire_ma))
 
 
-def _qty(n, unit=""):
+def _qty(n, unit: str = ""):
     return ("%g" % n) + (" " + unit if unit else "")
 
 

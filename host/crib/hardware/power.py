@@ -31,16 +31,16 @@ AWG = ((24, 84.2, 2000), (22, 53.0, 3000), (20, 33.3, 5000), (18, 21.0, 7000),
 class _Strip:
     """A pixel buffer for the firmware's renderer."""
 
-    def __init__(self, n):
+    def __init__(self, n) -> None:
         self.px = [(0, 0, 0)] * n
 
     def __len__(self):
         return len(self.px)
 
-    def __setitem__(self, i, rgb):
+    def __setitem__(self, i, rgb) -> None:
         self.px[i] = rgb
 
-    def write(self):
+    def write(self) -> None:
         pass
 
 
@@ -69,7 +69,7 @@ def idle_board_ma(config):
     return renderer.last_ma
 
 
-def hold_up_ms(config, volts=1.0):
+def hold_up_ms(config, volts: float = 1.0):
     """How long C1 alone feeds the dark strip before its voltage falls by volts (ms):
     t = C x dV / I, with I the dark strip's draw."""
     return C1_UF * volts / light.sum_ma(0, config.leds, config.led_ma)
@@ -112,7 +112,7 @@ def supply_a(need_ma):
     return -(-want // (HEADROOM[1] * 10000)) * 10
 
 
-def wire_awg(ma, metres, power=True):
+def wire_awg(ma, metres, power: bool = True):
     """The thinnest gauge carrying ma with at most DROP_MV lost over metres (both ways)."""
     for awg, mohm, max_ma in AWG:
         if power and awg > MIN_POWER_AWG:

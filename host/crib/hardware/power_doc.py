@@ -12,7 +12,7 @@ from crib.hardware.power import (
 )
 
 
-def _w(mw):
+def _w(mw) -> str:
     return "%d.%d W" % (mw // 1000, mw % 1000 // 100)
 
 

@@ -37,7 +37,7 @@ def schematic(config: Config, spec: FaceSpec = face.DEFAULT_SPEC) -> tuple:
         ends["%s.%s" % (ref, b)] = el.absanchors["end"]
         return el
 
-    def rail(at, kind, direction):
+    def rail(at, kind, direction) -> None:
         el = elm.Vdd(label="+5V") if kind == "5V" else elm.Ground()
         d.add(elm.Line().at(at).length(0.6).theta(direction))
         d.add(el.at(d.here).theta(direction - 90 if kind == "5V" else direction + 90))

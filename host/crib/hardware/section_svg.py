@@ -41,7 +41,7 @@ def section_svg(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
     svg.add("title", "Section through the box at a corner: the stack, %g mm deep" % st["depth"])
     svg.add("rect", x=0, y=0, width=width, height=height, fill="#fff")
 
-    def box_(x0, z0, x1, z1, fill, cls, stroke="#000"):
+    def box_(x0, z0, x1, z1, fill, cls, stroke: str = "#000") -> None:
         svg.add("rect", class_=cls, x=LEFT + x0 * SCALE, y=TOP + z0 * SCALE,
                 width=(x1 - x0) * SCALE, height=(z1 - z0) * SCALE, fill=fill, stroke=stroke,
                 stroke_width=1)

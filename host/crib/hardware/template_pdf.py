@@ -50,7 +50,7 @@ def tiles(p: Panel, pieces: list[tuple[float, float]], paper: str) -> list[tuple
     return out
 
 
-def _clear(p, x, y):
+def _clear(p, x, y) -> bool:
     """True if an alignment cross at (x, y) would touch no hole, ring or text."""
     reach = MARK + 1.5
     for h in p.holes + p.rings:
@@ -143,7 +143,7 @@ def _inside(x, y, reach, x0, y0, w, h, py0, py1):
             and py0 <= y <= py1)
 
 
-def _shapes(pdf, p, ox, oy, x0, y0, w, h, py0, py1):
+def _shapes(pdf, p, ox, oy, x0, y0, w, h, py0, py1) -> None:
     """Holes (black, a cross on the centre), rings (grey), lines and text of one tile."""
     for h_ in p.holes:
         if _inside(h_.x, h_.y, h_.d, x0, y0, w, h, py0, py1):
@@ -175,7 +175,7 @@ def _shapes(pdf, p, ox, oy, x0, y0, w, h, py0, py1):
             pdf.text(ox + t.x + dx, oy + t.y, t.text)
 
 
-def _footer(pdf, paper, n, pages, piece, pieces, r, c, x0, y0, h, drills):
+def _footer(pdf, paper, n, pages, piece, pieces, r, c, x0, y0, h, drills) -> None:
     """Page name, the tile's origin on the panel, the drill sizes, the 100 mm check bar."""
     y = MARGIN + h + 4
     pdf.set_font_size(7)

@@ -24,7 +24,7 @@ PICO_Y = 110
 WIDTH = 960
 
 
-def _piece_label(config, first, last):
+def _piece_label(config, first, last) -> str:
     """"LEDs a-b: Red holes 1-60" for a strip piece (lanes whose holes it carries)."""
     where = []
     for ln in config.lanes:
@@ -41,21 +41,21 @@ def _piece_label(config, first, last):
 class _Sheet:
     """The SVG plus the circuit's wires, each drawn once by its two ends."""
 
-    def __init__(self, svg, circuit_wires):
+    def __init__(self, svg, circuit_wires) -> None:
         self.svg = svg
         self.todo = {(w.a, w.b): w for w in circuit_wires}
 
-    def wire(self, a, b, d, width=1.5):
+    def wire(self, a, b, d, width: float = 1.5) -> None:
         """Draw the circuit's wire between ends a and b along path d."""
         w = self.todo.pop((a, b))
         self.svg.add("path", class_="wire " + w.net, d=d, fill="none",
                      stroke=COLOURS[w.colour], stroke_width=width, data_from=a, data_to=b)
 
-    def dot(self, x, y):
+    def dot(self, x, y) -> None:
         self.svg.add("circle", class_="junction", cx=x, cy=y, r=2.5, fill=BLACK)
 
 
-def _diode(svg, x, ya, yk, ref, label):
+def _diode(svg, x, ya, yk, ref, label) -> None:
     """A diode drawn downwards: anode terminal at (x, ya), cathode (band) at (x, yk)."""
     top, bot = ya + 6, yk - 6
     svg.begin(class_="part diode", data_ref=ref, data_a="%d,%d" % (x, ya),
@@ -70,7 +70,7 @@ def _diode(svg, x, ya, yk, ref, label):
     svg.end()
 
 
-def _box(svg, kind, ref, x1, y, x2, label):
+def _box(svg, kind, ref, x1, y, x2, label) -> None:
     """A two-lead part drawn left to right (resistor, fuse): a box on the line."""
     svg.begin(class_="part " + kind, data_ref=ref, data_1="%d,%d" % (x1, y),
               data_2="%d,%d" % (x2, y))
@@ -84,7 +84,7 @@ def _box(svg, kind, ref, x1, y, x2, label):
     svg.end()
 
 
-def _cap(svg, ref, x, y1, y2, polar, label_x, label_anchor="start"):
+def _cap(svg, ref, x, y1, y2, polar, label_x, label_anchor: str = "start") -> None:
     """A capacitor drawn downwards between (x, y1) and (x, y2); + at the top if polar."""
     mid = (y1 + y2) // 2
     svg.begin(class_="part capacitor", data_ref=ref)

@@ -16,7 +16,7 @@ from crib.env import data_dir
 from crib.errors import CribError
 from crib.history.lock import WriterLock
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # Schema 1 stored with each entry the name of the Game method that replays it (`call`);
 # schema 2 replays an entry by its kind alone (cribcore.table.entries.REPLAY). The migration
 # checks that every entry of a schema-1 file names the method its kind stands for, then
@@ -24,6 +24,9 @@ SCHEMA_VERSION = 2
 V1_CALLS = {"cut": "cut_for_deal", "deal": "deal", "discard": "discard",
             "starter": "turn_starter", "lay": "lay", "go": "go", "end_play": "end_play",
             "show": "show", "peg": "peg", "muggins": "peg", "dealt": None, "note": None}
+# Schema 3 records the seat that answered for another player (answered_by), NULL in older
+# entries (each player answered for themselves, or it was not known), and says a go's
+# point as a go: the reasons "last card for 1" of older entries read "go for 1".
 DB_NAME = "history.sqlite3"
 SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database
 
@@ -78,6 +81,7 @@ CREATE TABLE IF NOT EXISTS entries (
     info TEXT NOT NULL,                 -- JSON: what was entered (cards, stated count ...)
     created TEXT NOT NULL,
     undone TEXT,                        -- when it was taken back; NULL while it stands
+    answered_by INTEGER,                -- the player who answered for `player`, or NULL
     UNIQUE (game_id, seq)
 );
 CREATE TABLE IF NOT EXISTS ops (
@@ -121,7 +125,7 @@ class Entry:
     """One row of `entries`, with its JSON columns decoded."""
 
     __slots__ = ("id", "seq", "hand", "kind", "player", "side", "points", "reason",
-                 "source", "args", "info", "undone")
+                 "source", "args", "info", "undone", "answered_by")
 
     def __init__(self, row):
         for k in self.__slots__:
@@ -254,17 +258,18 @@ class History:
     # -- entries and board operations ------------------------------------------------------------
 
     def add_entry(self, game_id, hand, kind, *, player=None, side=None, points=0, reason=None,
-                  source="table", args=(), info=None, ops=()):
+                  source="table", args=(), info=None, ops=(), answered_by=None):
         """Write an entry and its board operations (verb, lane, n, op_id) as pending, at
-        once; returns (entry id, seq)."""
+        once; returns (entry id, seq). answered_by: the player who gave the answer for
+        `player` (None: the player, or not known)."""
         with _tx(self.conn):
             seq = self.conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM entries"
                                     " WHERE game_id = ?", (game_id,)).fetchone()[0]
             cur = self.conn.execute(
                 "INSERT INTO entries (game_id, seq, hand, kind, player, side, points, reason,"
-                " source, args, info, created) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                " source, args, info, created, answered_by) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (game_id, seq, hand, kind, player, side, points, reason, source,
-                 json.dumps(list(args)), json.dumps(info or {}), _now()))
+                 json.dumps(list(args)), json.dumps(info or {}), _now(), answered_by))
             self._add_ops(game_id, cur.lastrowid, ops)
         return cur.lastrowid, seq
 
@@ -422,6 +427,10 @@ def _migrate(conn, version, path):
                     raise HistoryError(f"{str(path)!r}: entry {r['id']} ({r['kind']!r} by"
                                        f" {r['call']!r}) is not one this crib can replay")
             conn.execute("ALTER TABLE entries DROP COLUMN call")
+        if version <= 2:
+            conn.execute("ALTER TABLE entries ADD COLUMN answered_by INTEGER")
+            conn.execute("UPDATE entries SET reason = REPLACE(reason, 'last card for', 'go for')"
+                         " WHERE kind IN ('lay', 'go')")
         conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
                      (str(SCHEMA_VERSION),))
 

@@ -91,7 +91,7 @@ def _led_offset(k, spec):
 class _Frame:
     """The fixed lines of a face: track x positions and the rows' y positions."""
 
-    def __init__(self, lanes, holes, spec):
+    def __init__(self, lanes, holes, spec) -> None:
         check_spec(spec)
         self.spec = spec
         self.lanes = lanes

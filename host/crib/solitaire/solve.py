@@ -12,11 +12,16 @@ reported is then max(best, 2 * S of the level being tried). docs/shuffle.md has 
 """
 
 import itertools
+import random
 import time
 from collections import namedtuple
+from typing import Callable, Iterator, Sequence
 
 from crib.analysis.fastshow import score_show_fast
 from crib.solitaire import shuffle
+from crib.solitaire.shuffle import Grid
+
+Clock = Callable[[], float]  # seconds, e.g. time.perf_counter (time.process_time in tests)
 
 Solution = namedtuple("Solution", ("grid", "score", "bound", "optimal", "swaps", "seconds"))
 Solution.__doc__ = """grid: 16 cards row by row; score incl. heels; bound >= any grid's score;
@@ -26,18 +31,18 @@ _FULL = (1 << 16) - 1
 _STRUCTURE: list = []  # filled once on first use: the masks do not depend on the cards
 
 
-def _bits(mask):
+def _bits(mask: int) -> list[int]:
     """The single-bit masks of mask, lowest first."""
     return [1 << i for i in range(16) if mask >> i & 1]
 
 
-def _low_quads(mask):
+def _low_quads(mask: int) -> list[int]:
     """The 4-card submasks of mask that hold its lowest card (one per way to group it)."""
     b = _bits(mask)
     return [b[0] | x | y | z for x, y, z in itertools.combinations(b[1:], 3)]
 
 
-def _structure():
+def _structure() -> tuple:
     """(quads, first, splits12, splits8): deal-independent mask tables, built once."""
     if not _STRUCTURE:
         quads = [sum([1 << i for i in q]) for q in itertools.combinations(range(16), 4)]
@@ -54,7 +59,7 @@ def _structure():
 class _Deal:
     """Per-deal tables: hand scores by mask, best partitions of every remainder."""
 
-    def __init__(self, grid, starter):
+    def __init__(self, grid: Grid, starter: int) -> None:
         quads, first, splits12, splits8 = _structure()
         self.hand = hand = [0] * (_FULL + 1)  # score of the 4 cards of a 4-bit mask
         for q in quads:
@@ -69,10 +74,10 @@ class _Deal:
         self.top = sorted([(hand[a] + best[_FULL ^ a]) << 16 | a for a in first],
                           reverse=True)
         self.partition_bound = self.top[0] >> 16
-        self._by12 = {}
-        self._by8 = {}
+        self._by12: dict[int, list[int]] = {}
+        self._by8: dict[int, list[int]] = {}
 
-    def _next12(self, rest):
+    def _next12(self, rest: int) -> list[int]:
         # The hands holding the lowest card of 12-card rest, best completion first (cached).
         got = self._by12.get(rest)
         if got is None:
@@ -82,7 +87,7 @@ class _Deal:
             self._by12[rest] = got
         return got
 
-    def _next8(self, rest):
+    def _next8(self, rest: int) -> list[int]:
         # The same for an 8-card rest: the two hands' points, best first (cached).
         got = self._by8.get(rest)
         if got is None:
@@ -92,7 +97,7 @@ class _Deal:
             self._by8[rest] = got
         return got
 
-    def level(self, points):
+    def level(self, points: int) -> Iterator[tuple[int, int, int, int]]:
         """Every partition (4 masks) scoring exactly points; no dead ends (bounds are exact)."""
         hand = self.hand
         for va in self.top:
@@ -115,7 +120,8 @@ class _Deal:
                         c = vc & _FULL
                         yield a, b, c, r8 ^ c
 
-    def best_columns(self, rows, floor):
+    def best_columns(self, rows: tuple[int, int, int, int],
+                     floor: int) -> tuple[int, tuple[int, ...]] | None:
         """(points, columns) of the best partition orthogonal to rows scoring > floor, or None.
 
         Column k goes through the k-th card of rows[0]; the first two columns are searched,
@@ -181,7 +187,7 @@ class _Deal:
         return (best, found) if found else None
 
 
-def _grid_of(grid, rows, cols):
+def _grid_of(grid: Grid, rows: Sequence[int], cols: Sequence[int]) -> Grid:
     """The cards of grid placed so that row i is rows[i] and column j is cols[j]."""
     out = []
     for r in rows:
@@ -190,7 +196,7 @@ def _grid_of(grid, rows, cols):
     return tuple(out)
 
 
-def _swap_count(start, target):
+def _swap_count(start: Sequence[int], target: Sequence[int]) -> int:
     """Fewest swaps turning start into target: 16 minus the cycles of the permutation."""
     where = {c: i for i, c in enumerate(start)}
     seen = [False] * 16
@@ -205,7 +211,7 @@ def _swap_count(start, target):
     return 16 - cycles
 
 
-def equivalents(grid):
+def equivalents(grid: Sequence[int]) -> list[Grid]:
     """The 1152 grids with the same score: row and column permutations, transposed or not."""
     out = []
     flipped = tuple(grid[4 * (i % 4) + i // 4] for i in range(16))
@@ -216,7 +222,7 @@ def equivalents(grid):
     return out
 
 
-def swaps_between(start, target):
+def swaps_between(start: Sequence[int], target: Sequence[int]) -> list[tuple[int, int]]:
     """Cell swaps (a, b) that turn start into target (same 16 cards), fewest possible."""
     if sorted(start) != sorted(target) or len(set(start)) != 16:
         raise shuffle.ShuffleError("not the same 16 cards: %r and %r" % (start, target))
@@ -232,18 +238,19 @@ def swaps_between(start, target):
     return out
 
 
-def nearest(start, grid):
+def nearest(start: Sequence[int], grid: Sequence[int]) -> Grid:
     """The grid equivalent to grid that takes the fewest swaps from start (first on ties)."""
     return min(equivalents(grid), key=lambda g: _swap_count(start, g))
 
 
-def upper_bound(grid, starter):
+def upper_bound(grid: Sequence[int], starter: int) -> int:
     """2 * the best partition of the 16 cards into 4 hands, + heels: no grid scores more."""
     grid, starter = shuffle.check_deal(grid, starter)
     return 2 * _Deal(grid, starter).partition_bound + shuffle.heels(starter)
 
 
-def solve(grid, starter, time_limit=1.0, clock=time.perf_counter):
+def solve(grid: Sequence[int], starter: int, time_limit: float = 1.0,
+          clock: Clock = time.perf_counter) -> Solution:
     """The best arrangement of grid's cards found within time_limit seconds (a Solution)."""
     start_time = clock()
     grid, starter = shuffle.check_deal(grid, starter)
@@ -274,7 +281,8 @@ def solve(grid, starter, time_limit=1.0, clock=time.perf_counter):
                     tuple(swaps_between(grid, target)), clock() - start_time)
 
 
-def climb(grid, starter, score=score_show_fast):
+def climb(grid: Sequence[int], starter: int,
+          score: shuffle.Scorer = score_show_fast) -> tuple[Grid, int]:
     """Hill-climb by best single swaps until none helps; return (grid, total)."""
     g = tuple(grid)
     while True:
@@ -284,7 +292,8 @@ def climb(grid, starter, score=score_show_fast):
         g = shuffle.swapped(g, step[0], step[1])
 
 
-def random_search(grid, starter, rng, seconds, clock=time.perf_counter):
+def random_search(grid: Sequence[int], starter: int, rng: random.Random, seconds: float,
+                  clock: Clock = time.perf_counter) -> tuple[Grid, int]:
     """Hill climbs from random shuffles of grid for about `seconds`; the best (grid, total).
 
     The bench's independent check on solve(): plain restarts, no bounds, no structure.

@@ -27,7 +27,8 @@ class HistoryRecord:
         """Write an entry (and its board operations, pending) to the history."""
         self.h.add_entry(self.game_id, entry.hand, entry.kind, player=entry.player,
                          side=entry.side, points=entry.points, reason=entry.reason,
-                         source=entry.source, args=entry.args, info=entry.info, ops=ops)
+                         source=entry.source, args=entry.args, info=entry.info, ops=ops,
+                         answered_by=entry.answered_by)
 
     def entries(self):
         """The entries that stand, in order."""
@@ -77,7 +78,8 @@ class Table(CoreTable):
         info = dict(info)
         if auto:
             info[AUTO] = True
-        self.h.add_entry(self.game_id, self.game.hand_no, kind, player=player, info=info)
+        self.h.add_entry(self.game_id, self.game.hand_no, kind, player=player, info=info,
+                         answered_by=self.answered_by(player))
         self.entries = self.h.entries(self.game_id)
 
     def take_back(self, e):

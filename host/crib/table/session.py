@@ -7,7 +7,10 @@ question a game of another kind asks before it takes over a board that holds one
 from crib.board.ids import new_prefix
 from crib.history.db import HistoryError
 from crib.table.record import Table
+from crib.words import when
 from cribcore.rules import GAME_POINTS
+from cribcore.table.answers import AnswerError
+from cribcore.table.questions import Ask
 from cribcore.table.session import (
     CUT,
     Setup,
@@ -16,12 +19,13 @@ from cribcore.table.session import (
     dealer_parser,
     parse_names,
     parse_target,
+    result,
 )
 from cribcore.table.session import Session as CoreSession
 from cribcore.table.turns import Turns, confirm_ask
 
-__all__ = ["CUT", "Session", "Setup", "dealer_ask", "dealer_parser", "describe_game",
-           "parse_names", "parse_target"]
+__all__ = ["CUT", "LATER", "Session", "Setup", "dealer_ask", "dealer_parser", "describe_game",
+           "parse_names", "parse_resume", "parse_target", "result", "resume_ask"]
 
 
 def describe_game(history, game):
@@ -29,7 +33,34 @@ def describe_game(history, game):
     match = history.match(game["match_id"])
     t = Table(history, _NoBoard(), None, game["id"])
     scores = " ".join(f"{n} {s}" for n, s in zip(t.side_names, t.game.scores))
-    return f"{' v '.join(t.side_names)} to {match['target']}, {scores}, started {game['started']}"
+    return (f"{' v '.join(t.side_names)} to {match['target']}, {scores}, started"
+            f" {when(game['started'])}")
+
+
+LATER = "later"
+
+
+def parse_resume(text):
+    """The answer to an unfinished game: True go on, False a new game, None later."""
+    low = text.strip().lower()
+    if low in ("", "y", "yes"):
+        return True
+    if low in ("n", "no", "new"):
+        return False
+    if low in (LATER, "l"):
+        return None
+    raise AnswerError(f"answer y (go on with it), n (a new game) or later, not {text!r}")
+
+
+def resume_ask(text, names):
+    """The one question of an unfinished game met by a new session: go on with it, start a
+    new game (names: its players, when given) or neither (stop, keep it for later)."""
+    new = "New game" + (f": {' v '.join(names)}" if names else "")
+    return Ask("resume", f"Unfinished: {text}. Go on with it (Y/n/{LATER})", parse_resume,
+               "y", hint="y: go on with it; n: a new game (that one stays in the history,"
+               " abandoned); later: stop and keep it", undo=False,
+               legal={"choices": ["y", "n", LATER],
+                      "labels": {"y": "Go on with it", "n": new, LATER: "Keep it for later"}})
 
 
 class _NoBoard:
@@ -62,14 +93,11 @@ class Session(CoreSession):
         if resume and old is None:
             raise HistoryError("no unfinished game to resume")
         if old is not None and not resume:
-            text = describe_game(h, old)
-            resume = yield confirm_ask(f"Resume {text}", True, undo=False, kind="resume")
+            resume = yield resume_ask(describe_game(h, old), setup.names)
+            if resume is None:
+                self.view.note("kept: `crib play --resume` goes on with it")
+                return None
             if not resume:
-                gone = yield confirm_ask(f"Abandon {text} for good (it stays in the history)",
-                                         False, undo=False)
-                if not gone:
-                    self.view.note("kept: `crib play --resume` goes on with it")
-                    return None
                 h.abandon(old["id"])
                 self.view.note("that game is kept in the history, marked abandoned")
         if resume:
@@ -97,7 +125,7 @@ class Session(CoreSession):
         """The next game of the match, in the history."""
         return self._new_game(last.row["match_id"], dealer, first)
 
-    def result(self, table, level, points):
+    def keep_result(self, table, level, points):
         """Record the result in the history; the match tally after it."""
         g = table.game
         self.h.finish_game(table.game_id, g.winner, g.scores, level, points)

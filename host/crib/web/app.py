@@ -228,7 +228,8 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
         async def act():
             body, seat, q = await _checked(request, seats.ANSWER_FIELDS, ("question", "answer"))
             seats.check_turn(seat, q.asks, players(), body.get("for", False))
-            await hub.answer(body["question"], body["answer"])
+            await hub.answer(body["question"], body["answer"],
+                             seat if isinstance(seat, int) else None)
         return await _act(act)
 
     async def undo(request: Request) -> Response:

@@ -6,11 +6,13 @@ connected screen as one JSON text per change.
     hub.prepare()                          # the engine made and started on the worker
     await hub.open()                       # the board's poller, in the server's event loop
     events = await hub.answer(qid, "5h")   # AnswerError / StaleQuestion, nothing changed
+    events = await hub.answer(qid, "5h", by=0)   # player 0's phone answering for another
     events = await hub.undo(qid); await hub.redo(qid2)   # take back, and put back
     async for text in hub.states():        # each new state (coalesced), for server push
 
 A state carries the open question, the engine's view, what the last undo took back (while
-its question is open: every screen says it and offers to put it back), the recent events
+its question is open: every screen says it and offers to put it back), who answered the last
+question for another player (while the next is open: every screen says it), the recent events
 (numbered, so a screen that slept catches up on what it missed, up to LOG_KEEP of them)
 and the board's picture revision. The board is polled every POLL_S for its buttons' presses.
 """
@@ -132,6 +134,7 @@ class Hub:
                       "view": view,
                       "log": list(self._log), "over": self.engine.over,
                       "undone": self.engine.undone(),
+                      "answered": self.engine.answered(),
                       "board_rev": self.board_rev if self.svg else None}
         self.text = json.dumps(self.state, separators=(",", ":"))
         if self._loop is not None:
@@ -232,9 +235,10 @@ class Hub:
                 self._log.append({"seq": self._seq, "kind": "problem", "who": None,
                                   "text": f"board: {e}", "points": 0, "data": None})
 
-    async def answer(self, question_id: str, text: str) -> list:
-        """Answer the open question (the engine validates it); the events it made."""
-        return await self._run(self._do, self.engine.answer, question_id, text)
+    async def answer(self, question_id: str, text: str, by: int | None = None) -> list:
+        """Answer the open question (the engine validates it); the events it made. by: the
+        player whose phone answers (said and recorded when it answers for another)."""
+        return await self._run(self._do, self.engine.answer, question_id, text, by)
 
     async def undo(self, question_id: str | None) -> list:
         """Take back the last entry."""
