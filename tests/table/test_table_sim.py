@@ -143,7 +143,9 @@ def test_companion_killed_while_the_board_holds_a_peg(db, tmp_path, applied):
                 vb.thaw()  # the board gets the peg after all
             else:
                 vb.kill()  # the board loses it (a reset)
-        if not applied:
+        if applied:  # the runner answers the peg it held before the companion comes back
+            _wait(lambda: vb.unanswered == 0, "the held peg answered")
+        else:
             vb.wait_started(2)
         _wait(lambda: board_state(vb.port)[0] == 2, "the board back")
         comp = _companion(db, vb.port, "--resume")

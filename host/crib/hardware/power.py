@@ -4,11 +4,17 @@ Computed from the firmware's own LED current model and limiter (pegboard.light,
 pegboard.render); the assumptions are the constants below.
 """
 
+from typing import Any
+
 from crib.hardware.errors import HardwareError
 from crib.layout import face
 from cribcore.pegs import Board
 from pegboard import light
 from pegboard.render import Renderer
+
+# A pegboard.config.Config: its settings (budget_ma, brightness, ...) are attributes set from
+# the layout file's keys, which mypy cannot see.
+Config = Any
 
 VOLTS = 5
 PICO_MA = 50  # the Pico draws about 25 mA busy (datasheet); the rest covers the 74AHCT125
@@ -31,20 +37,20 @@ AWG = ((24, 84.2, 2000), (22, 53.0, 3000), (20, 33.3, 5000), (18, 21.0, 7000),
 class _Strip:
     """A pixel buffer for the firmware's renderer."""
 
-    def __init__(self, n) -> None:
+    def __init__(self, n: int) -> None:
         self.px = [(0, 0, 0)] * n
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.px)
 
-    def __setitem__(self, i, rgb) -> None:
+    def __setitem__(self, i: int, rgb: tuple[int, int, int]) -> None:
         self.px[i] = rgb
 
     def write(self) -> None:
         pass
 
 
-def typical_ma(config):
+def typical_ma(config: Config) -> int:
     """The firmware renderer's estimate for a game in progress at the configured light.
 
     Every lane has both pegs out, the hole marks show, the limiter is on: what the board
@@ -61,7 +67,7 @@ def typical_ma(config):
     return renderer.last_ma
 
 
-def idle_board_ma(config):
+def idle_board_ma(config: Config) -> int:
     """The renderer's estimate for a fresh board waiting for play (the marks, no pegs)."""
     board = Board(len(config.lanes), config.holes, config.undo_depth)
     renderer = Renderer(config, _Strip(config.leds))
@@ -69,23 +75,23 @@ def idle_board_ma(config):
     return renderer.last_ma
 
 
-def hold_up_ms(config, volts: float = 1.0):
+def hold_up_ms(config: Config, volts: float = 1.0) -> float:
     """How long C1 alone feeds the dark strip before its voltage falls by volts (ms):
     t = C x dV / I, with I the dark strip's draw."""
     return C1_UF * volts / light.sum_ma(0, config.leds, config.led_ma)
 
 
-def bank_hours(ma):
+def bank_hours(ma: float) -> float:
     """Hours a 10,000 mAh power bank runs a board drawing ma at 5 V (with the Pico)."""
     return BANK_WH * BANK_EFFICIENCY / (VOLTS * ma / 1000)
 
 
-def worst_ma(config):
+def worst_ma(config: Config) -> int:
     """Every LED full white, nothing limiting: the strip's absolute worst case."""
     return light.sum_ma(light.FULL * config.leds, config.leds, config.led_ma)
 
 
-def limited_ma(config, budget_ma=None):
+def limited_ma(config: Config, budget_ma: int | None = None) -> int:
     """The most the limiter ever lets the strip draw: the budget (or the worst case if less).
 
     The limiter scales each frame until its estimate fits budget_ma, idle draw included.
@@ -94,7 +100,7 @@ def limited_ma(config, budget_ma=None):
     return min(budget, worst_ma(config))
 
 
-def all_white_limited(config, budget_ma=None):
+def all_white_limited(config: Config, budget_ma: int | None = None) -> tuple[int, int]:
     """(scale 0..256, mA) of the all-white frame after the limiter: how dim it gets."""
     n = config.leds
     budget = config.budget_ma if budget_ma is None else budget_ma
@@ -103,7 +109,7 @@ def all_white_limited(config, budget_ma=None):
     return scale, light.sum_ma(3 * n * ((255 * scale) >> 8), n, config.led_ma)
 
 
-def supply_a(need_ma):
+def supply_a(need_ma: int) -> int:
     """The smallest common 5 V supply (A) that carries need_ma with the headroom."""
     want = need_ma * HEADROOM[0]
     for amps in SUPPLY_A:
@@ -112,7 +118,7 @@ def supply_a(need_ma):
     return -(-want // (HEADROOM[1] * 10000)) * 10
 
 
-def wire_awg(ma, metres, power: bool = True):
+def wire_awg(ma: int, metres: float, power: bool = True) -> int:
     """The thinnest gauge carrying ma with at most DROP_MV lost over metres (both ways)."""
     for awg, mohm, max_ma in AWG:
         if power and awg > MIN_POWER_AWG:
@@ -128,7 +134,7 @@ def wire_ma(runs: int, awg: int) -> int:
     return runs * [m for g, _, m in AWG if g == awg][0]
 
 
-def wire_runs(ma, metres):
+def wire_runs(ma: int, metres: float) -> tuple[int, int]:
     """(runs, gauge): parallel runs of one gauge carrying ma, one run whenever one will do."""
     runs = 1
     while True:
@@ -138,12 +144,12 @@ def wire_runs(ma, metres):
             runs += 1
 
 
-def gauge_text(runs, awg):
+def gauge_text(runs: int, awg: int) -> str:
     """ "22 AWG", or "2 x 10 AWG" for parallel runs."""
     return "%d AWG" % awg if runs == 1 else "%d x %d AWG" % (runs, awg)
 
 
-def leds_per_feed(config, supply_ma, pitch_mm):
+def leds_per_feed(config: Config, supply_ma: int, pitch_mm: float) -> int:
     """How many LEDs one feed point can power with at most DROP_MV of sag along the strip.
 
     Fed at one end, a strip of n LEDs drawing I in total sags I * R / 2 on each rail, so
@@ -160,7 +166,8 @@ def leds_per_feed(config, supply_ma, pitch_mm):
     return n
 
 
-def power_plan(config, budget_ma=None, pitch_mm=face.DEFAULT_SPEC.led_pitch):
+def power_plan(config: Config, budget_ma: int | None = None,
+               pitch_mm: float = face.DEFAULT_SPEC.led_pitch) -> dict[str, Any]:
     """Supply, wires and feed points for a strip budget (default: the config's)."""
     budget = config.budget_ma if budget_ma is None else budget_ma
     strip = limited_ma(config, budget)
@@ -178,7 +185,7 @@ def power_plan(config, budget_ma=None, pitch_mm=face.DEFAULT_SPEC.led_pitch):
     }
 
 
-def power_budget(config):
+def power_budget(config: Config) -> dict[str, Any]:
     """Every power figure of a layout, as a dict of ints (mA, mW, A, AWG)."""
     model = config.led_ma
     n = config.leds

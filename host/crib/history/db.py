@@ -8,9 +8,11 @@ Entries taken back are kept, marked undone, so the record shows what happened.
 """
 
 import json
+import os
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, Iterable, Literal, Mapping, Sequence
 
 from crib.env import data_dir
 from crib.errors import CribError
@@ -108,15 +110,19 @@ PRACTICE = "practice"
 _PRACTICE = f"json_extract(options, '$.{PRACTICE}') IS NOT NULL"
 
 
+Row = dict[str, Any]  # a row as a dict, its JSON columns decoded
+Op = tuple[str, int, int, str]  # a board operation: verb, lane, n, op_id
+
+
 class HistoryError(CribError):
     """The history file cannot be used (newer schema, not a crib history, no game to resume)."""
 
 
-def _now():
+def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
-def default_path(environ=None):
+def default_path(environ: Mapping[str, str] | None = None) -> Path:
     """history.sqlite3 in crib's data folder (crib.env.data_dir)."""
     return data_dir(environ) / DB_NAME
 
@@ -126,27 +132,40 @@ class Entry:
 
     __slots__ = ("id", "seq", "hand", "kind", "player", "side", "points", "reason",
                  "source", "args", "info", "undone", "answered_by")
+    id: int
+    seq: int
+    hand: int
+    kind: str
+    player: int | None
+    side: int | None
+    points: int
+    reason: str | None
+    source: str
+    args: list
+    info: dict
+    undone: str | None  # when it was undone (an ISO time), None while it stands
+    answered_by: int | None
 
-    def __init__(self, row):
+    def __init__(self, row: sqlite3.Row) -> None:
         for k in self.__slots__:
             setattr(self, k, row[k])
         self.args = json.loads(row["args"])
         self.info = json.loads(row["info"])
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Entry {self.seq} {self.kind} player={self.player} points={self.points}>"
 
 
 class History:
     """A history database (open with `History.open(path)`)."""
 
-    def __init__(self, conn, path):
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
         self.conn = conn
         self.path = path
         self._lock: WriterLock | None = None
 
     @classmethod
-    def open(cls, path, lock=True):
+    def open(cls, path: str | os.PathLike, lock: bool = True) -> "History":
         """Open (or create) the history at path; refuse a newer or foreign schema, a damaged
         file (left as it is), and with lock (a companion that writes), a history another
         companion has open to write (crib.history.lock)."""
@@ -168,11 +187,11 @@ class History:
         h._lock = held
         return h
 
-    def batch(self):
+    def batch(self) -> "_tx":
         """A transaction grouping several writes (one commit, one sync to disk)."""
         return _tx(self.conn)
 
-    def close(self):
+    def close(self) -> None:
         """Close the database (and let go of its writer's lock)."""
         try:
             self.conn.close()
@@ -183,16 +202,17 @@ class History:
 
     # -- matches and games ------------------------------------------------------------------
 
-    def new_match(self, names, partnerships, target, game_points):
+    def new_match(self, names: Sequence[str], partnerships: bool, target: int,
+                  game_points: Sequence[int]) -> int:
         """Start a match; returns its id."""
         cur = self.conn.execute(
             "INSERT INTO matches (started, players, partnerships, target, names, game_points)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (_now(), len(names), int(bool(partnerships)), target, json.dumps(list(names)),
              json.dumps(list(game_points))))
-        return cur.lastrowid
+        return _new_id(cur)
 
-    def match(self, match_id):
+    def match(self, match_id: int) -> Row:
         """The match row as a dict (names and game_points decoded)."""
         row = self.conn.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
         out = dict(row)
@@ -200,7 +220,8 @@ class History:
         out["game_points"] = json.loads(out["game_points"])
         return out
 
-    def new_game(self, match_id, first_dealer, options, board, op_prefix):
+    def new_game(self, match_id: int, first_dealer: int, options: dict, board: str | None,
+                 op_prefix: str) -> int:
         """Start the next game of a match; returns its id."""
         number = self.conn.execute("SELECT COUNT(*) FROM games WHERE match_id = ?",
                                    (match_id,)).fetchone()[0] + 1
@@ -208,14 +229,14 @@ class History:
             "INSERT INTO games (match_id, number, started, first_dealer, options, board,"
             " op_prefix) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (match_id, number, _now(), first_dealer, json.dumps(options), board, op_prefix))
-        return cur.lastrowid
+        return _new_id(cur)
 
-    def game(self, game_id):
+    def game(self, game_id: int) -> Row:
         """The game row as a dict (options and scores decoded)."""
         row = self.conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
         return _game_dict(row)
 
-    def unfinished(self):
+    def unfinished(self) -> Row | None:
         """The latest table game neither finished nor abandoned, as a dict, or None (practice
         games are never resumed, so never offered)."""
         row = self.conn.execute(
@@ -223,18 +244,19 @@ class History:
             + " ORDER BY id DESC LIMIT 1").fetchone()
         return _game_dict(row) if row else None
 
-    def abandon_practice(self):
+    def abandon_practice(self) -> int:
         """Mark abandoned every practice game left unfinished (its companion was killed);
         returns how many."""
         cur = self.conn.execute("UPDATE games SET abandoned = 1 WHERE finished IS NULL"
                                 " AND abandoned = 0 AND " + _PRACTICE)
         return cur.rowcount
 
-    def abandon(self, game_id):
+    def abandon(self, game_id: int) -> None:
         """Mark a game abandoned (it stays in the record, out of the results)."""
         self.conn.execute("UPDATE games SET abandoned = 1 WHERE id = ?", (game_id,))
 
-    def finish_game(self, game_id, winner, scores, level, game_points):
+    def finish_game(self, game_id: int, winner: int, scores: Sequence[int], level: int,
+                    game_points: int) -> None:
         """Record the end of a game: winner side, final scores, skunk level, game points."""
         # A game played to its end was not abandoned, even if another session took it for
         # dead (abandon_practice while it was still being played).
@@ -243,12 +265,12 @@ class History:
             " abandoned = 0 WHERE id = ?",
             (_now(), winner, json.dumps(list(scores)), level, game_points, game_id))
 
-    def unfinish(self, game_id):
+    def unfinish(self, game_id: int) -> None:
         """Take back the end of a game (its last entry was undone)."""
         self.conn.execute("UPDATE games SET finished = NULL, winner = NULL, scores = NULL,"
                           " level = NULL, game_points = NULL WHERE id = ?", (game_id,))
 
-    def match_games(self, match_id):
+    def match_games(self, match_id: int) -> list[Row]:
         """The finished games of a match, in order, as dicts."""
         rows = self.conn.execute(
             "SELECT * FROM games WHERE match_id = ? AND finished IS NOT NULL ORDER BY number",
@@ -257,8 +279,10 @@ class History:
 
     # -- entries and board operations ------------------------------------------------------------
 
-    def add_entry(self, game_id, hand, kind, *, player=None, side=None, points=0, reason=None,
-                  source="table", args=(), info=None, ops=(), answered_by=None):
+    def add_entry(self, game_id: int, hand: int, kind: str, *, player: int | None = None,
+                  side: int | None = None, points: int = 0, reason: str | None = None,
+                  source: str = "table", args: Sequence = (), info: dict | None = None,
+                  ops: Iterable[Op] = (), answered_by: int | None = None) -> tuple[int, int]:
         """Write an entry and its board operations (verb, lane, n, op_id) as pending, at
         once; returns (entry id, seq). answered_by: the player who gave the answer for
         `player` (None: the player, or not known)."""
@@ -271,59 +295,61 @@ class History:
                 (game_id, seq, hand, kind, player, side, points, reason, source,
                  json.dumps(list(args)), json.dumps(info or {}), _now(), answered_by))
             self._add_ops(game_id, cur.lastrowid, ops)
-        return cur.lastrowid, seq
+        return _new_id(cur), seq
 
-    def undo_entry(self, game_id, entry_id, ops=()):
+    def undo_entry(self, game_id: int, entry_id: int, ops: Iterable[Op] = ()) -> None:
         """Mark an entry undone and write the board operations that take it back."""
         with _tx(self.conn):
             self.conn.execute("UPDATE entries SET undone = ? WHERE id = ?", (_now(), entry_id))
             self._add_ops(game_id, entry_id, ops)
 
-    def add_ops(self, game_id, ops, entry_id=None):
+    def add_ops(self, game_id: int, ops: Iterable[Op], entry_id: int | None = None) -> None:
         """Write board operations (verb, lane, n, op_id) as pending."""
         with _tx(self.conn):
             self._add_ops(game_id, entry_id, ops)
 
-    def _add_ops(self, game_id, entry_id, ops):
+    def _add_ops(self, game_id: int, entry_id: int | None, ops: Iterable[Op]) -> None:
         for verb, lane, n, op_id in ops:
             self.conn.execute(
                 "INSERT INTO ops (game_id, entry_id, op_id, verb, lane, n, status, created)"
                 " VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)",
                 (game_id, entry_id, op_id, verb, lane, n, _now()))
 
-    def settle_op(self, op_id, status="done", front=None, rev=None):
+    def settle_op(self, op_id: str, status: str = "done", front: int | None = None,
+                  rev: int | None = None) -> None:
         """Mark an operation done (the board applied it) or skipped (it never will be)."""
         with _tx(self.conn):
             self._settle(op_id, status, front, rev)
 
-    def _settle(self, op_id, status, front, rev):
+    def _settle(self, op_id: str, status: str, front: int | None, rev: int | None) -> None:
         self.conn.execute("UPDATE ops SET status = ?, front = ?, rev = ?, settled = ?"
                           " WHERE op_id = ?", (status, front, rev, _now(), op_id))
 
-    def entry_applied(self, entry_id):
+    def entry_applied(self, entry_id: int) -> bool:
         """Whether the board applied a peg of this entry."""
         return self.conn.execute("SELECT 1 FROM ops WHERE entry_id = ? AND verb = 'peg'"
                                  " AND status = 'done'", (entry_id,)).fetchone() is not None
 
-    def pending_ops(self, game_id):
+    def pending_ops(self, game_id: int) -> list[Row]:
         """Operations written but not yet known to be applied, oldest first, as dicts."""
         rows = self.conn.execute("SELECT * FROM ops WHERE game_id = ? AND status = 'pending'"
                                  " ORDER BY id", (game_id,)).fetchall()
         return [dict(r) for r in rows]
 
-    def op_count(self, game_id):
+    def op_count(self, game_id: int) -> int:
         """How many operations the game has written (to number new ones)."""
         return self.conn.execute("SELECT COUNT(*) FROM ops WHERE game_id = ?",
                                  (game_id,)).fetchone()[0]
 
-    def entries(self, game_id, undone=False):
+    def entries(self, game_id: int, undone: bool = False) -> list[Entry]:
         """The entries that stand (or all, with undone=True), in order."""
         where = "" if undone else " AND undone IS NULL"
         rows = self.conn.execute("SELECT * FROM entries WHERE game_id = ?" + where +
                                  " ORDER BY seq", (game_id,)).fetchall()
         return [Entry(r) for r in rows]
 
-    def save_hand(self, game_id, number, dealer, starter, summary):
+    def save_hand(self, game_id: int, number: int, dealer: int, starter: int | None,
+                  summary: dict | None) -> None:
         """Write (or replace) the summary of a hand; starter None and no summary deletes it."""
         with _tx(self.conn):
             self.conn.execute("DELETE FROM hands WHERE game_id = ? AND number = ?",
@@ -334,19 +360,26 @@ class History:
                     " VALUES (?, ?, ?, ?, ?)",
                     (game_id, number, dealer, starter, json.dumps(summary)))
 
-    def query(self, sql, params=()):
+    def query(self, sql: str, params: Sequence = ()) -> list[Row]:
         """Rows of a read-only query, as dicts (for history and stats)."""
         return [dict(r) for r in self.conn.execute(sql, params).fetchall()]
 
 
-def _damaged(path, why):
+def _new_id(cur: sqlite3.Cursor) -> int:
+    """The id of the row an INSERT just made (never None after an INSERT)."""
+    rowid = cur.lastrowid
+    assert rowid is not None
+    return rowid
+
+
+def _damaged(path: Path, why: str) -> HistoryError:
     return HistoryError(
         f"the history {str(path)!r} is damaged ({why}); it was left as it is. Keep a copy"
         f" of it (it may be mended with sqlite3's .recover), and give --db a new file, or"
         f" move it away, to start a new history")
 
 
-def check_file(path):
+def check_file(path: Path) -> None:
     """Refuse (HistoryError) a history file that exists but is not a whole SQLite database:
     empty, another kind of file, or damaged pages. Read-only: nothing is written."""
     path = Path(path)
@@ -375,7 +408,7 @@ def check_file(path):
         raise _damaged(path, "; ".join(found))
 
 
-def _connect(path):
+def _connect(path: Path) -> sqlite3.Connection:
     """The connection to a history file checked by check_file (created if new)."""
     try:
         conn = sqlite3.connect(str(path), isolation_level=None)
@@ -405,7 +438,8 @@ def _connect(path):
     return conn
 
 
-def _version(conn):
+def _version(conn: sqlite3.Connection) -> int | None:
+    """The schema version, or None for a new (empty) file."""
     has_meta = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
                             " AND name = 'meta'").fetchone()
     if not has_meta:
@@ -417,7 +451,7 @@ def _version(conn):
     return int(row[0]) if row else None
 
 
-def _migrate(conn, version, path):
+def _migrate(conn: sqlite3.Connection, version: int, path: Path) -> None:
     """Bring a history of an older schema up to this one, in one transaction."""
     with _tx(conn):
         if version == 1:
@@ -435,7 +469,7 @@ def _migrate(conn, version, path):
                      (str(SCHEMA_VERSION),))
 
 
-def _game_dict(row):
+def _game_dict(row: sqlite3.Row) -> Row:
     out = dict(row)
     out["options"] = json.loads(out["options"])
     out["scores"] = json.loads(out["scores"]) if out["scores"] else None
@@ -446,17 +480,17 @@ class _tx:
     """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on an exception (autocommit connection);
     inside an open transaction it only joins it."""
 
-    def __init__(self, conn):
+    def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         self.outer = False
 
-    def __enter__(self):
+    def __enter__(self) -> sqlite3.Connection:
         self.outer = not self.conn.in_transaction
         if self.outer:
             self.conn.execute("BEGIN IMMEDIATE")
         return self.conn
 
-    def __exit__(self, kind, value, tb):
+    def __exit__(self, kind: object, value: object, tb: object) -> Literal[False]:
         if self.outer:
             self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
         return False

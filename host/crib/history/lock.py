@@ -27,7 +27,7 @@ def _who() -> str:
 class WriterLock:
     """The lock of the history at path (acquire() or HistoryLocked; release())."""
 
-    def __init__(self, path):
+    def __init__(self, path: str | os.PathLike) -> None:
         self.history = Path(path)
         self.path = Path(str(path) + ".lock")
         self._fd: int | None = None

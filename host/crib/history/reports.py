@@ -7,8 +7,10 @@ they come from).
 
 import json
 from fractions import Fraction
+from typing import Sequence
 
 from crib.errors import CribError
+from crib.history.db import History, Row
 from cribcore.rules import SKUNKS
 
 RANDOM_HAND = Fraction(60759, 12740)
@@ -21,14 +23,14 @@ class NoSuchGameError(CribError):
     """A game id that is not in the history."""
 
 
-def side_names(names, partnerships):
+def side_names(names: Sequence[str], partnerships: bool | int) -> list[str]:
     """The name of each side (lane): a player, or 'A & C' for a partnership."""
     if partnerships and len(names) == 4:
         return [f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}"]
     return list(names)
 
 
-def games(h, limit):
+def games(h: History, limit: int) -> list[Row]:
     """The latest games as dicts: id, match, names, sides, target, status, scores, winner."""
     rows = h.query("SELECT g.*, m.names, m.partnerships, m.target FROM games g JOIN matches m"
                    " ON m.id = g.match_id ORDER BY g.id DESC LIMIT ?", (limit,))
@@ -51,7 +53,7 @@ def games(h, limit):
     return out
 
 
-def _scores(h, game_id, sides):
+def _scores(h: History, game_id: int, sides: int) -> list[int]:
     scores = [0] * sides
     for r in h.query("SELECT side, SUM(points) AS n FROM entries WHERE game_id = ? AND"
                      " undone IS NULL AND side IS NOT NULL GROUP BY side", (game_id,)):
@@ -59,7 +61,7 @@ def _scores(h, game_id, sides):
     return scores
 
 
-def game_entries(h, game_id, undone=False):
+def game_entries(h: History, game_id: int, undone: bool = False) -> list[Row]:
     """One game's entries as dicts, in order."""
     if not h.query("SELECT id FROM games WHERE id = ?", (game_id,)):
         raise NoSuchGameError(f"no game {game_id!r} in {str(h.path)!r}")
@@ -74,18 +76,20 @@ def game_entries(h, game_id, undone=False):
     return out
 
 
-def _avg(values):
+def _avg(values: Sequence[int]) -> float | None:
     return round(sum(values) / len(values), 2) if values else None
 
 
 class _Player:
-    def __init__(self, name):
+    def __init__(self, name: str) -> None:
         self.name = name
         self.games = self.wins = self.skunks_won = self.skunked = 0
-        self.hands, self.cribs = [], []
-        self.peg_dealer, self.peg_pone = [], []
+        self.hands: list[int] = []  # points of each hand shown, each crib, each hand's pegging
+        self.cribs: list[int] = []
+        self.peg_dealer: list[int] = []
+        self.peg_pone: list[int] = []
 
-    def as_dict(self):
+    def as_dict(self) -> Row:
         return {"name": self.name, "games": self.games, "wins": self.wins,
                 "skunks_won": self.skunks_won, "skunked": self.skunked,
                 "hands": len(self.hands), "hand_avg": _avg(self.hands),
@@ -95,11 +99,11 @@ class _Player:
                 "pegging_pone_avg": _avg(self.peg_pone)}
 
 
-def stats(h):
+def stats(h: History) -> Row:
     """Every figure as one dict (what --json prints)."""
-    players = {}
+    players: dict[str, _Player] = {}
 
-    def player(name):
+    def player(name: str) -> _Player:
         return players.setdefault(name.lower(), _Player(name))
     rows = h.query("SELECT g.*, m.names, m.partnerships FROM games g JOIN matches m"
                    " ON m.id = g.match_id WHERE g.abandoned = 0")
@@ -152,7 +156,7 @@ def stats(h):
     }
 
 
-def _starter(h, game_id, hand):
+def _starter(h: History, game_id: int, hand: int) -> int | None:
     rows = h.query("SELECT starter FROM hands WHERE game_id = ? AND number = ?",
                    (game_id, hand))
     return rows[0]["starter"] if rows else None

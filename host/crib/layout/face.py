@@ -20,9 +20,13 @@ corner of the board. Up means towards y = 0.
 """
 
 from dataclasses import dataclass
+from typing import Callable
 
 from crib.errors import CribError
 from cribcore.rules import skunk_lines
+from pegboard.config import Config
+
+Point = tuple[float, float]  # (x_mm, y_mm)
 
 
 class FaceError(CribError):
@@ -48,7 +52,7 @@ DEFAULT_SPEC = FaceSpec()
 GROUP = 5
 
 
-def check_spec(spec):
+def check_spec(spec: FaceSpec) -> FaceSpec:
     """Return spec if its holes fit over their LEDs, else raise FaceError."""
     if not spec.hole_d < spec.hole_pitch <= spec.led_pitch:
         raise FaceError("need hole_d < hole_pitch <= led_pitch (mm), got %r" % (spec,))
@@ -58,13 +62,13 @@ def check_spec(spec):
     return spec
 
 
-def track_counts(holes):
+def track_counts(holes: int) -> tuple[int, int]:
     """(holes on the up track, holes on the down track) for holes 1..holes - 1."""
     up = holes // 2
     return up, max(0, holes - 1 - up)
 
 
-def track_of(holes, hole):
+def track_of(holes: int, hole: int) -> str:
     """Where hole 0..holes lies: "start", "up", "down" or "game"."""
     up, _ = track_counts(holes)
     if hole == 0:
@@ -74,12 +78,12 @@ def track_of(holes, hole):
     return "up" if hole <= up else "down"
 
 
-def _hole_offset(k, spec):
+def _hole_offset(k: int, spec: FaceSpec) -> float:
     """Distance of a track's k-th hole (0-based) from its first hole."""
     return GROUP * (k // GROUP) * spec.led_pitch + (k % GROUP) * spec.hole_pitch
 
 
-def _led_offset(k, spec):
+def _led_offset(k: int, spec: FaceSpec) -> float:
     """Distance of the LED under a track's k-th hole from that track's first hole.
 
     Each group's middle hole sits exactly on its LED; so the strip starts
@@ -91,7 +95,7 @@ def _led_offset(k, spec):
 class _Frame:
     """The fixed lines of a face: track x positions and the rows' y positions."""
 
-    def __init__(self, lanes, holes, spec) -> None:
+    def __init__(self, lanes: int, holes: int, spec: FaceSpec) -> None:
         check_spec(spec)
         self.spec = spec
         self.lanes = lanes
@@ -105,16 +109,16 @@ class _Frame:
         self.y_start = self.y_bottom + spec.start_gap
         self.height = self.y_start + spec.label_space + spec.margin
 
-    def x_up(self, lane):
+    def x_up(self, lane: int) -> float:
         return self.spec.margin + lane * self.spec.track_gap
 
-    def x_down(self, lane):
+    def x_down(self, lane: int) -> float:
         return self.width - self.spec.margin - lane * self.spec.track_gap
 
-    def x_game(self, lane):
+    def x_game(self, lane: int) -> float:
         return self.width / 2 + (lane - (self.lanes - 1) / 2) * self.spec.track_gap
 
-    def place(self, lane, hole, offset):
+    def place(self, lane: int, hole: int, offset: Callable[[int, FaceSpec], float]) -> Point:
         """(x, y) of a hole, or of its LED when offset is _led_offset."""
         up, _ = track_counts(self.holes)
         where = track_of(self.holes, hole)
@@ -127,20 +131,20 @@ class _Frame:
         return (self.x_down(lane), self.y_top + offset(hole - up - 1, self.spec))
 
 
-def board_size(config, spec=DEFAULT_SPEC):
+def board_size(config: Config, spec: FaceSpec = DEFAULT_SPEC) -> Point:
     """(width_mm, height_mm) of the face for a config."""
     f = _Frame(len(config.lanes), config.holes, spec)
     return (f.width, f.height)
 
 
-def hole_positions(config, spec=DEFAULT_SPEC):
+def hole_positions(config: Config, spec: FaceSpec = DEFAULT_SPEC) -> dict[int, list[Point]]:
     """{lane: [(x_mm, y_mm) of hole 0, 1, ..., holes]} for every lane of the config."""
     f = _Frame(len(config.lanes), config.holes, spec)
     return {lane: [f.place(lane, h, _hole_offset) for h in range(config.holes + 1)]
             for lane in range(len(config.lanes))}
 
 
-def led_positions(config, spec=DEFAULT_SPEC):
+def led_positions(config: Config, spec: FaceSpec = DEFAULT_SPEC) -> dict[int, Point]:
     """{led index: (x_mm, y_mm) of that LED on the strip} for every LED under a hole."""
     f = _Frame(len(config.lanes), config.holes, spec)
     out = {}
@@ -151,7 +155,7 @@ def led_positions(config, spec=DEFAULT_SPEC):
     return out
 
 
-def strip_pieces(config, spec=DEFAULT_SPEC):
+def strip_pieces(config: Config, spec: FaceSpec = DEFAULT_SPEC) -> list[tuple[int, int]]:
     """The strip cut list: [(first LED, last LED)] of each piece, in data-chain order.
 
     Consecutive LEDs of the chain stay on one piece when they lie one LED pitch apart per
@@ -176,7 +180,8 @@ def strip_pieces(config, spec=DEFAULT_SPEC):
     return pieces
 
 
-def skunk_gaps(config, target=None):
+def skunk_gaps(config: Config,
+               target: int | None = None) -> list[tuple[str, int, int, int]]:
     """[(name, line, hole before, hole after)] of the skunk lines of target (default: holes).
 
     A line marks the score a loser must pass: "skunk" 91 on a 121 board lies between holes
