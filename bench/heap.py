@@ -6,6 +6,8 @@ boots on a saved game with a full undo history (tests/firmware/deskgame.saved_ga
 restart reads it back) and runs the scripted 3-lane 121 game of tests/firmware/deskgame.py,
 answering every line exactly as CPython does. The unix port's objects are larger than
 the Pico's (64-bit), so these figures overstate what the Pico (about 190K free) needs.
+Then the same for the table engine (cribcore.table, which a plain Pico's build leaves
+off): the smallest heap its scripted games of every kind finish in, and their live peak.
 """
 
 import shutil
@@ -88,5 +90,56 @@ def main():
     return 0 if mpy and src else 1
 
 
+# -- the table engine (cribcore.table): whole games with no board, a record in memory ------
+
+GAMES = [(players, mode) for players in (2, 3, 4) for mode in ("cards", "ranks", "totals")]
+
+
+def engine_plays(kib, path):
+    """(whether two scripted games of every kind finish in a kib-KiB heap, the largest live
+    heap seen at a question: gc.mem_alloc after a collection)."""
+    peak = 0
+    for players, mode in GAMES:
+        try:
+            proc = subprocess.run(
+                [micropython_path(), "-X", "heapsize=%dK" % kib,
+                 str(ROOT / "tests" / "core_table" / "tablegame.py"),
+                 str(players), mode, "5", "2", "7", "peak"], capture_output=True, text=True,
+                timeout=120, env={"MICROPYPATH": "%s:%s" % (path, ROOT / "tests" / "core_table")})
+        except subprocess.TimeoutExpired:
+            return False, peak
+        words = proc.stdout.split()
+        if proc.returncode != 0 or words[:2] != ["over", "True"]:
+            return False, peak
+        peak = max(peak, int(words[3]))
+    return True, peak
+
+
+def engine_smallest(path, low=32, high=1024):
+    """The smallest heap in KiB the engine's games finish in, and the live peak there."""
+    ok, peak = engine_plays(high, path)
+    if not ok:
+        return None, peak
+    while high - low > 1:
+        mid = (low + high) // 2
+        if engine_plays(mid, path)[0]:
+            high = mid
+        else:
+            low = mid
+    return high, peak
+
+
+def engine_main():
+    print("table engine: 2 games each of 2, 3 and 4 players, cards, ranks and totals, to 61,"
+          " with undo and redo (tests/core_table/tablegame.py)")
+    with tempfile.TemporaryDirectory() as out:
+        build.build(out, extras=build.OPTIONAL)
+        mpy = engine_smallest(out)
+    src = engine_smallest(FIRMWARE)
+    print("engine, smallest heap, .mpy build:   %sK (live peak %d bytes)" % mpy)
+    print("engine, smallest heap, .py source:   %sK (live peak %d bytes)" % src)
+    return 0 if mpy[0] and src[0] else 1
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main() or engine_main())

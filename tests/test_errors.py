@@ -10,16 +10,19 @@ import pytest
 from support import FIRMWARE
 
 import crib
+import cribcore.table
 from crib.cli import main
 from crib.errors import HANDLED
 
 # Control-flow signals caught by the code that raises them; never an error for the user.
 SIGNALS = {"crib.board.transport.PortLost", "crib.ui.prompt.QuitRequest",
-           "crib.table.entries.StateChanged", "crib.table.answers.UndoRequest"}
+           "cribcore.table.entries.StateChanged", "cribcore.table.answers.UndoRequest"}
 
 
 def _host_exceptions():
-    for info in pkgutil.walk_packages(crib.__path__, "crib."):
+    # the host, and the table engine of the shared core (its errors reach the CLI too)
+    for info in [*pkgutil.walk_packages(crib.__path__, "crib."),
+                 *pkgutil.walk_packages(cribcore.table.__path__, "cribcore.table.")]:
         if info.name == "crib.__main__":
             continue
         mod = importlib.import_module(info.name)

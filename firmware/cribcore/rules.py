@@ -5,6 +5,7 @@ MIN_TARGET = 1
 MAX_TARGET = 1000
 # Game points for a win, a skunk and a double skunk (RULES.md; configurable in a match).
 GAME_POINTS = (1, 2, 4)
+SKUNKS = ("", "skunk", "double skunk")  # a win's name by skunk level (skunk_level)
 
 
 def check_target(target):

@@ -5,21 +5,9 @@ with a player's name as its subject goes through `agree`.
 """
 
 
-_IRREGULAR = {"is": "are", "was": "were", "has": "have"}
+from cribcore.table.words import agree
 
-
-def agree(name: str, verb: str) -> str:
-    """name and verb (said of one person: "deals", "lays away") agreeing: "You deal"."""
-    if name.strip().lower() != "you":
-        return f"{name} {verb}"
-    first, _, rest = verb.partition(" ")
-    if first in _IRREGULAR:
-        first = _IRREGULAR[first]
-    elif first.endswith("oes"):
-        first = first[:-2]  # goes: go
-    elif first.endswith("s"):
-        first = first[:-1]
-    return f"{name} {first} {rest}".rstrip()
+__all__ = ["agree", "count", "when"]
 
 
 def count(n: int, noun: str) -> str:

@@ -6,7 +6,7 @@ from argparse import ArgumentParser, Namespace
 
 from crib.connect import add_table_board_arguments
 from crib.history.db import default_path
-from crib.table.answers import AnswerError
+from cribcore.table.answers import AnswerError
 
 
 def add_history_and_colour(parser: ArgumentParser) -> None:

@@ -11,10 +11,10 @@ from argparse import ArgumentParser, Namespace
 
 from crib.env import Env
 from crib.errors import CribError
-from crib.table.cards import GO, lend_suit, parse_play_card, play_text, rank_text
 from cribcore import CoreError
 from cribcore.cards import card_name, value
 from cribcore.play import LAST_CARD, Event, Play, PlayItem, announce
+from cribcore.table.cards import GO, lend_suit, parse_play_card, play_text, rank_text
 
 HELP = "score a play (pegging) sequence card by card, for 2-4 players"
 

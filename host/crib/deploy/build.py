@@ -9,12 +9,16 @@ import shutil
 import subprocess
 import zlib
 from pathlib import Path
+from typing import Sequence
 
 from crib.errors import CribError
 from crib.layout.source import firmware_dir
 
 # main.py and boot.py must stay source: MicroPython runs them by name at boot.
 KEEP_SOURCE = ("main.py", "boot.py")
+# Packages a plain Pico does not run, left off its build unless asked for (extras): the
+# table engine (cribcore.table) is for a board that serves the game itself.
+OPTIONAL = ("cribcore/table",)
 
 
 class BuildError(CribError):
@@ -35,11 +39,15 @@ def mpy_cross_path() -> str:
         return found
 
 
-def firmware_sources(root: str | Path | None = None) -> list[Path]:
-    """Every .py file of the firmware, relative to root, sorted."""
+def firmware_sources(root: str | Path | None = None,
+                     extras: Sequence[str] = ()) -> list[Path]:
+    """Every .py file of the firmware, relative to root, sorted; the OPTIONAL packages
+    only if named in extras."""
     root = firmware_dir() if root is None else root
-    return sorted(p.relative_to(root) for p in Path(root).rglob("*.py")
-                  if "__pycache__" not in p.parts)
+    left = [tuple(o.split("/")) for o in OPTIONAL if o not in extras]
+    return sorted(rel for rel in (p.relative_to(root) for p in Path(root).rglob("*.py"))
+                  if "__pycache__" not in rel.parts
+                  and not any(rel.parts[:len(o)] == o for o in left))
 
 
 def compile_file(src: Path, dst: Path, opt: int = 0) -> None:
@@ -66,11 +74,13 @@ def mpy_version(path: str | Path) -> int:
     return head[1]
 
 
-def build(out_dir: str | Path, root: str | Path | None = None, opt: int = 0) -> list[Path]:
-    """Compile root's .py files into out_dir (main.py copied as source); return the paths."""
+def build(out_dir: str | Path, root: str | Path | None = None, opt: int = 0,
+          extras: Sequence[str] = ()) -> list[Path]:
+    """Compile root's .py files into out_dir (main.py copied as source; the OPTIONAL
+    packages only if named in extras); return the paths."""
     out_dir, root = Path(out_dir), Path(root or firmware_dir())
     written = []
-    for rel in firmware_sources(root):
+    for rel in firmware_sources(root, extras):
         src = root / rel
         if rel.name in KEEP_SOURCE and len(rel.parts) == 1:
             dst = out_dir / rel

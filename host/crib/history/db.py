@@ -20,7 +20,7 @@ from crib.history.lock import WriterLock
 
 SCHEMA_VERSION = 3
 # Schema 1 stored with each entry the name of the Game method that replays it (`call`);
-# schema 2 replays an entry by its kind alone (crib.table.entries.REPLAY). The migration
+# schema 2 replays an entry by its kind alone (cribcore.table.entries.REPLAY). The migration
 # checks that every entry of a schema-1 file names the method its kind stands for, then
 # drops the column. Kinds with no game action (dealt, note) had no method.
 V1_CALLS = {"cut": "cut_for_deal", "deal": "deal", "discard": "discard",

@@ -11,8 +11,8 @@ from typing import Sequence
 
 from crib.errors import CribError
 from crib.history.db import History, Row
+from cribcore.rules import SKUNKS
 
-SKUNKS = ("", "skunk", "double skunk")  # by skunk level (cribcore.rules.skunk_level)
 RANDOM_HAND = Fraction(60759, 12740)
 RANDOM_CRIB = Fraction(1025467, 216580)
 PLAYED = {"hand": 8.0, "crib": 4.7, "pegging_dealer": 3.5, "pegging_pone": 2.0}

@@ -19,13 +19,13 @@ import random
 from collections import namedtuple
 
 from crib.errors import CribError
-from crib.table.entries import replay
 from cribcore.cards import card_name, card_symbol, names, value
 from cribcore.deal import first_dealer, shuffle
 from cribcore.game import CRIB, CUT, DEAL, DISCARD, PLAY, SHOW, Game
 from cribcore.match import win_level
 from cribcore.play import LAY
 from cribcore.show import show_breakdown
+from cribcore.table.entries import replay
 
 PLAYERS = 2
 # ACC: the cut leaves at least four cards in each packet.
@@ -88,7 +88,7 @@ class GameRecord:
         self.game = game
 
     def act(self, kind, args, player=None, info=None):
-        """Apply the action of an entry of this kind (crib.table.entries.REPLAY)."""
+        """Apply the action of an entry of this kind (cribcore.table.entries.REPLAY)."""
         return replay(self.game, kind, args)
 
     def finish(self):

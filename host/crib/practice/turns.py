@@ -2,7 +2,7 @@
 each hand's cards and starter from crib.practice.game.Dealing), each seat lays away two
 cards and plays its cards, and the show counts itself, itemised.
 
-`PracticeTurns` stands where crib.table.turns.Turns stands for a game at the table
+`PracticeTurns` stands where cribcore.table.turns.Turns stands for a game at the table
 (TableEngine(..., turns=PracticeTurns)). Only the two seats' choices are questions: the
 player's are answered at the terminal, the computer's by its level (`seen(p)` is what a
 seat can see). Every action the player did not choose is an automatic entry, so `undo`
@@ -16,14 +16,14 @@ the play is reviewed: each card the player chose, the best card and what the cho
 from crib.analysis.playsearch import best_card
 from crib.practice.game import PLAYERS, Dealing, seen
 from crib.practice.levels import play_values
-from crib.table.answers import AnswerError
-from crib.table.cards import parse_play_card
-from crib.table.entries import AUTO
-from crib.table.questions import Ask
-from crib.table.turns import names_of
 from cribcore.cards import card_name, card_symbol, value
 from cribcore.game import CRIB, CUT, DEAL, DISCARD, PLAY, SHOW
 from cribcore.show import show_breakdown
+from cribcore.table.answers import AnswerError
+from cribcore.table.cards import parse_play_card
+from cribcore.table.entries import AUTO
+from cribcore.table.questions import Ask
+from cribcore.table.turns import names_of
 
 
 def _symbols(cards):

@@ -1,276 +1,55 @@
-"""The table engine: a session at the table (a match of games) that any front end drives,
-with no input, no printing and no threads.
+"""The host's table engine: the core's (cribcore.table.engine: question, answer, undo,
+redo, board_event, view) over the history and the board, plus `poll`: the board's news,
+and a retry of an offline board.
 
     engine = TableEngine(history, board, options, setup)   # or resume=True
     events = engine.start()          # what happened before the first question
     q = engine.question()            # a Question: id, kind, who is asked, legal answers...
     events = engine.answer(q.id, "5h")   # validated; AnswerError (nothing changed) if not
-    events = engine.answer(q.id, "5h", by=1)   # player 1 answering for the player asked
-    engine.answered()                # who answered for whom, while the next question is open
-    events = engine.undo()
-    engine.undone()                  # what the last undo took back, while its question is open
-    events = engine.redo(q.id)       # put it back: the answers it took back, given again
-    events = engine.board_event(ev)  # a press on the board's buttons, whenever it happens
     events = engine.poll()           # the board's news, and a retry of an offline board
-    view = engine.view()             # scores, pegs, dealer, this hand so far, the result
 
-Inside, the flow of a session is a generator (crib.table.session, turns, show) that
-yields an Ask each time it needs an answer; the engine runs it, hands the Ask out as a
-Question with an id, and sends the parsed answer back in. A question's id changes with
-every answer and every undo (and whenever the board changes what is asked), so a double
-tap or a replayed request is refused as stale and never applies twice; a board peg that
-leaves the question as it was keeps its id, so it never swallows an answer being typed.
 Every answer is written to the history before it is pegged (crib.table.record).
 """
 
 import secrets
 import time
-from typing import Any
 
-from crib.board.state import BoardEvent
 from crib.errors import CribError
-from crib.table.answers import AnswerError, UndoRequest
-from crib.table.entries import StateChanged
-from crib.table.questions import Event, Events, Question
-from crib.table.ranks import rank_name
-from crib.table.session import Session, Setup, result
-from crib.table.turns import Turns
+from crib.table.session import Session
 from cribcore import CoreError
-from cribcore.cards import card_name
-from cribcore.game import PLAY, SHOW
+from cribcore.table.engine import TURN_KINDS, StaleQuestion
+from cribcore.table.engine import TableEngine as CoreEngine
+from cribcore.table.entries import StateChanged
+from cribcore.table.questions import Event, Events
+from cribcore.table.turns import Turns
+
+__all__ = ["RETRY_S", "TURN_KINDS", "StaleQuestion", "TableEngine"]
 
 RETRY_S = 2.0  # how often an offline board is tried again
-TRAIL = 40  # answers remembered, so an undo can be put back
-# The questions whose player the board shows by pulsing their lane (crib.table.linkboard
-# set_turn): to play, or to count (pone, dealer, then the dealer's crib).
-TURN_KINDS = ("play", "play_points", "show", "crib", "count")
 
 
-class StaleQuestion(AnswerError):
-    """An answer to a question that is no longer the open one (answered, undone, changed)."""
+class TableEngine(CoreEngine):
+    """A session at the table kept in the history (module docstring)."""
 
-
-class TableEngine:
-    """A session at the table, driven by question and answer (module docstring)."""
+    BOARD_ERRORS = (CribError, OSError)
+    ANSWER_ERRORS = (CribError, CoreError, ValueError)
 
     def __init__(self, history, board, options=None, setup=None, resume=False,
                  board_name=None, clock=time.monotonic, turns=None, games=0,
                  offer_resume=True):
         """options: recorded with each game (muggins, manual, review, confirm, totals);
-        setup: what is known of the match (crib.table.session.Setup); resume: go on with
-        the unfinished game; turns: the questions of a hand (default the table's:
-        crib.table.turns.Turns); games: 1 for a single game (no "Another game?");
+        setup: what is known of the match (cribcore.table.session.Setup); resume: go on
+        with the unfinished game; turns: the questions of a hand (default the table's:
+        cribcore.table.turns.Turns); games: 1 for a single game (no "Another game?");
         offer_resume: False for a game of another kind (practice), which asks before it
         takes over a board that holds an unfinished table game."""
         self.history = history
-        self.board = board
-        self._events = Events()
-        self.session = Session(history, board, self._events, dict(options or {}),
-                               board_name or board.kind, turns=turns or Turns, games=games,
-                               offer_resume=offer_resume)
-        self._flow = self.session.run(setup or Setup(), resume)
-        self._ask = None
-        self._started = False
-        self._serial = 0
-        self._sig = None
-        self._fresh = True
-        self._nonce = secrets.token_hex(3)
+        session = Session(history, board, Events(), dict(options or {}),
+                          board_name or board.kind, turns=turns or Turns, games=games,
+                          offer_resume=offer_resume)
+        super().__init__(session, setup, resume, secrets.token_hex(3))
         self._clock = clock
         self._retried = None
-        self._lit = None  # the lane the board was last told is asked (None: not told)
-        self._trail = []  # (signature of the question, answer text, by) of recent answers
-        self._undone = None  # (question id after the undo, what it took back, answers)
-        self._for = None  # (question id after an answer given for another, what it says)
-
-    # -- running the flow -------------------------------------------------------------------
-
-    def start(self) -> list[Event]:
-        """Run the session to its first question; the events on the way."""
-        if not self._started:
-            self._started = True
-            self._run(lambda: next(self._flow))
-        return self._events.take()
-
-    def _run(self, step):
-        """Advance the flow by step() to its next Ask (None: the session is over). If the
-        flow fails inside a game, it is restarted from the record (which holds every
-        answer) before the error goes on to the caller."""
-        self._fresh = True
-        try:
-            self._ask = step()
-        except StopIteration:
-            self._ask = None
-        except BaseException:
-            table = self.session.table
-            if table is None or self._ask is None:
-                self._ask = None
-                raise
-            table.rebuild()
-            self._flow = self.session.games(table)
-            self._ask = next(self._flow)
-            raise
-        finally:
-            self._light_turn()
-
-    def turn(self) -> int:
-        """The lane (side) of the player asked to play or to count now, -1 when no one is."""
-        ask, table = self._ask, self.session.table
-        if ask is None or table is None or ask.asks is None or ask.kind not in TURN_KINDS \
-                or table.game.over:
-            return -1
-        return table.game.side_of(ask.asks)
-
-    def _light_turn(self):
-        """Tell the board whose turn it is when that changed. A board without the light
-        (older firmware) says so and is not asked again; one offline is told when back."""
-        lane = self.turn()
-        if lane == self._lit:
-            return
-        try:
-            self.board.set_turn(lane)
-            self._lit = lane
-        except (CribError, OSError):
-            self._lit = None  # offline or refused: the light helps, it never stops a game
-
-    @property
-    def over(self) -> bool:
-        """True when the session has ended (no game wanted, or the setup refused)."""
-        return self._started and self._ask is None
-
-    def question(self) -> Question | None:
-        """The open question (a Question), or None when the session is over."""
-        self.start()
-        ask = self._ask
-        if ask is None:
-            return None
-        sig = ask.signature()
-        if self._fresh or sig != self._sig:
-            self._serial += 1
-            self._sig = sig
-            self._fresh = False
-        return Question(f"{self._nonce}-{self._serial}", ask, ask.undo, self.view())
-
-    def _check(self, question_id):
-        q = self.question()
-        if q is None:
-            raise AnswerError("the session is over: nothing is asked")
-        if question_id != q.id:
-            raise StaleQuestion(f"question {question_id!r} is no longer open (now {q.id}:"
-                                f" {q.prompt})")
-        return q
-
-    def answer(self, question_id: str, text: str, by: int | None = None) -> list[Event]:
-        """Validate the answer (text as a player gives it: '5h', 'go', '12', 'y', '' for
-        the default) and apply it; the events it made. AnswerError, and nothing changed,
-        if it does not fit or the question is no longer open. by: the player giving the
-        answer, when it may be another than the player asked (a phone's seat): an answer
-        for another is said first among the events, on every screen while the next
-        question is open (answered()), and recorded with each entry it made."""
-        q = self._check(question_id)
-        if not isinstance(text, str):
-            raise AnswerError(f"an answer is text, not {type(text).__name__}")
-        table = self.session.table
-        names = list(table.names) if table is not None else []
-        if by is not None and (type(by) is not int or not 0 <= by < len(names)):
-            raise AnswerError(f"no such player: {by!r}")
-        text = text.strip()
-        ask = self._ask
-        if not text and ask.default is not None:
-            text = str(ask.default)
-        try:
-            value = ask.parse(text)
-        except (CribError, CoreError, ValueError) as e:
-            if isinstance(e, AnswerError):
-                raise
-            raise AnswerError(str(e) or f"not understood: {text!r}") from None
-        sig = ask.signature()
-        said = None
-        if by is not None and q.asks is not None and by != q.asks:  # for another player
-            said = {"by": names[by], "for": names[q.asks],
-                    "text": f"{names[by]} answered for {names[q.asks]}: {text}"}
-            table.answering = (by, q.asks)
-        try:
-            self._run(lambda: self._flow.send(value))
-        finally:
-            if table is not None:
-                table.answering = None
-        self._trail = self._trail[-TRAIL:] + [(sig, text, by)]
-        self._undone = None
-        events = self._events.take()  # before question(): it starts the flow, taking them
-        after = self.question()
-        self._for = (after.id, said) if said and after is not None else None
-        return ([Event("note", said["by"], said["text"], 0, None)] if said else []) + events
-
-    def answered(self) -> dict[str, str] | None:
-        """Who answered the last question for another player ({"by", "for", "text"}),
-        while the question that answer opened is the open one; else None."""
-        q = self.question()
-        if self._for is None or q is None or q.id != self._for[0]:
-            return None
-        return dict(self._for[1])
-
-    def undo(self, question_id: str | None = None) -> list[Event]:
-        """Take back the last entry (or step back inside a question of several steps)."""
-        if question_id is not None:
-            self._check(question_id)
-        self.start()
-        if self._ask is None or not self._ask.undo:
-            raise AnswerError("nothing to undo at this question")
-        self._run(lambda: self._flow.throw(UndoRequest()))
-        events = self._events.take()
-        self._remember_undo(events)
-        return events
-
-    def _remember_undo(self, events):
-        """What an undo took back, and the answers that put it back: those given since the
-        question now open was last asked (it is asked again exactly as it was)."""
-        said = [ev.text[len("undone: "):] for ev in events
-                if ev.kind == "note" and ev.text.startswith("undone: ")]
-        q = self.question()
-        back = []
-        if q is not None:
-            sig = self._ask.signature()
-            for i in range(len(self._trail) - 1, -1, -1):
-                if self._trail[i][0] == sig:
-                    back, self._trail = self._trail[i:], self._trail[:i]
-                    break
-        text = "; ".join(said) or (f"the answer {back[0][1]!r}" if back else "")
-        self._undone = (q.id, text, back) if q is not None and text else None
-
-    def undone(self) -> dict[str, Any] | None:
-        """What the last undo took back ({"text", "redo": whether redo can put it back}),
-        while the question it opened is still the open one; else None."""
-        q = self.question()
-        if self._undone is None or q is None or q.id != self._undone[0]:
-            return None
-        return {"text": "Undone: " + self._undone[1], "redo": bool(self._undone[2])}
-
-    def redo(self, question_id: str) -> list[Event]:
-        """Put back what the last undo took back: its answers given again, each to the same
-        question it answered (AnswerError, nothing changed, if there is nothing to put back)."""
-        self._check(question_id)
-        if self.undone() is None or not self._undone[2]:
-            raise AnswerError("nothing to put back: the last undo is no longer the last change")
-        back, self._undone = self._undone[2], None
-        out = []
-        for sig, text, by in back:
-            q = self.question()
-            if q is None or self._ask.signature() != sig:
-                break  # the game went another way (a board peg, say): stop here
-            out += self.answer(q.id, text, by)
-        return out
-
-    def board_event(self, ev: BoardEvent) -> list[Event]:
-        """A BoardEvent (a press on the board's buttons, the link's news): recorded at once;
-        the open question is asked again if it no longer applies."""
-        table = self.session.table
-        if table is None or self._ask is None:
-            return self._events.take()  # no game yet: news from before it
-        self._lit = None  # the board's news (back after a restart, say): tell it again
-        changed = table.board_event(ev)
-        if (changed or table.decisions) and self.session.playing:
-            self._run(lambda: self._flow.throw(StateChanged()))
-        return self._events.take()
 
     def poll(self) -> list[Event]:
         """The board's news since the last poll (and an offline board tried again)."""
@@ -286,45 +65,3 @@ class TableEngine:
         for ev in self.board.events():
             out += self.board_event(ev)
         return out
-
-    # -- what the table sees ------------------------------------------------------------------
-
-    def seen(self, player: int) -> Any:
-        """What a seat can see now, for a computer answering its own questions (practice)."""
-        return self.session.turns.seen(player)
-
-    def view(self) -> dict[str, Any]:
-        """Scores, pegs, the dealer, this hand so far and the result once the game is over
-        (crib.table.session.result), as plain data."""
-        table = self.session.table
-        if table is None:
-            return {"game": None}
-        g = table.game
-        backs, totals = [0] * len(g.sides), [0] * len(g.sides)
-        for e in table.entries:  # the back peg: where the front was before its last jump
-            if e.points > 0 and e.side is not None:
-                backs[e.side] = totals[e.side]
-                totals[e.side] += e.points
-        hand = {"number": g.hand_no + 1, "phase": g.phase,
-                "starter": None if g.starter is None else card_name(g.starter),
-                "count": 0, "pile": [], "laid": [[] for _ in range(table.players)],
-                "turn": None, "shown": []}
-        # A card laid by its rank alone is named by its rank: its suit was only lent.
-        lent = self.session.turns.context()[1] if hasattr(self.session.turns, "context") \
-            else {}
-
-        def known(c):
-            return rank_name(c) if lent.get(c) else card_name(c)
-        if g.play is not None and g.phase in (PLAY, SHOW):
-            hand["count"] = g.play.count
-            hand["pile"] = [known(c) for c in g.play.pile]
-            hand["laid"] = [[known(c) for c in cards] for cards in g.play.laid]
-            hand["turn"] = g.play.turn if g.phase == PLAY else None
-        hand["shown"] = [{"entry": entry, "cards": [card_name(c) for c in cards or ()],
-                          "points": points} for entry, cards, points in g.shown]
-        return {"game": table.game_id, "names": list(table.names),
-                "sides": list(table.side_names), "target": table.target,
-                "scores": list(g.scores), "pegs": [[b, f] for b, f in zip(backs, g.scores)],
-                "dealer": g.dealer, "over": g.over, "winner": g.winner,
-                "result": result(table) if g.over else None,
-                "offline": table.offline, "hand": hand}

@@ -1,87 +1,14 @@
-"""A show known by ranks: the four ranks of a hand (or crib) and the starter's card, with
-the one thing suits decide said in one answer: a flush, nobs, both or neither.
+"""A show known by ranks lives in the shared core (cribcore.table.ranks): re-exported here."""
 
-Fifteens, pairs and runs depend on ranks alone; a flush and nobs on suits alone. So a hand
-is scored exactly from its ranks plus two flags: the suits, where they matter, come from
-the flags (the flush and nobs of a stand-in hand that has them), never from a guess.
+from cribcore.table.ranks import (
+    CODES,
+    describe_flags,
+    flags_of,
+    rank_name,
+    score_ranks,
+    stand_in,
+    suit_choices,
+)
 
-    choices = suit_choices(ranks, starter, crib)   # [(flush, nobs), ...] possible here
-    items, total = score_ranks(ranks, starter, crib, flush, nobs)
-
-Plain data and loops only (no itertools), so it can move into the core with the engine.
-"""
-
-from crib.table.cards import rank_text
-from cribcore.cards import JACK
-from cribcore.show import Item, points_by_suit, show_breakdown
-
-# How a choice of flags is said, and answered: (flush points, nobs) -> answer code.
-CODES = {(0, False): "y", (0, True): "nobs", (4, False): "flush", (5, False): "flush5",
-         (5, True): "flush5 nobs"}
-
-
-def _stand_ins(ranks, starter):
-    """Every way to give the ranks suits (4 distinct cards, none the starter), as a dict
-    (flush points, nobs) -> the first hand found with them, for crib False and True."""
-    found = ({}, {})
-    n = len(ranks)
-    for code in range(4 ** n):
-        hand = []
-        for i in range(n):
-            hand.append((ranks[i] << 2) | (code >> (2 * i) & 3))
-        if starter in hand or len(set(hand)) < n:
-            continue
-        for crib in (0, 1):
-            key = flags_of(hand, starter, bool(crib))
-            if key not in found[crib]:
-                found[crib][key] = hand
-    return found
-
-
-def suit_choices(ranks, starter, crib):
-    """The (flush points, nobs) these ranks can have with this starter, in the order of
-    CODES (a hand with repeated ranks has no flush; only a jack can be nobs)."""
-    found = _stand_ins(list(ranks), starter)[1 if crib else 0]
-    return [key for key in CODES if key in found]
-
-
-def stand_in(ranks, starter, crib, flush, nobs):
-    """Four cards with these ranks whose flush and nobs are as given (ValueError if the
-    ranks cannot have them)."""
-    hand = _stand_ins(list(ranks), starter)[1 if crib else 0].get((flush, bool(nobs)))
-    if hand is None:
-        raise ValueError(f"ranks {ranks} with the starter cannot have flush {flush},"
-                         f" nobs {nobs}")
-    return hand
-
-
-def rank_name(card):
-    """A card said by its rank alone, as the page names it ('T' for ten): its suit is not
-    known."""
-    return "T" if card >> 2 == 9 else rank_text(card >> 2)
-
-
-def score_ranks(ranks, starter, crib, flush, nobs):
-    """(items, total) of the show: the items of the core's breakdown, each card by its
-    rank alone (a str) except the starter (an int, its suit known); the flush and nobs as
-    the flags say."""
-    hand = stand_in(ranks, starter, crib, flush, nobs)
-    items = [Item(it.kind, tuple(c if c == starter else rank_name(c) for c in it.cards),
-                  it.points) for it in show_breakdown(hand, starter, crib)]
-    return items, sum(it.points for it in items)
-
-
-def flags_of(cards, starter, crib):
-    """(flush points, nobs) of a hand known with its suits."""
-    nobs = ((JACK << 2) | (starter & 3)) in cards
-    return points_by_suit(list(cards) + [starter], crib) - nobs, nobs
-
-
-def describe_flags(flush, nobs):
-    """'flush +4, nobs +1', or '' for neither."""
-    out = []
-    if flush:
-        out.append(f"flush +{flush}")
-    if nobs:
-        out.append("nobs +1")
-    return ", ".join(out)
+__all__ = ["CODES", "describe_flags", "flags_of", "rank_name", "score_ranks", "stand_in",
+           "suit_choices"]

@@ -1,108 +1,77 @@
-"""The table flow's engine: the game record (cribcore Game rebuilt from the entries that
-stand), written to the history before anything is pegged, mirrored on the board, undone,
-and reconciled with the board after a crash or while it was offline.
+"""The host's game record: a cribcore Table (cribcore.table.table: the game rebuilt from
+the entries that stand, undo) whose record is the SQLite history and whose board is the
+link, with the board's news and reconciliation (crib.table.sync).
 
-An entry is one thing that happened at the table: a cut, the starter, a card laid, a go, a
-show, points pegged (typed, on the board's buttons, a muggins claim), or a note the flow
-needs (dealt cards for the review, the switch to typed play points). Each is written with
-its board operations (at most one peg) as pending, then the pegs are sent with their ids
-and marked done. The questions asked next are a function of the game and the entries
-alone (crib.table.turns), which is what makes `undo` and `--resume` exact.
+Each entry is written to the history with its board operations (at most one peg) as
+pending, then the pegs are sent with their ids and marked done; a board that stops
+answering leaves them pending until it is back, and a resumed game settles them.
 """
 
 
 from crib.board.ids import op_id
 from crib.board.memory import BoardError
 from crib.errors import CribError
-from crib.table.entries import AUTO, BARRIER, TABLE, describe, replay, summary
 from crib.table.sync import BoardSync
-from cribcore.cards import card_symbol
-from cribcore.game import PLAY, SHOW, Game
-from cribcore.rules import skunk_lines
+from cribcore.table.entries import AUTO, TABLE, summary
+from cribcore.table.table import Table as CoreTable
 
 
-class Table:
-    """One game at the table: record, board mirror, undo, reconcile (see module docstring)."""
+class HistoryRecord:
+    """The history's entries of one game, as the core's Record (append, entries, undo)."""
+
+    def __init__(self, history, game_id):
+        self.h = history
+        self.game_id = game_id
+
+    def append(self, entry, ops=()):
+        """Write an entry (and its board operations, pending) to the history."""
+        self.h.add_entry(self.game_id, entry.hand, entry.kind, player=entry.player,
+                         side=entry.side, points=entry.points, reason=entry.reason,
+                         source=entry.source, args=entry.args, info=entry.info, ops=ops,
+                         answered_by=entry.answered_by)
+
+    def entries(self):
+        """The entries that stand, in order."""
+        return self.h.entries(self.game_id)
+
+    def undo(self, entry, ops=()):
+        """Mark an entry undone (and write the board operations that take it back)."""
+        self.h.undo_entry(self.game_id, entry.id, ops)
+
+
+class Table(CoreTable):
+    """One game at the table: the history's record, the board mirror (module docstring)."""
 
     def __init__(self, history, board, view, game_id):
         self.h = history
-        self.board = board
-        self.view = view
-        self.game_id = game_id
         row = history.game(game_id)
         match = history.match(row["match_id"])
         self.row = row
         self.match = match
-        self.names = match["names"]
-        self.players = len(self.names)
-        self.target = match["target"]
-        self.partnerships = bool(match["partnerships"])
-        self.options = row["options"]
         self.prefix = row["op_prefix"]
-        self.op_seq = history.op_count(game_id)
-        # Questions the board's news raise, (prompt, action on yes): the flow asks them.
-        self.decisions = []
-        # While an answer given for another player is applied: (who answered, for whom).
-        self.answering = None
-        self.offline = False  # the board stopped answering: pegs wait, pending
         self.sync = BoardSync(self)
-        self.rebuild()
-        self.side_names = [" & ".join(self.names[p] for p in side) for side in self.game.sides]
+        super().__init__(HistoryRecord(history, game_id), board, view, match["names"],
+                         match["target"], match["partnerships"], row["first_dealer"],
+                         row["options"], game_id, match["game_points"])
+        self.op_seq = history.op_count(game_id)
 
     # -- the record ---------------------------------------------------------------------------
-
-    def rebuild(self):
-        """The game from the entries that stand (what resume and undo both rely on)."""
-        self.entries = self.h.entries(self.game_id)
-        g = Game(self.players, self.target, self.partnerships, self.row["first_dealer"])
-        for e in self.entries:
-            replay(g, e.kind, e.args)
-        self.game = g
-
-    def hand_entries(self, hand=None):
-        """The standing entries of a hand (default: the current one)."""
-        hand = self.game.hand_no if hand is None else hand
-        return [e for e in self.entries if e.hand == hand]
 
     def op_id(self):
         """A fresh operation id for the board."""
         self.op_seq += 1
         return op_id(self.prefix, self.op_seq)
 
-    def record(self, kind, args=(), info=None, player=None, source=TABLE, reason=None,
-               announce=True):
-        """Apply the entry's action to the game (crib.table.entries.REPLAY), write it (and
-        its peg) to the history, then peg the board. Raises (and changes nothing) if the
-        game refuses the action."""
-        g = self.game
-        hand = g.hand_no
-        step = replay(g, kind, args)
-        info = dict(info or {})
-        pegs = list(step.pegs) if step else []
-        side = pegs[0].side if pegs else None
-        if pegs:
-            info.setdefault("scorer", pegs[0].player)
-        points = step.points if step else 0
-        if reason is None and pegs:
-            reason = pegs[0].reason
-        ops = []
-        if source == TABLE:  # a button peg, or a difference found on the board, is there
-            ops = [("peg", p.side, p.points, self.op_id()) for p in pegs if p.points > 0]
-        try:
-            self.h.add_entry(self.game_id, hand, kind, player=player, side=side,
-                             points=points, reason=reason, source=source,
-                             args=args, info=info, ops=ops, answered_by=self.answered_by(player))
-        except BaseException:
-            self.rebuild()  # nothing was written: the game must not run ahead of the record
-            raise
-        self.entries = self.h.entries(self.game_id)
+    def write(self, entry, pegs):
+        """Write the entry and its pegs (pending, with ids) to the history, then peg the
+        board and mark each done; the hand's summary in the same commit."""
+        ops = [("peg", p.side, p.points, self.op_id()) for p in pegs]
+        self.rec.append(entry, ops)
+        self.entries = self.rec.entries()
         with self.h.batch():  # what the board answered and the hand summary: one commit
             for op in ops:
                 self.send(op)
-            self.save_hands({hand})
-        if announce and pegs and points:
-            self.show_board(side)
-        return step
+            self.save_hands({entry.hand})
 
     def note(self, kind, info, auto=False, player=None):
         """A host-only entry (no game action, nothing pegged)."""
@@ -113,11 +82,23 @@ class Table:
                          answered_by=self.answered_by(player))
         self.entries = self.h.entries(self.game_id)
 
-    def answered_by(self, player):
-        """Who answered for player in the answer being applied (None: the player did)."""
-        if self.answering is None or player is None or player != self.answering[1]:
-            return None
-        return self.answering[0]
+    def take_back(self, e):
+        """Mark one entry undone, with the board operation that takes its jump back."""
+        ops = [("undo", e.side, e.points, self.op_id())] if self.on_board(e) else []
+        self.rec.undo(e, ops)
+        self.rebuild()
+        for op in ops:
+            self.send(op)
+
+    def hands_changed(self, numbers):
+        self.save_hands(numbers)
+
+    def review(self, cards, discard, mine):
+        """The discard advisor's line (--review)."""
+        from crib.analysis.advise import review, review_line  # its tables load only when reviewing
+
+        made, best = review(cards, discard, mine)
+        return review_line(made, best)
 
     def on_board(self, e):
         """Whether an entry's points are on the board (a jump there to undo with it)."""
@@ -176,12 +157,11 @@ class Table:
         self.h.settle_op(op_id, "done", front, st.rev)
         return st
 
-    def start_board(self, match):
-        """Set the board up for this game (written first, like every operation)."""
-        op = ("new", None, 1 if match else 0, self.op_id())
+    def send_new(self, match):
+        """A new game on the board (written first, like every operation)."""
+        op = ("new", None, match, self.op_id())
         self.h.add_ops(self.game_id, [op])
         self.send(op)
-        self.mark_dealer()
 
     def mark_dealer(self):
         """Show the crib marker on the dealer's lane (not part of the record)."""
@@ -215,52 +195,3 @@ class Table:
         self.reconcile()
         self.mark_dealer()
         return not self.offline
-
-    def show_hand(self):
-        """The hand so far, as after a resume: the starter and the cards laid."""
-        g = self.game
-        if g.starter is None:
-            return
-        self.view.say("starter", card_symbol(g.starter))
-        if g.phase in (PLAY, SHOW) and g.play:
-            for e in self.hand_entries():
-                if e.kind == "lay":
-                    self.view.say(self.names[e.player], e.info.get("text", "?"))
-            if g.phase == PLAY:
-                self.view.note(f"count {g.play.count}")
-
-    def show_board(self, fresh=None):
-        """The compact board after a peg."""
-        self.view.board(self.side_names, self.game.scores, self.target, fresh,
-                        skunk_lines(self.target)[0])
-
-    # -- undo ---------------------------------------------------------------------------------
-
-    def undo(self):
-        """Take back the last entry (and the automatic ones after it); False if none."""
-        stack = []
-        for e in self.entries:
-            if e.kind == "note" and e.info.get(BARRIER):
-                stack = []
-            else:
-                stack.append(e)
-        if not stack:
-            self.view.problem("nothing to undo")
-            return False
-        gone = []
-        while stack:
-            e = stack.pop()
-            gone.append(e)
-            if not e.info.get(AUTO):
-                break
-        for e in gone:
-            ops = [("undo", e.side, e.points, self.op_id())] if self.on_board(e) else []
-            self.h.undo_entry(self.game_id, e.id, ops)
-            self.rebuild()
-            for op in ops:
-                self.send(op)
-        self.view.note("undone: " + "; ".join(describe(self, e) for e in reversed(gone)))
-        self.save_hands({e.hand for e in gone})
-        if any(e.points for e in gone):
-            self.show_board()
-        return True

@@ -12,14 +12,14 @@ record).
 """
 
 from crib.errors import CribError
-from crib.table.entries import (
+from cribcore.game import CUT
+from cribcore.table.entries import (
     BARRIER,
     BOARD,
     PEGGED_ON_BOARD,
     RECONCILE,
     describe,
 )
-from cribcore.game import CUT
 
 
 class BoardSync:

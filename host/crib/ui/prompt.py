@@ -17,7 +17,7 @@ import threading
 
 from crib.env import isatty
 from crib.errors import CribError
-from crib.table.answers import AnswerError
+from cribcore.table.answers import AnswerError
 
 UNDO_WORDS = ("undo", "u")
 QUIT_WORDS = ("quit", "exit")  # not "q": that is a queen

@@ -64,7 +64,7 @@ class View:
                                                                  total)])
 
     def events(self, events):
-        """Show what the engine reported (crib.table.questions.Event)."""
+        """Show what the engine reported (cribcore.table.questions.Event)."""
         for ev in events:
             if ev.kind == "say":
                 self.say(ev.who, ev.text, ev.points)

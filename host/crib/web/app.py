@@ -41,11 +41,11 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from crib.table.answers import AnswerError
 from crib.table.engine import StaleQuestion
 from crib.web import seats
 from crib.web.hub import Hub
 from crib.web.seats import Refused
+from cribcore.table.answers import AnswerError
 
 HERE = Path(__file__).resolve().parent
 HEARTBEAT_S = 15.0  # a comment line on an idle event stream, so dead screens are noticed

@@ -1,21 +1,21 @@
 """The questions of a hand, each chosen from the game and the entries alone: the cut for
 deal, the dealt cards (for the discard review), the starter, the play card by card or as
-typed points; the show's questions are in crib.table.show.
+typed points; the show's questions are in cribcore.table.show.
 
 `Turns(table).step()` is a generator: it yields the one Ask the state calls for, receives
-the parsed answer and records it (crib.table.engine runs it). Because the question is a
+the parsed answer and records it (cribcore.table.engine runs it). Because the question is a
 function of the record, `undo` and `--resume` are exact: the flow is simply asked again.
 """
 
-from crib.errors import CribError
-from crib.table.answers import AnswerError, UndoRequest, parse_int
-from crib.table.cards import GO, lend_suit, parse_play_card, play_text, rank_text
-from crib.table.entries import AUTO
-from crib.table.questions import Ask
-from crib.table.show import ShowTurns
+from cribcore import CoreError
 from cribcore.cards import card_name, card_symbol, parse_card, parse_cards, value
 from cribcore.deal import DISCARDS, HAND_SIZES, first_dealer
 from cribcore.game import CUT, DEAL, PLAY, SHOW
+from cribcore.table.answers import AnswerError, UndoRequest, parse_int, yes_parser
+from cribcore.table.cards import GO, lend_suit, parse_play_card, play_text, rank_text
+from cribcore.table.entries import AUTO
+from cribcore.table.questions import Ask
+from cribcore.table.show import ShowTurns
 
 TYPED = "points"  # the play answer that switches a hand to typed play points
 HAND = 4  # cards each player keeps for the play, whatever the number of players
@@ -83,7 +83,7 @@ class Turns:
         elif g.phase == SHOW:
             yield from self.shows.ask_show()
         else:
-            raise CribError(f"no question in phase {g.phase!r}")
+            raise CoreError(f"no question in phase {g.phase!r}")
 
     def heading(self):
         """The hand's heading, once per hand (again after a resume)."""
@@ -320,8 +320,6 @@ class Turns:
 
 def confirm_ask(prompt, default=True, undo=True, kind="confirm"):
     """The Ask of a yes/no question; Enter gives default."""
-    from crib.table.answers import yes_parser
-
     marker = "Y/n" if default else "y/N"
     return Ask(kind, f"{prompt} ({marker})", yes_parser(default), hint="y or n",
                undo=undo, legal={"choices": ["y", "n"], "default": default})

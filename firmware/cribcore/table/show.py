@@ -1,17 +1,17 @@
 """The show at the table: each hand in counting order, then the crib, as cards or a total;
 itemised and confirmed, or stated and checked (manual counting, muggins); a typed total
 checked against cards the game already knows; the discard review after a hand; and muggins
-claims. Generators of Asks, like crib.table.turns (whose Turns holds a ShowTurns).
+claims. Generators of Asks, like cribcore.table.turns (whose Turns holds a ShowTurns).
 """
 
-from crib.table.answers import AnswerError, UndoRequest, parse_choice, whole_number
-from crib.table.cards import parse_rank, play_text, rank_text
-from crib.table.entries import describe
-from crib.table.questions import Ask
-from crib.table.ranks import CODES, describe_flags, rank_name, score_ranks, suit_choices
 from cribcore.cards import InvalidCardError, card_name, card_symbol, parse_card, parse_cards
 from cribcore.counting import CRIB, check_total
 from cribcore.show import show_breakdown
+from cribcore.table.answers import AnswerError, UndoRequest, is_digits, parse_choice, whole_number
+from cribcore.table.cards import parse_rank, play_text, rank_text
+from cribcore.table.entries import describe
+from cribcore.table.questions import Ask
+from cribcore.table.ranks import CODES, describe_flags, rank_name, score_ranks, suit_choices
 
 # The totals a show can make (no hand of five cards makes 19, 25, 26 or 27).
 TOTALS = [n for n in range(30) if n not in (19, 25, 26, 27)]
@@ -74,7 +74,7 @@ class ShowTurns:
         room = self._rank_room(entry, crib)
 
         def parse(text):
-            if text.isascii() and text.isdigit():
+            if is_digits(text):
                 return None, check_total(int(text)), None
             ranks = _parse_ranks(text)
             if ranks is not None:
@@ -197,15 +197,14 @@ class ShowTurns:
                             hint="y pegs it; flush, flush5, nobs add what the suits make;"
                                  " n gives the hand again",
                             legal={"choices": codes + ["n"], "default": True,
-                                   "labels": dict({c: label(k) for c, k in by_code.items()},
-                                                  n="No")})
+                                   "labels": _labels(by_code, label)})
             if key is None:
                 return None
         elif len(choices) > 1:
             key = yield Ask("suits", f"{whose}: a flush or nobs ({'/'.join(codes)})", parse,
                             codes[0], asks=who, hint="y: neither",
                             legal={"choices": codes, "default": True,
-                                   "labels": {c: describe_flags(*k).capitalize() or "Neither"
+                                   "labels": {c: _capital(describe_flags(*k)) or "Neither"
                                               for c, k in by_code.items()}})
             if key is None:
                 return None
@@ -273,14 +272,13 @@ class ShowTurns:
         return stated
 
     def _review(self, who, deal):
-        """The discard advisor's line on a player's discard (--review)."""
-        from crib.analysis.advise import review, review_line  # its tables load only when reviewing
-
+        """The discard advisor's line on a player's discard (--review), when the table
+        has an advisor (Table.review: the host's; none on a board)."""
         cards, discard = deal
         g = self.t.game
-        mine = g.side_of(who) == g.side_of(g.dealer)
-        made, best = review(cards, discard, mine)
-        self.view.note(f"{self.name(who)}: {review_line(made, best)}")
+        line = self.t.review(cards, discard, g.side_of(who) == g.side_of(g.dealer))
+        if line:
+            self.view.note(f"{self.name(who)}: {line}")
 
     # -- muggins ----------------------------------------------------------------------------
 
@@ -343,3 +341,15 @@ def _parse_count(text):
     except ValueError:
         raise AnswerError(f"a count is a number 0-29, not {text!r}") from None
     return check_total(n)
+
+
+def _labels(by_code, label):
+    """The confirmation's button labels: each code's, and No."""
+    out = {c: label(k) for c, k in by_code.items()}
+    out["n"] = "No"
+    return out
+
+
+def _capital(text):
+    """text with its first letter in capitals (MicroPython's str has no capitalize)."""
+    return text[:1].upper() + text[1:]

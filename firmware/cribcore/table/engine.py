@@ -1,0 +1,301 @@
+"""The table engine: a session at the table (a match of games) that any front end drives,
+with no input, no printing, no threads and no clock.
+
+    engine = TableEngine(session, setup)      # a cribcore.table.session.Session (or the host's)
+    events = engine.start()          # what happened before the first question
+    q = engine.question()            # a Question: id, kind, who is asked, legal answers...
+    events = engine.answer(q.id, "5h")   # validated; AnswerError (nothing changed) if not
+    events = engine.answer(q.id, "5h", by=1)   # player 1 answering for the player asked
+    engine.answered()                # who answered for whom, while the next question is open
+    events = engine.undo()
+    engine.undone()                  # what the last undo took back, while its question is open
+    events = engine.redo(q.id)       # put it back: the answers it took back, given again
+    events = engine.board_event(ev)  # a press on the board's buttons, whenever it happens
+    view = engine.view()             # scores, pegs, dealer, this hand so far, the result
+
+Inside, the flow of a session is a generator (cribcore.table.session, turns, show) that
+yields an Ask each time it needs an answer; the engine runs it, hands the Ask out as a
+Question with an id, and sends the parsed answer back in. A question's id changes with
+every answer and every undo (and whenever the board changes what is asked), so a double
+tap or a replayed request is refused as stale and never applies twice; a board peg that
+leaves the question as it was keeps its id, so it never swallows an answer being typed.
+Questions, events (event_dict) and the view are plain data: the same JSON on CPython and
+MicroPython.
+"""
+
+from cribcore import CoreError
+from cribcore.cards import card_name
+from cribcore.game import PLAY, SHOW
+from cribcore.table.answers import AnswerError, UndoRequest
+from cribcore.table.entries import StateChanged
+from cribcore.table.questions import Event, Question
+from cribcore.table.ranks import rank_name
+from cribcore.table.session import Setup, result
+
+TRAIL = 40  # answers remembered, so an undo can be put back
+# The questions whose player the board shows by pulsing their lane (Board.set_turn): to
+# play, or to count (pone, dealer, then the dealer's crib).
+TURN_KINDS = ("play", "play_points", "show", "crib", "count")
+UNDONE = "undone: "
+
+
+class StaleQuestion(AnswerError):
+    """An answer to a question that is no longer the open one (answered, undone, changed)."""
+
+
+class TableEngine:
+    """A session at the table, driven by question and answer (module docstring)."""
+
+    # What a board may raise that never stops a game (the host adds its link's errors).
+    BOARD_ERRORS = (CoreError, OSError)  # type: tuple[type[Exception], ...]
+    # What a parser may raise for an answer that does not fit (the host adds its own).
+    ANSWER_ERRORS = (CoreError, ValueError)  # type: tuple[type[Exception], ...]
+
+    def __init__(self, session, setup=None, resume=False, nonce="t"):
+        self.session = session
+        self.board = session.board
+        self._events = session.view
+        self._flow = session.run(setup or Setup(), resume)
+        self._ask = None
+        self._started = False
+        self._serial = 0
+        self._sig = None
+        self._fresh = True
+        self._nonce = nonce
+        self._lit = None  # the lane the board was last told is asked (None: not told)
+        self._trail = []  # (signature of the question, answer text, by) of recent answers
+        self._undone = None  # (question id after the undo, what it took back, answers)
+        self._for = None  # (question id after an answer given for another, what it says)
+
+    # -- running the flow -------------------------------------------------------------------
+
+    def start(self):
+        """Run the session to its first question; the events on the way."""
+        if not self._started:
+            self._started = True
+            self._run(lambda: next(self._flow))
+        return self._events.take()
+
+    def _run(self, step):
+        """Advance the flow by step() to its next Ask (None: the session is over). If the
+        flow fails inside a game, it is restarted from the record (which holds every
+        answer) before the error goes on to the caller."""
+        self._fresh = True
+        try:
+            self._ask = step()
+        except StopIteration:
+            self._ask = None
+        except BaseException:
+            table = self.session.table
+            if table is None or self._ask is None:
+                self._ask = None
+                self._light_turn()
+                raise
+            table.rebuild()
+            self._flow = self.session.games(table)
+            self._ask = next(self._flow)
+            self._light_turn()
+            raise
+        self._light_turn()
+
+    def turn(self):
+        """The lane (side) of the player asked to play or to count now, -1 when no one is."""
+        ask, table = self._ask, self.session.table
+        if ask is None or table is None or ask.asks is None or ask.kind not in TURN_KINDS \
+                or table.game.over:
+            return -1
+        return table.game.side_of(ask.asks)
+
+    def _light_turn(self):
+        """Tell the board whose turn it is when that changed. A board without the light
+        (older firmware) says so and is not asked again; one offline is told when back."""
+        lane = self.turn()
+        if lane == self._lit:
+            return
+        try:
+            self.board.set_turn(lane)
+            self._lit = lane
+        except self.BOARD_ERRORS:
+            self._lit = None  # offline or refused: the light helps, it never stops a game
+
+    @property
+    def over(self):
+        """True when the session has ended (no game wanted, or the setup refused)."""
+        return self._started and self._ask is None
+
+    def question(self):
+        """The open question (a Question), or None when the session is over."""
+        self.start()
+        ask = self._ask
+        if ask is None:
+            return None
+        sig = ask.signature()
+        if self._fresh or sig != self._sig:
+            self._serial += 1
+            self._sig = sig
+            self._fresh = False
+        return Question("%s-%d" % (self._nonce, self._serial), ask, ask.undo, self.view())
+
+    def _check(self, question_id):
+        q = self.question()
+        if q is None:
+            raise AnswerError("the session is over: nothing is asked")
+        if question_id != q.id:
+            raise StaleQuestion("question %r is no longer open (now %s: %s)"
+                                % (question_id, q.id, q.prompt))
+        return q
+
+    def answer(self, question_id, text, by=None):
+        """Validate the answer (text as a player gives it: '5h', 'go', '12', 'y', '' for
+        the default) and apply it; the events it made. AnswerError, and nothing changed,
+        if it does not fit or the question is no longer open. by: the player giving the
+        answer, when it may be another than the player asked (a phone's seat): an answer
+        for another is said first among the events, on every screen while the next
+        question is open (answered()), and recorded with each entry it made."""
+        q = self._check(question_id)
+        if not isinstance(text, str):
+            raise AnswerError("an answer is text, not %s" % type(text).__name__)
+        table = self.session.table
+        names = list(table.names) if table is not None else []
+        if by is not None and (type(by) is not int or not 0 <= by < len(names)):
+            raise AnswerError("no such player: %r" % (by,))
+        text = text.strip()
+        ask = self._ask
+        if not text and ask.default is not None:
+            text = str(ask.default)
+        try:
+            value = ask.parse(text)
+        except self.ANSWER_ERRORS as e:
+            if isinstance(e, AnswerError):
+                raise
+            raise AnswerError(str(e) or "not understood: %r" % (text,)) from None
+        sig = ask.signature()
+        said = None
+        if by is not None and q.asks is not None and by != q.asks:  # for another player
+            said = {"by": names[by], "for": names[q.asks],
+                    "text": "%s answered for %s: %s" % (names[by], names[q.asks], text)}
+            table.answering = (by, q.asks)
+        try:
+            self._run(lambda: self._flow.send(value))
+        finally:
+            if table is not None:
+                table.answering = None
+        self._trail = self._trail[-TRAIL:] + [(sig, text, by)]
+        self._undone = None
+        events = self._events.take()  # before question(): it starts the flow, taking them
+        after = self.question()
+        self._for = (after.id, said) if said and after is not None else None
+        return ([Event("note", said["by"], said["text"], 0, None)] if said else []) + events
+
+    def answered(self):
+        """Who answered the last question for another player ({"by", "for", "text"}),
+        while the question that answer opened is the open one; else None."""
+        q = self.question()
+        if self._for is None or q is None or q.id != self._for[0]:
+            return None
+        return dict(self._for[1])
+
+    def undo(self, question_id=None):
+        """Take back the last entry (or step back inside a question of several steps)."""
+        if question_id is not None:
+            self._check(question_id)
+        self.start()
+        if self._ask is None or not self._ask.undo:
+            raise AnswerError("nothing to undo at this question")
+        self._run(lambda: self._flow.throw(UndoRequest()))
+        events = self._events.take()
+        self._remember_undo(events)
+        return events
+
+    def _remember_undo(self, events):
+        """What an undo took back, and the answers that put it back: those given since the
+        question now open was last asked (it is asked again exactly as it was)."""
+        said = [ev.text[len(UNDONE):] for ev in events
+                if ev.kind == "note" and ev.text.startswith(UNDONE)]
+        q = self.question()
+        back = []
+        if q is not None:
+            sig = self._ask.signature()
+            for i in range(len(self._trail) - 1, -1, -1):
+                if self._trail[i][0] == sig:
+                    back, self._trail = self._trail[i:], self._trail[:i]
+                    break
+        text = "; ".join(said) or ("the answer %r" % (back[0][1],) if back else "")
+        self._undone = (q.id, text, back) if q is not None and text else None
+
+    def undone(self):
+        """What the last undo took back ({"text", "redo": whether redo can put it back}),
+        while the question it opened is still the open one; else None."""
+        q = self.question()
+        if self._undone is None or q is None or q.id != self._undone[0]:
+            return None
+        return {"text": "Undone: " + self._undone[1], "redo": bool(self._undone[2])}
+
+    def redo(self, question_id):
+        """Put back what the last undo took back: its answers given again, each to the same
+        question it answered (AnswerError, nothing changed, if there is nothing to put back)."""
+        self._check(question_id)
+        if self.undone() is None or not self._undone[2]:
+            raise AnswerError("nothing to put back: the last undo is no longer the last change")
+        back, self._undone = self._undone[2], None
+        out = []
+        for sig, text, by in back:
+            q = self.question()
+            if q is None or self._ask.signature() != sig:
+                break  # the game went another way (a board peg, say): stop here
+            out += self.answer(q.id, text, by)
+        return out
+
+    def board_event(self, ev):
+        """A board event (a press on the board's buttons, the link's news): recorded at
+        once; the open question is asked again if it no longer applies."""
+        table = self.session.table
+        if table is None or self._ask is None:
+            return self._events.take()  # no game yet: news from before it
+        self._lit = None  # the board's news (back after a restart, say): tell it again
+        changed = table.board_event(ev)
+        if (changed or table.decisions) and self.session.playing:
+            self._run(lambda: self._flow.throw(StateChanged()))
+        return self._events.take()
+
+    # -- what the table sees ------------------------------------------------------------------
+
+    def seen(self, player):
+        """What a seat can see now, for a computer answering its own questions (practice)."""
+        return self.session.turns.seen(player)
+
+    def view(self):
+        """Scores, pegs, the dealer, this hand so far and the result once the game is over
+        (cribcore.table.session.result), as plain data."""
+        table = self.session.table
+        if table is None:
+            return {"game": None}
+        g = table.game
+        backs, totals = [0] * len(g.sides), [0] * len(g.sides)
+        for e in table.entries:  # the back peg: where the front was before its last jump
+            if e.points > 0 and e.side is not None:
+                backs[e.side] = totals[e.side]
+                totals[e.side] += e.points
+        hand = {"number": g.hand_no + 1, "phase": g.phase,
+                "starter": None if g.starter is None else card_name(g.starter),
+                "count": 0, "pile": [], "laid": [[] for _ in range(table.players)],
+                "turn": None, "shown": []}
+        # A card laid by its rank alone is named by its rank: its suit was only lent.
+        turns = self.session.turns
+        lent = turns.context()[1] if hasattr(turns, "context") else {}
+
+        def known(c):
+            return rank_name(c) if lent.get(c) else card_name(c)
+        if g.play is not None and g.phase in (PLAY, SHOW):
+            hand["count"] = g.play.count
+            hand["pile"] = [known(c) for c in g.play.pile]
+            hand["laid"] = [[known(c) for c in cards] for cards in g.play.laid]
+            hand["turn"] = g.play.turn if g.phase == PLAY else None
+        hand["shown"] = [{"entry": entry, "cards": [card_name(c) for c in cards or ()],
+                          "points": points} for entry, cards, points in g.shown]
+        return {"game": table.game_id, "names": list(table.names),
+                "sides": list(table.side_names), "target": table.target,
+                "scores": list(g.scores), "pegs": [[b, f] for b, f in zip(backs, g.scores)],
+                "dealer": g.dealer, "over": g.over, "winner": g.winner,
+                "result": result(table) if g.over else None,
+                "offline": table.offline, "hand": hand}

@@ -1,0 +1,143 @@
+"""The values the table engine hands to front ends: a Question to answer, the Events an
+answer made, and the Ask a flow yields when it needs an answer (the engine's own view of a
+Question: the same fields plus the parser that validates the answer).
+
+Front ends read questions and events as plain data (`to_dict()`, `event_dict(ev)`: dicts,
+lists, str, int, bool and None, the same JSON on CPython and MicroPython); they never see
+a parser, a game or the record.
+"""
+
+from collections import namedtuple
+
+# What happened: kind is one of "say" (who did what, points pegged), "note", "problem",
+# "heading", "show" (a hand itemised: data has cards, starter, crib, items, total), "board"
+# (the scores after a peg: data has scores, fresh), "over" (the game ended: data has the
+# winner, scores, level), "line" (plain text).
+Event = namedtuple("Event", ("kind", "who", "text", "points", "data"))
+
+# Question kinds.
+SETUP_KINDS = ("names", "partnerships", "target", "dealer")
+KINDS = SETUP_KINDS + ("resume", "cut", "dealt", "discard", "starter", "play", "play_points",
+                       "show", "crib", "confirm", "suits", "count", "muggins",
+                       "another")
+QUESTION_FIELDS = ("id", "kind", "asks", "prompt", "hint", "default", "undo", "legal",
+                   "known")
+
+
+def plain(value):
+    """value as plain data: tuples (namedtuples too) become lists, all the way down."""
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def event_dict(ev):
+    """An Event as plain data (for JSON)."""
+    return {"kind": ev.kind, "who": ev.who, "text": ev.text, "points": ev.points,
+            "data": plain(ev.data)}
+
+
+class Ask:
+    """A question as a flow yields it (see the module docstring)."""
+
+    __slots__ = ("kind", "prompt", "parse", "default", "hint", "undo", "asks", "legal", "_sig")
+
+    def __init__(self, kind, prompt, parse, default=None, hint="", undo=True, asks=None,
+                 legal=None):
+        self.kind = kind
+        self.prompt = prompt
+        self.parse = parse
+        self.default = default
+        self.hint = hint
+        self.undo = undo
+        self.asks = asks
+        self.legal = legal or {}
+        self._sig = None
+
+    def signature(self):
+        """What makes two asks the same question (a board peg between them changes none):
+        small, as the engine keeps one per recent answer (the legal answers by their hash)."""
+        if self._sig is None:
+            self._sig = (self.kind, self.prompt, self.default, self.asks,
+                         hash(repr(sorted(self.legal.items()))))
+        return self._sig
+
+
+class Question:
+    """The question a front end shows: id, kind, who is asked, the prompt and hint, the
+    answer Enter gives (default), whether undo can be asked for now, what answers are
+    legal, and what is known of the game so far (known: TableEngine.view())."""
+
+    __slots__ = QUESTION_FIELDS
+
+    def __init__(self, qid, ask, undo, known):
+        self.id = qid
+        self.kind = ask.kind
+        self.asks = ask.asks
+        self.prompt = ask.prompt
+        self.hint = ask.hint
+        self.default = ask.default
+        self.undo = undo
+        self.legal = dict(ask.legal)
+        self.known = known
+
+    def __repr__(self):
+        return "<Question %s %s %r>" % (self.id, self.kind, self.prompt)
+
+    def to_dict(self):
+        """The question as plain data (for JSON)."""
+        return {k: getattr(self, k) for k in QUESTION_FIELDS}
+
+
+class Events:
+    """Collects what the flow reports, in the calls a terminal view has (say, note,
+    problem, heading, show, board, line): the engine hands the list to the front end."""
+
+    def __init__(self):
+        self.items = []
+
+    def take(self):
+        """The events since the last take."""
+        out, self.items = self.items, []
+        return out
+
+    def _add(self, kind, who=None, text="", points=0, data=None):
+        self.items.append(Event(kind, who, text, points, data))
+
+    def line(self, text, style=""):
+        """Plain text."""
+        self._add("line", text=text)
+
+    def note(self, text):
+        """A remark."""
+        self._add("note", text=text)
+
+    def problem(self, text):
+        """Something refused or gone wrong."""
+        self._add("problem", text=text)
+
+    def heading(self, text):
+        """A new section: a game, a hand."""
+        self._add("heading", text=text)
+
+    def say(self, who, text, points=0, style=""):
+        """An announcement: who did what, and the points it pegged."""
+        self._add("say", who, text, points)
+
+    def show(self, hand, starter, crib, items, total, who=None):
+        """A hand itemised (who: whose, when it is not the player asked)."""
+        self._add("show", who, text="crib" if crib else "hand", points=total,
+                  data={"cards": list(hand), "starter": starter, "crib": crib,
+                        "items": list(items), "total": total})
+
+    def board(self, names, scores, target, fresh=None, skunk=None):
+        """The scores after a peg (fresh: the lane just pegged)."""
+        self._add("board", data={"names": list(names), "scores": list(scores),
+                                 "target": target, "fresh": fresh, "skunk": skunk})
+
+    def over(self, winner, scores, level, text):
+        """The game ended."""
+        self._add("over", text=text, data={"winner": winner, "scores": list(scores),
+                                           "level": level})

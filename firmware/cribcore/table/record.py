@@ -1,0 +1,90 @@
+"""The engine's two small interfaces, and the in-memory kinds the core (and the board)
+uses: a Record of entries and a Board that shows the pegs.
+
+    Record   append(entry), entries() (those that stand, in order), undo(entry)
+    Board    peg(lane, n, op_id), undo(op_id), new_game(target, lanes, op_id, match),
+             set_dealer(lane), set_turn(lane), state(), events(); kind, capacity
+
+An entry is one thing that happened at the table (crib.table keeps them in the SQLite
+history, a board could keep them in a flash log); MemoryRecord keeps them in a list.
+NoBoard is no board at all: every call does nothing.
+"""
+
+
+class Entry:
+    """One entry of the record: who did what (and who answered for them), its points and
+    the action it replays."""
+
+    __slots__ = ("id", "seq", "hand", "kind", "player", "side", "points", "reason",
+                 "source", "args", "info", "answered_by")
+
+    def __init__(self, hand, kind, player=None, side=None, points=0, reason=None,
+                 source="table", args=(), info=None, answered_by=None):
+        self.id = None
+        self.seq = None
+        self.hand = hand
+        self.kind = kind
+        self.player = player
+        self.side = side
+        self.points = points
+        self.reason = reason
+        self.source = source
+        self.args = list(args)
+        self.info = dict(info or {})
+        self.answered_by = answered_by  # the player who answered for `player` (None: they did)
+
+    def __repr__(self):
+        return "<Entry %s %s %r>" % (self.seq, self.kind, self.args)
+
+
+class MemoryRecord:
+    """A Record in a list (the core's tests, a board without a log): an undone entry is
+    dropped from the entries that stand. `entries()` hands out the one list it keeps
+    (read it, never change it): on a small heap a fresh copy per answer fragments it."""
+
+    def __init__(self):
+        self._standing = []
+        self._count = 0
+
+    def append(self, entry):
+        """Add an entry (its id and seq are given here); returns it."""
+        self._count += 1
+        entry.id = entry.seq = self._count
+        self._standing.append(entry)
+        return entry
+
+    def entries(self):
+        """The entries that stand, in order."""
+        return self._standing
+
+    def undo(self, entry):
+        """Take an entry back: it no longer stands."""
+        self._standing = [e for e in self._standing if e.id != entry.id]
+
+
+class NoBoard:
+    """No board at all (a game kept on paper and phones alone): every call does nothing."""
+
+    kind = "none"
+    capacity = 4
+
+    def peg(self, lane, n, op_id):
+        return None
+
+    def undo(self, op_id):
+        return None
+
+    def new_game(self, target, lanes, op_id, match=False):
+        return None
+
+    def set_dealer(self, lane):
+        return None
+
+    def set_turn(self, lane):
+        return False
+
+    def state(self):
+        return None
+
+    def events(self):
+        return []

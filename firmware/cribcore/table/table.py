@@ -1,0 +1,192 @@
+"""One game at the table: its entries (a Record), the cribcore Game rebuilt from those
+that stand, the board mirrored, undo. The questions asked next are a function of the game
+and the entries alone (cribcore.table.turns), which is what makes undo (and a resume)
+exact.
+
+`Table` talks to a Record and a Board (cribcore.table.record). The host's table
+(crib.table.record) is a Table whose record is the SQLite history and whose pegs go to
+the board with operation ids written first; it overrides the hooks `write`, `take_back`,
+`hands_changed`, `send_new` and `review`.
+"""
+
+from cribcore.cards import card_symbol
+from cribcore.game import PLAY, SHOW, Game
+from cribcore.rules import GAME_POINTS, skunk_lines
+from cribcore.table.entries import AUTO, BARRIER, TABLE, describe, replay
+from cribcore.table.record import Entry
+
+
+class Table:
+    """One game at the table: record, board mirror, undo (see module docstring)."""
+
+    def __init__(self, record, board, view, names, target, partnerships=False,
+                 first_dealer=None, options=None, game_id=1, game_points=GAME_POINTS):
+        self.rec = record
+        self.board = board
+        self.view = view
+        self.game_id = game_id
+        self.names = list(names)
+        self.players = len(self.names)
+        self.target = target
+        self.partnerships = bool(partnerships)
+        self.first_dealer = first_dealer
+        self.options = dict(options or {})
+        self.game_points = game_points
+        self.op_seq = 0
+        # Questions the board's news raise, (prompt, action on yes): the flow asks them.
+        self.decisions = []
+        # While an answer given for another player is applied: (who answered, for whom).
+        self.answering = None
+        self.offline = False  # the board stopped answering: pegs wait, pending
+        self.rebuild()
+        self.side_names = [" & ".join(self.names[p] for p in side) for side in self.game.sides]
+
+    # -- the record ---------------------------------------------------------------------------
+
+    def rebuild(self):
+        """The game from the entries that stand (what resume and undo both rely on)."""
+        self.entries = self.rec.entries()
+        g = Game(self.players, self.target, self.partnerships, self.first_dealer)
+        for e in self.entries:
+            replay(g, e.kind, e.args)
+        self.game = g
+
+    def hand_entries(self, hand=None):
+        """The standing entries of a hand (default: the current one)."""
+        hand = self.game.hand_no if hand is None else hand
+        return [e for e in self.entries if e.hand == hand]
+
+    def op_id(self):
+        """A fresh operation id for the board."""
+        self.op_seq += 1
+        return "t%d-%d" % (self.game_id, self.op_seq)
+
+    def record(self, kind, args=(), info=None, player=None, source=TABLE, reason=None,
+               announce=True):
+        """Apply the entry's action to the game (cribcore.table.entries.REPLAY), write it
+        to the record, then peg the board. Raises (and changes nothing) if the game
+        refuses the action."""
+        g = self.game
+        hand = g.hand_no
+        step = replay(g, kind, args)
+        info = dict(info or {})
+        pegs = list(step.pegs) if step else []
+        side = pegs[0].side if pegs else None
+        if pegs:
+            info.setdefault("scorer", pegs[0].player)
+        points = step.points if step else 0
+        if reason is None and pegs:
+            reason = pegs[0].reason
+        # a button peg, or a difference found on the board, is on the board already
+        sent = [p for p in pegs if p.points > 0] if source == TABLE else []
+        entry = Entry(hand, kind, player, side, points, reason, source, args, info,
+                      self.answered_by(player))
+        try:
+            self.write(entry, sent)
+        except BaseException:
+            self.rebuild()  # nothing was written: the game must not run ahead of the record
+            raise
+        if announce and pegs and points:
+            self.show_board(side)
+        return step
+
+    def write(self, entry, pegs):
+        """Append the entry to the record, then peg the board (pegs: the core's Pegs)."""
+        self.rec.append(entry)
+        self.entries = self.rec.entries()
+        for p in pegs:
+            self.board.peg(p.side, p.points, self.op_id())
+
+    def note(self, kind, info, auto=False, player=None):
+        """A table-only entry (no game action, nothing pegged)."""
+        info = dict(info)
+        if auto:
+            info[AUTO] = True
+        self.write(Entry(self.game.hand_no, kind, player, info=info,
+                         answered_by=self.answered_by(player)), ())
+
+    def answered_by(self, player):
+        """Who answered for player in the answer being applied (None: the player did)."""
+        if self.answering is None or player is None or player != self.answering[1]:
+            return None
+        return self.answering[0]
+
+    def hands_changed(self, numbers):
+        """The hands whose entries changed (the host rewrites their summaries)."""
+
+    def review(self, cards, discard, mine):
+        """The discard advisor's line on a discard, or None (no advisor in the core)."""
+        return None
+
+    # -- the board ----------------------------------------------------------------------------
+
+    def board_event(self, ev):
+        """A press on the board's buttons: True if the open question may be stale (the
+        core keeps no board news; the host's table records them, crib.table.sync)."""
+        return False
+
+    def start_board(self, match):
+        """Set the board up for this game."""
+        self.send_new(1 if match else 0)
+        self.mark_dealer()
+
+    def send_new(self, match):
+        """A new game on the board."""
+        self.board.new_game(self.target, len(self.game.sides), self.op_id(), match == 1)
+
+    def mark_dealer(self):
+        """Show the crib marker on the dealer's lane (not part of the record)."""
+        if self.game.dealer >= 0 and not self.offline:
+            self.board.set_dealer(self.game.side_of(self.game.dealer))
+
+    def show_hand(self):
+        """The hand so far, as after a resume: the starter and the cards laid."""
+        g = self.game
+        if g.starter is None:
+            return
+        self.view.say("starter", card_symbol(g.starter))
+        if g.phase in (PLAY, SHOW) and g.play:
+            for e in self.hand_entries():
+                if e.kind == "lay":
+                    self.view.say(self.names[e.player], e.info.get("text", "?"))
+            if g.phase == PLAY:
+                self.view.note("count %d" % g.play.count)
+
+    def show_board(self, fresh=None):
+        """The compact board after a peg."""
+        self.view.board(self.side_names, self.game.scores, self.target, fresh,
+                        skunk_lines(self.target)[0])
+
+    # -- undo ---------------------------------------------------------------------------------
+
+    def undo(self):
+        """Take back the last entry (and the automatic ones after it); False if none."""
+        stack = []
+        for e in self.entries:
+            if e.kind == "note" and e.info.get(BARRIER):
+                stack = []
+            else:
+                stack.append(e)
+        if not stack:
+            self.view.problem("nothing to undo")
+            return False
+        gone = []
+        while stack:
+            e = stack.pop()
+            gone.append(e)
+            if not e.info.get(AUTO):
+                break
+        for e in gone:
+            self.take_back(e)
+        self.view.note("undone: " + "; ".join(describe(self, e) for e in reversed(gone)))
+        self.hands_changed(set(e.hand for e in gone))
+        if any(e.points for e in gone):
+            self.show_board()
+        return True
+
+    def take_back(self, e):
+        """Mark one entry undone in the record, and take its jump back on the board."""
+        self.rec.undo(e)
+        self.rebuild()
+        if e.points > 0 and e.source == TABLE:
+            self.board.undo(self.op_id())
