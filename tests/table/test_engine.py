@@ -245,3 +245,16 @@ def test_questions_are_plain_data(history):
     q = engine.question()
     data = json.loads(json.dumps(q.to_dict()))
     assert data["kind"] == "starter" and data["id"] == q.id and len(data["legal"]["cards"]) == 52
+
+
+def test_board_news_that_leaves_the_question_as_it_was_keeps_its_id(history):
+    """A board that drifted, or went offline and came back, re-runs the flow; when the same
+    question comes out, its id stays, so an answer tapped meanwhile still applies (on a
+    loaded machine the phones' taps were refused or ignored as the id changed under them)."""
+    engine, board = new_engine(history)
+    engine.answer(engine.question().id, "5h")
+    q = engine.question()
+    engine.board_event(BoardEvent("drift", 0, 0, board.state().rev))  # board and record agree
+    assert engine.question().id == q.id
+    engine.answer(q.id, "7c")
+    assert engine.view()["hand"]["laid"][1] == ["7C"]

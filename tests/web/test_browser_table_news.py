@@ -151,3 +151,23 @@ def test_rows_in_their_lanes_colours_and_the_board_larger_on_a_tap(browser, tmp_
         if phone is not None:
             phone.close()
         serve.stop()
+
+
+def test_the_board_on_a_360_px_phone_has_holes_of_6_px_and_only_the_lanes_in_play(
+        browser, tmp_path):  # noqa: F811
+    serve = Serve(tmp_path, ["Alice", "Bob"], 121)
+    phone = None
+    try:
+        phone = Phone(browser, serve.url, 0, viewport={"width": 360, "height": 740})
+        phone.holes()  # the picture is shown
+        boxes = phone.page.evaluate("""() => [...document.querySelectorAll('#board circle.hole')]
+            .map((c) => [c.dataset.lane, c.getBoundingClientRect().width])""")
+        assert {lane for lane, _ in boxes} == {"0", "1"}  # two players: two lanes
+        assert min(w for _, w in boxes) >= 6.0
+        fronts = phone.page.query_selector_all("#board circle.peg.front")
+        assert len(fronts) == 2  # each lane's front peg, in the start hole
+        phone.shot("web-board-360.png")
+    finally:
+        if phone is not None:
+            phone.close()
+        serve.stop()

@@ -11,6 +11,7 @@ from tablescript import rows
 from webtools import KEY, NAMES, Table, make_hub, seat, state
 
 from crib.board.memory import MemoryBoard
+from crib.board.state import BoardState
 from crib.web.app import create_app
 from crib.web.picture import board_svg
 from crib.web.seats import MAX_BODY, seat_token
@@ -265,7 +266,8 @@ class _Q:
 
 
 class _Link:
-    """A board's link as the picture reads it: three lanes, pegs lit, brightness 40."""
+    """A board's link as the picture reads it: three lanes, two in play, pegs lit,
+    brightness 40."""
 
     info = {"lanes": 3, "holes": 121}
 
@@ -277,7 +279,7 @@ class _Link:
         return px
 
     def state(self):
-        return type("State", (), {"settings": {"brightness": 40}})()
+        return BoardState(players=2, pegs=[(2, 5), (0, 3)], settings={"brightness": 40})
 
 
 class _Board(MemoryBoard):
@@ -298,8 +300,10 @@ def test_the_page_is_light(db):
             assert r.status_code == 200
             total += int(r.headers.get("content-length", len(r.content)))
         svg = c.get("/board.svg", headers={"X-Crib-Key": KEY}).text
-    holes = re.findall(r'data-lane="(\d)" data-hole="(\d+)"[^>]*fill="#([0-9a-f]{6})"', svg)
-    assert len(holes) > 360 and any(f != "0c0a09" for _, _, f in holes)
+    holes = re.findall(r'class="hole" data-lane="(\d)" data-hole="(\d+)"[^>]*'
+                       r'fill="#([0-9a-f]{6})"', svg)
+    # The two lanes in play, every hole (start 0 to game 121), some lit.
+    assert len(holes) == 2 * 122 and any(f != "0c0a09" for _, _, f in holes)
     assert total < 150_000
 
 

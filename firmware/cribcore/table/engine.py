@@ -76,11 +76,15 @@ class TableEngine:
             self._run(lambda: next(self._flow))
         return self._events.take()
 
-    def _run(self, step):
+    def _run(self, step, news=False):
         """Advance the flow by step() to its next Ask (None: the session is over). If the
         flow fails inside a game, it is restarted from the record (which holds every
-        answer) before the error goes on to the caller."""
-        self._fresh = True
+        answer) before the error goes on to the caller. news: the board's news re-ran the
+        flow; a question asked again exactly as it was keeps its id (question()), so an
+        answer being tapped meanwhile still applies. An answer or an undo always opens a
+        new id, even for a question that reads the same."""
+        if not news:
+            self._fresh = True
         try:
             self._ask = step()
         except StopIteration:
@@ -255,7 +259,7 @@ class TableEngine:
         self._lit = None  # the board's news (back after a restart, say): tell it again
         changed = table.board_event(ev)
         if (changed or table.decisions) and self.session.playing:
-            self._run(lambda: self._flow.throw(StateChanged()))
+            self._run(lambda: self._flow.throw(StateChanged()), news=True)
         return self._events.take()
 
     # -- what the table sees ------------------------------------------------------------------

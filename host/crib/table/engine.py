@@ -60,7 +60,7 @@ class TableEngine(CoreEngine):
             if self._retried is None or now - self._retried >= RETRY_S:
                 self._retried = now
                 if table.retry_board() and self.session.playing and self._ask is not None:
-                    self._run(lambda: self._flow.throw(StateChanged()))
+                    self._run(lambda: self._flow.throw(StateChanged()), news=True)
         out = self._events.take()
         for ev in self.board.events():
             out += self.board_event(ev)

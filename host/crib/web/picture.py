@@ -1,6 +1,7 @@
 """The board's live picture for the page: the firmware renderer's own LEDs read over the
-link and drawn by crib.picture.snapshot, exactly as `crib board snapshot` draws them (the layout
-checked the same way). The picture is drawn again only when the LEDs changed."""
+link, in their own colours, drawn at phone size by crib.picture.phone (the lanes in play,
+rows of 30 holes, the pegs marked; the layout checked as `crib board snapshot` checks it).
+The picture is drawn again only when the LEDs changed."""
 
 from typing import Any
 
@@ -22,7 +23,7 @@ class BoardPicture:
         from crib.errors import CribError
         from crib.layout.source import load_layout
         from crib.picture.model import board_picture, check_layout
-        from crib.picture.snapshot import svg
+        from crib.picture.phone import svg
         from crib.sim.store import default_store, store_layout
         from cribcore import CoreError
 
@@ -37,8 +38,12 @@ class BoardPicture:
                 config = load_layout(layout)
                 check_layout(config, link.info.get("lanes"), link.info.get("holes"),
                              leds=len(pixels))
-                brightness = link.state().settings.get("brightness")
-                self._svg = svg(board_picture(config, pixels, brightness))
+                state = link.state()
+                pic = board_picture(config, pixels, state.settings.get("brightness"))
+                # At phone size: the lanes in play, rows of 30, the pegs marked
+                # (crib.picture.phone); `crib board snapshot` keeps the board's true shape.
+                self._svg = svg(pic, config.holes, state.lanes or len(config.lanes),
+                                [tuple(p) for p in state.pegs])
                 self._key = key
                 self.lanes = [{"name": ln.name, "colour": "#%02x%02x%02x" % tuple(ln.colour)}
                               for ln in config.lanes]
