@@ -14,6 +14,7 @@ open ring in the lane's colour.
 from xml.sax.saxutils import escape
 
 from crib.picture.model import Picture
+from crib.picture.snapshot import hex_colour
 
 ROW = 30  # holes a row (six groups of five)
 GROUP = 5
@@ -24,6 +25,7 @@ HOLE_R = 0.36  # of a pitch: 6.6 px wide holes when the picture is 344 px wide
 PEG_R = 0.46
 BAR_W = 0.35  # the lane's colour bar at its left
 X0 = 3.1  # hole 1's centre
+END_GAP = 1.6  # the start hole before a lane's first row, the game hole after its last
 MARGIN = 0.7
 FACE = "#261e18"
 DARK = "#0c0a09"
@@ -36,7 +38,7 @@ def _x(col):
 
 def size(holes, lanes):
     """(width, height) in pitches of the picture of `lanes` lanes of a board of `holes`."""
-    return _x(ROW - 1) + 1.6 + MARGIN, place(holes, lanes - 1, holes)[1] + 0.5 + MARGIN
+    return _x(ROW - 1) + END_GAP + MARGIN, place(holes, lanes - 1, holes)[1] + 0.5 + MARGIN
 
 
 def place(holes, lane, hole):
@@ -44,15 +46,11 @@ def place(holes, lane, hole):
     rows = -(-(holes - 1) // ROW)
     top = MARGIN + 0.5 + lane * ((rows - 1) * ROW_PITCH + 1 + LANE_GAP)
     if hole <= 0:
-        return X0 - 1.6, top
+        return X0 - END_GAP, top
     if hole >= holes:
-        return _x(ROW - 1) + 1.6, top + (rows - 1) * ROW_PITCH
+        return _x(ROW - 1) + END_GAP, top + (rows - 1) * ROW_PITCH
     k = hole - 1
     return _x(k % ROW), top + (k // ROW) * ROW_PITCH
-
-
-def _hex(rgb):
-    return "#%02x%02x%02x" % tuple(rgb)
 
 
 def svg(pic: Picture, holes: int, lanes: int, pegs=None) -> str:
@@ -66,8 +64,8 @@ def svg(pic: Picture, holes: int, lanes: int, pegs=None) -> str:
            '<rect class="face" x="0" y="0" width="%.2f" height="%.2f" rx="0.6" fill="%s"/>'
            % (w, h, FACE)]
     for lane in range(lanes):
-        colour = _hex(pic.colours[lane])
-        x0, top = place(holes, lane, 1)
+        colour = hex_colour(pic.colours[lane])
+        _, top = place(holes, lane, 1)
         _, bottom = place(holes, lane, holes)
         out.append('<rect class="lane" data-lane="%d" x="%.2f" y="%.2f" width="%.2f" '
                    'height="%.2f" rx="0.15" fill="%s"><title>%s</title></rect>'
@@ -77,12 +75,12 @@ def svg(pic: Picture, holes: int, lanes: int, pegs=None) -> str:
         if hole.lane >= lanes or hole.hole > holes:
             continue
         x, y = place(holes, hole.lane, hole.hole)
-        fill = _hex(hole.colour) if hole.colour is not None else DARK
+        fill = hex_colour(hole.colour) if hole.colour is not None else DARK
         out.append('<circle class="hole" data-lane="%d" data-hole="%d" cx="%.2f" cy="%.2f" '
                    'r="%.2f" fill="%s" stroke="%s" stroke-width="0.08"/>'
                    % (hole.lane, hole.hole, x, y, HOLE_R, fill, RIM))
     for lane, (back, front) in enumerate((pegs or [])[:lanes]):
-        colour = _hex(pic.colours[lane])
+        colour = hex_colour(pic.colours[lane])
         if back != front:
             x, y = place(holes, lane, back)
             out.append('<circle class="peg back" data-lane="%d" data-hole="%d" cx="%.2f" '

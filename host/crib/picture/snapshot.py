@@ -31,7 +31,8 @@ def take(link, config):
     return board_picture(config, pixels, state.settings.get("brightness"))
 
 
-def _hex(rgb):
+def hex_colour(rgb):
+    """'#rrggbb' of an (r, g, b)."""
     return "#%02x%02x%02x" % tuple(rgb)
 
 
@@ -43,22 +44,23 @@ def svg(pic, caption=None):
     out = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.2f %.2f" '
            'width="%d" height="%d">' % (w, h, round(w * PNG_SCALE), round(h * PNG_SCALE)),
            '<rect class="face" x="0" y="0" width="%.2f" height="%.2f" rx="4" fill="%s"/>'
-           % (w, h, _hex(BOARD_RGB))]
+           % (w, h, hex_colour(BOARD_RGB))]
     for hole in pic.holes:
         if hole.colour is not None:
             out.append('<circle class="glow" cx="%.2f" cy="%.2f" r="%.2f" fill="%s" '
-                       'fill-opacity="%.2f"/>' % (hole.x, hole.y, GLOW_R, _hex(hole.colour),
+                       'fill-opacity="%.2f"/>' % (hole.x, hole.y, GLOW_R, hex_colour(hole.colour),
                                                   GLOW_ALPHA))
     for hole in pic.holes:
-        fill = _hex(hole.colour) if hole.colour is not None else _hex(HOLE_RGB)
+        fill = hex_colour(hole.colour) if hole.colour is not None else hex_colour(HOLE_RGB)
         out.append('<circle class="hole" data-lane="%d" data-hole="%d" cx="%.2f" cy="%.2f" '
                    'r="%.2f" fill="%s" stroke="%s" stroke-width="0.4"/>'
-                   % (hole.lane, hole.hole, hole.x, hole.y, HOLE_R, fill, _hex(RIM_RGB)))
+                   % (hole.lane, hole.hole, hole.x, hole.y, HOLE_R, fill, hex_colour(RIM_RGB)))
     for lane, name in enumerate(pic.names):
         start = pic.hole(lane, 0)
         out.append('<text class="lane" x="%.2f" y="%.2f" font-family="sans-serif" '
                    'font-size="3.2" fill="%s" text-anchor="end" dominant-baseline="middle">'
-                   '%s</text>' % (start.x - 4, start.y, _hex(pic.colours[lane]), _escape(name)))
+                   '%s</text>' % (start.x - 4, start.y, hex_colour(pic.colours[lane]),
+                                  _escape(name)))
     if caption:
         out.append('<text class="caption" x="%.2f" y="%.2f" font-family="sans-serif" '
                    'font-size="4" fill="#d8cfc4">%s</text>' % (4, h - 3, _escape(caption)))

@@ -24,6 +24,7 @@ class BoardPicture:
         from crib.layout.source import load_layout
         from crib.picture.model import board_picture, check_layout
         from crib.picture.phone import svg
+        from crib.picture.snapshot import hex_colour
         from crib.sim.store import default_store, store_layout
         from cribcore import CoreError
 
@@ -45,7 +46,7 @@ class BoardPicture:
                 self._svg = svg(pic, config.holes, state.lanes or len(config.lanes),
                                 [tuple(p) for p in state.pegs])
                 self._key = key
-                self.lanes = [{"name": ln.name, "colour": "#%02x%02x%02x" % tuple(ln.colour)}
+                self.lanes = [{"name": ln.name, "colour": hex_colour(ln.colour)}
                               for ln in config.lanes]
             return self._svg
         except (CribError, CoreError, OSError):  # offline or busy: no picture this time
