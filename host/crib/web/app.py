@@ -23,6 +23,7 @@ through the engine's own validation.
 
 import io
 import json
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -165,7 +166,7 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
     qr = qr_svg(join_url)
     session = seats.seat_token(key, "session")[:12]  # names the seat a phone keeps
 
-    def players():
+    def players() -> list[str]:
         view = hub.state.get("view") or {}
         names = view.get("names")
         return names or []
@@ -184,7 +185,7 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
                         headers={"Cache-Control": "no-store"})
 
     async def events(request: Request) -> Response:
-        async def stream():
+        async def stream() -> AsyncIterator[str]:
             async for text in hub.states(HEARTBEAT_S):
                 yield ": still here\n\n" if text is None else f"data: {text}\n\n"
         return StreamingResponse(stream(), media_type="text/event-stream",
@@ -235,7 +236,7 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
         return await _act(request, "redo", seats.UNDO_FIELDS)
 
     @asynccontextmanager
-    async def lifespan(app):
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.open(poll=poll)
         try:
             yield
