@@ -67,12 +67,17 @@ class LinkBoard:
         self.guard = guard or Guard(link)
         self.link = _GuardedLink(link, self.guard)
 
-    def _call(self, change: Callable[..., BoardState], *args: Any, **kw: Any) -> BoardState:
-        """Run a Link change; a refusal becomes BoardError. The flow's state after."""
+    def _call(self, change: Callable[..., BoardState | None], *args: Any,
+              **kw: Any) -> BoardState:
+        """Run a Link change; a refusal becomes BoardError. The flow's state after (asked
+        for when the reply did not carry it)."""
         from crib.board.link import BoardRefused
 
+        def run() -> BoardState:
+            st = change(*args, **kw)
+            return (st if st is not None else self._link.state()).copy()
         try:
-            return self.guard.call(lambda: change(*args, **kw).copy())
+            return self.guard.call(run)
         except BoardRefused as e:
             raise BoardError(str(e), e.code) from None
 
