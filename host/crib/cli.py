@@ -5,6 +5,8 @@ import argparse
 import importlib
 import sys
 from argparse import ArgumentParser
+from collections.abc import Sequence
+from types import ModuleType
 
 from crib.env import Env
 from crib.errors import HANDLED
@@ -33,7 +35,7 @@ VERBS = {
 }
 
 
-def _verbs():
+def _verbs() -> list[tuple[str, ModuleType]]:
     """(verb, module) for every verb of the table, in its order."""
     return [(verb, importlib.import_module(path)) for verb, path in VERBS.items()]
 
@@ -64,7 +66,7 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser():
+def build_parser() -> ArgumentParser:
     """The argparse parser with a subcommand per verb."""
     parser = argparse.ArgumentParser(
         prog="crib", description="Companion for the LED cribbage board.")
@@ -85,7 +87,7 @@ def _os_error(e: OSError) -> str:
     return "%s: %r" % (text, e.filename) if e.filename else text
 
 
-def main(argv=None, env=None):
+def main(argv: Sequence[str] | None = None, env: Env | None = None) -> int:
     """Run crib with argv (default sys.argv[1:]) in env (default: this process's streams
     and environment); return the exit code."""
     env = Env() if env is None else env
