@@ -7,6 +7,7 @@ import sys
 from argparse import ArgumentParser
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
 from crib.env import Env
 from crib.errors import HANDLED
@@ -58,10 +59,12 @@ def version() -> str:
 class _Version(argparse.Action):
     """--version: worked out only when asked, so building the parser stays quick."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kw) -> None:
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 **kw: Any) -> None:
         super().__init__(option_strings, dest, nargs=0, **kw)
 
-    def __call__(self, parser: ArgumentParser, namespace, values, option_string=None) -> None:
+    def __call__(self, parser: ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
         print(version(), file=sys.stdout)  # on stdout, as argparse's own --version and --help
         parser.exit()
 

@@ -27,6 +27,7 @@ from crib.ui.view import View
 from cribcore.cards import card_name
 
 if TYPE_CHECKING:
+    from crib.board.api import GameBoard
     from crib.practice.game import Seat
     from crib.table.engine import TableEngine
     from cribcore.table.questions import Question
@@ -68,7 +69,7 @@ def check_name(name: str, computer: str) -> str:
     return name
 
 
-def run(args: Namespace, env: Env, board=None) -> int:
+def run(args: Namespace, env: Env, board: GameBoard | None = None) -> int:
     """Play one practice game on env's streams; board: the one chosen by default."""
     from crib.practice.turns import PracticeTurns
     from crib.table.engine import TableEngine

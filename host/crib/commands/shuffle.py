@@ -9,10 +9,11 @@ the total is pegged on the board's first lane as it changes.
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from argparse import ArgumentParser, Namespace
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from crib.connect import add_table_board_arguments, open_table_board, ports_listed, table_port
@@ -92,7 +93,7 @@ def run(args: Namespace, env: Env) -> int:
     return 0
 
 
-def board_free(db, stdin, printer) -> bool:
+def board_free(db: str | os.PathLike[str], stdin: TextIO, printer: _Printer) -> bool:
     """Whether the solitaire may take the board: yes when no table game is unfinished,
     else the player is asked (the table game stays resumable either way)."""
     from crib.history.db import History
@@ -113,7 +114,8 @@ def board_free(db, stdin, printer) -> bool:
     return False
 
 
-def play(game, stdin, printer, time_limit: float = 1.0, on_total=None) -> None:
+def play(game: Shuffle, stdin: TextIO, printer: _Printer, time_limit: float = 1.0,
+         on_total: Callable[[int], None] | None = None) -> None:
     """Read commands from stdin until quit or end of input; on_total(total) after each change.
 
     on_total is the hook for pegging the total on the board (one lane): it is called with
@@ -144,7 +146,7 @@ def play(game, stdin, printer, time_limit: float = 1.0, on_total=None) -> None:
                 on_total(game.total())
 
 
-def _command(game, words, printer, time_limit) -> bool:
+def _command(game: Shuffle, words: list[str], printer: _Printer, time_limit: float) -> bool:
     """Carry out one command; True when the grid changed (and should be shown again)."""
     if not words:
         return False
