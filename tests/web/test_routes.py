@@ -14,7 +14,8 @@ from crib.board.memory import MemoryBoard
 from crib.board.state import BoardState
 from crib.web.app import create_app
 from crib.web.picture import board_svg
-from crib.web.seats import MAX_BODY, seat_token
+from crib.web.seats import seat_token
+from cribcore.webrules import MAX_BODY
 
 
 def answer(client, text, who=None, **extra):

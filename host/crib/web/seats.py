@@ -17,7 +17,6 @@ from typing import Any
 from crib.errors import CribError
 
 TABLE = "table"  # the seat of a shared screen: it may answer every question
-MAX_BODY = 2048  # bytes: an answer is a few cards; anything longer is refused unread
 ANSWER_FIELDS = {"question": str, "answer": str, "seat": (int, str, type(None)),
                  "token": (str, type(None)), "for": bool}
 UNDO_FIELDS = {"question": str, "seat": (int, str, type(None)), "token": (str, type(None))}
@@ -42,13 +41,6 @@ def _bytes(text: str) -> bytes:
     """text as bytes for a constant-time comparison, whatever it holds (non-ASCII, lone
     surrogates): compare_digest takes only ASCII str."""
     return text.encode("utf-8", "surrogatepass")
-
-
-def key_ok(key: str, given: str | None) -> bool:
-    """Whether given is the session key (compared in constant time)."""
-    if not given or not isinstance(given, str):
-        return False
-    return hmac.compare_digest(_bytes(key), _bytes(given))
 
 
 def seat_token(key: str, seat: int | str) -> str:
