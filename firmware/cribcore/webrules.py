@@ -10,24 +10,28 @@ that runs on CPython and MicroPython, no I/O.
   that wants no preflight, sends).
 - With hosts given, a Host header not among them gets 421 (a name another site made point
   here: DNS rebinding).
-- A body is at most MAX_BODY bytes (413), and its Content-Length is digits (400).
+- A body is at most MAX_BODY bytes (413), its Content-Length is digits (400), and it is
+  given (411: not sent in chunks).
 - The page's responses carry PAGE_HEADERS (its own script and style only, framed by no
   one, its address never sent elsewhere).
 
     why = refusal(method, path, header, given_key, key, hosts)   # (status, text) or None
-    why = length_refusal(header("content-length"))
+    why = length_refusal(header("content-length"), chunked)
     body, why = json_body(raw)
 """
 
 import json
 
 MAX_BODY = 2048  # bytes: an answer is a few cards; anything longer is refused unread
+MAX_NESTING = 16  # brackets and braces in a body: an answer has one (a board's parser
+# would spend its heap on a thousand nested lists)
 FORBIDDEN = "403: this page needs the address `crib serve` printed (it carries the key)"
 CROSS_ORIGIN = "403: a page of another site may not post to the companion"
 NOT_JSON = "415: answers are posted as application/json"
 UNKNOWN_HOST = "421: this companion does not answer to that host name"
 TOO_LARGE = "request too large (at most %d bytes)" % MAX_BODY
 BAD_LENGTH = "bad Content-Length"
+NEEDS_LENGTH = "a body is sent with its Content-Length (not in chunks)"
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
 # The page runs only its own script and style, talks only to its server, is framed by
 # no one, and never sends its address (with the key) to another site.
@@ -102,9 +106,12 @@ def refusal(method, path, header, given, key, hosts=None):
     return None
 
 
-def length_refusal(length):
+def length_refusal(length, chunked=False):
     """(status, text) when a body's Content-Length (text, or None) is refused: not plain
-    digits (400), more than MAX_BODY (413); else None."""
+    digits (400), more than MAX_BODY (413), a body sent in chunks (411: a board reads a
+    body whole, by its length); else None."""
+    if chunked:
+        return 411, NEEDS_LENGTH
     if length is None:
         return None
     if not length or not all("0" <= c <= "9" for c in length):
@@ -118,6 +125,8 @@ def json_body(raw):
     """(the JSON value of raw bytes, None), or (None, (400, why)) when it is not JSON."""
     if len(raw) > MAX_BODY:
         return None, (413, TOO_LARGE)
+    if raw.count(b"[") + raw.count(b"{") > MAX_NESTING:
+        return None, (400, "the request is nested too deeply")
     try:
         return json.loads(raw.decode("utf-8")), None
     except (ValueError, UnicodeError):

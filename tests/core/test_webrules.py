@@ -74,6 +74,7 @@ def test_body_lengths():
     assert length_refusal(str(MAX_BODY + 1))[0] == 413
     for bad in ("", "-1", "1e3", " 12", "\u0661\u0662", "0x10"):
         assert length_refusal(bad)[0] == 400, bad
+    assert length_refusal(None, True)[0] == length_refusal("12", True)[0] == 411
 
 
 def test_bodies_are_json_or_refused():
@@ -82,6 +83,8 @@ def test_bodies_are_json_or_refused():
         value, why = json_body(raw)
         assert value is None and why[0] == 400, raw
     assert json_body(b" " * (MAX_BODY + 1))[1][0] == 413
+    deep = b"[" * 1000 + b"]" * 1000  # fits in MAX_BODY; never handed to the parser
+    assert json_body(deep) == (None, (400, "the request is nested too deeply"))
 
 
 def test_the_page_runs_only_its_own_code():

@@ -22,7 +22,6 @@ through the engine's own validation.
     POST /api/redo    {question, seat, token}       put back what the last undo took back
 """
 
-import io
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -42,7 +41,7 @@ from starlette.staticfiles import StaticFiles
 
 from crib.table.engine import StaleQuestion
 from crib.web import seats
-from crib.web.assets import page_html
+from crib.web.assets import page_html, qr_svg
 from crib.web.hub import Hub
 from crib.web.seats import Refused
 from cribcore import webrules
@@ -74,19 +73,10 @@ class KeyCheck:
         await self.app(scope, receive, send)
 
 
-def qr_svg(url: str) -> str:
-    """The joining address as a QR code (SVG text)."""
-    import segno
-
-    out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False,
-                                    svgns=True, title="join this game")
-    return out.getvalue().decode()
-
-
 async def _body(request: Request, fields: dict, required: tuple[str, ...]) -> dict:
     """The posted JSON object, size-limited and checked field by field (Refused if not)."""
-    why = webrules.length_refusal(request.headers.get("content-length"))
+    why = webrules.length_refusal(request.headers.get("content-length"),
+                                  "transfer-encoding" in request.headers)
     if why is not None:
         raise Refused(*why)
     raw = b""

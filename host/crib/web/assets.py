@@ -4,10 +4,11 @@ its content type. A board serves them as stored, with Content-Encoding: gzip: it
 compresses anything itself.
 
     for path, (data, kind) in gzipped().items():   # "/", "/static/app.js", ...
-    write(folder)                                   # index.html.gz, app.js.gz, app.css.gz
+    write(folder, join_url)            # index.html.gz, app.js.gz, app.css.gz, qr.svg
 """
 
 import gzip
+import io
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -51,12 +52,25 @@ def file_name(path: str) -> str:
     return ("index.html" if path == "/" else path.rsplit("/", 1)[1]) + ".gz"
 
 
-def write(folder: str | Path) -> int:
-    """Write each gzipped file into folder (made if missing); their total size."""
+def qr_svg(url: str) -> str:
+    """The joining address as a QR code (SVG text)."""
+    import segno
+
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False,
+                                    svgns=True, title="join this game")
+    return out.getvalue().decode()
+
+
+def write(folder: str | Path, join_url: str | None = None) -> int:
+    """Write each gzipped file into folder (made if missing), and with join_url its QR
+    code as qr.svg; the gzipped files' total size."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     total = 0
     for path, (data, _kind) in gzipped().items():
         (folder / file_name(path)).write_bytes(data)
         total += len(data)
+    if join_url is not None:
+        (folder / "qr.svg").write_text(qr_svg(join_url))
     return total
