@@ -4,7 +4,8 @@ that runs on CPython and MicroPython, no I/O.
 
 - The key: every request but the page's shell and its script and style (public) carries
   the session key, as the X-Crib-Key header or `k` in the query, never a cookie (cookies
-  are not scoped by port), compared in constant time; else 403.
+  are not scoped by port), compared in constant time (cribcore.table.seats.key_ok);
+  else 403.
 - A write (POST...) from another site's page (its Origin is not this host) is refused
   (403), and so is a body that is not JSON (415: what a form, or another site's script
   that wants no preflight, sends).
@@ -22,7 +23,8 @@ that runs on CPython and MicroPython, no I/O.
 
 import json
 
-MAX_BODY = 2048  # bytes: an answer is a few cards; anything longer is refused unread
+from cribcore.table.seats import MAX_BODY, key_ok
+
 MAX_NESTING = 16  # brackets and braces in a body: an answer has one (a board's parser
 # would spend its heap on a thousand nested lists)
 FORBIDDEN = "403: this page needs the address `crib serve` printed (it carries the key)"
@@ -43,30 +45,6 @@ PAGE_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "X-Content-Type-Options": "nosniff",
 }
-
-
-def _bytes(text):
-    """text as bytes, whatever it holds (non-ASCII; on CPython lone surrogates too)."""
-    try:
-        return text.encode("utf-8")
-    except UnicodeError:
-        return text.encode("utf-8", "surrogatepass")
-
-
-def same_secret(a, b):
-    """Whether two texts are equal, in a time that depends on their lengths only."""
-    if not isinstance(a, str) or not isinstance(b, str):
-        return False
-    x, y = _bytes(a), _bytes(b)
-    diff = len(x) ^ len(y)
-    for i in range(min(len(x), len(y))):
-        diff |= x[i] ^ y[i]
-    return diff == 0
-
-
-def key_ok(key, given):
-    """Whether given is the session key (constant time; nothing given is never it)."""
-    return bool(given) and same_secret(key, given)
 
 
 def public(path):

@@ -13,7 +13,6 @@ from cribcore.webrules import (
     length_refusal,
     public,
     refusal,
-    same_secret,
 )
 
 KEY = "k3y-0123456789abcdef"
@@ -29,8 +28,7 @@ def test_the_key_is_compared_whole():
     assert key_ok(KEY, KEY)
     for given in (None, "", KEY[:-1], KEY + "x", KEY.upper(), "\u00e9" * 20, 7):
         assert not key_ok(KEY, given), given
-    assert same_secret("\u00e9t\u00e9", "\u00e9t\u00e9") and not same_secret("a", "b")
-    assert not same_secret("ab", "abc") and not same_secret(None, None)
+    assert key_ok("\u00e9t\u00e9", "\u00e9t\u00e9") and not key_ok("ab", "abc")
 
 
 def test_only_the_shell_and_its_assets_are_public():

@@ -20,7 +20,7 @@ from cribcore import CoreError
 from cribcore.table.engine import TURN_KINDS, StaleQuestion
 from cribcore.table.engine import TableEngine as CoreEngine
 from cribcore.table.entries import StateChanged
-from cribcore.table.questions import Event, Events
+from cribcore.table.questions import Events
 from cribcore.table.turns import Turns
 
 __all__ = ["RETRY_S", "TURN_KINDS", "StaleQuestion", "TableEngine"]
@@ -51,9 +51,9 @@ class TableEngine(CoreEngine):
         self._clock = clock
         self._retried = None
 
-    def poll(self) -> list[Event]:
-        """The board's news since the last poll (and an offline board tried again)."""
-        self.start()
+    def _news(self) -> None:
+        """Before a poll reads the board's presses: an offline board tried again (every
+        RETRY_S), and the open question asked again if what the board holds changed it."""
         table = self.session.table
         if table is not None and table.offline:
             now = self._clock()
@@ -61,7 +61,3 @@ class TableEngine(CoreEngine):
                 self._retried = now
                 if table.retry_board() and self.session.playing and self._ask is not None:
                     self._run(lambda: self._flow.throw(StateChanged()), news=True)
-        out = self._events.take()
-        for ev in self.board.events():
-            out += self.board_event(ev)
-        return out
