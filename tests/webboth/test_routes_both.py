@@ -6,6 +6,7 @@ refuses (422), another player's turn (409); each refusal changes nothing. The te
 module share one game per server (conftest), so each starts from the state it finds."""
 
 import json
+import socket
 import time
 
 import httpx2 as httpx
@@ -223,3 +224,33 @@ def test_every_screen_is_pushed_each_change(server, table):
 
 def test_a_seat_joined_again_keeps_its_token(server, table):
     assert seat(table.c, 0) == table.seats[0]
+
+
+def test_a_silent_connection_is_closed_and_holds_no_one_up(server):
+    """A stranger's connection that never sends a request is closed within seconds (the
+    board's after boardweb.server.REQUEST_S, crib serve's after crib.web.server's), and a
+    phone asking meanwhile is served at once."""
+    host, port = server.url.rsplit("/", 1)[1].split(":")
+    silent = [socket.create_connection((host, int(port)), 5) for _ in range(4)]
+    try:
+        with client(server) as c:
+            t0 = time.monotonic()
+            assert c.get("/state").status_code == 200
+            assert time.monotonic() - t0 < 3
+        t0 = time.monotonic()
+        for s in silent:
+            s.settimeout(15)
+            said = b""
+            try:
+                while True:  # until the server closes it (a timeout here fails the test)
+                    data = s.recv(4096)
+                    if not data:
+                        break
+                    said += data
+            except ConnectionResetError:
+                pass
+            assert b"Alice" not in said
+        assert time.monotonic() - t0 < 12
+    finally:
+        for s in silent:
+            s.close()
