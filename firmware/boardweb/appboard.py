@@ -1,6 +1,6 @@
 """The table engine's Board (cribcore.table.record's interface) over the firmware App in
-the same interpreter: each call is a protocol line handed to the App as if it came over
-USB, stepped until its reply, so the board's own rules (ids applied once, saved before the
+the same interpreter: each call is a protocol line the App runs as a line from USB
+(App._line: its reply at once, the frame left to the server's loop), so the board's own rules (ids applied once, saved before the
 reply) hold for the engine exactly as for the laptop's link. The LEDs move on every peg.
 
     board = AppBoard(app, port)       # port: a LoopPort, the App's serial port
@@ -57,19 +57,22 @@ class AppBoard:
         self.app.step(self.clock())
 
     def _call(self, verb, **args):
-        """Send one command; its reply's fields (BoardRefused on an `err`)."""
-        self.port.inbox += encode(verb, **args).encode() + b"\n"
-        for _ in range(8):
-            self.tick()
-            for line in self.port.take():
-                msg = decode(line)
-                if msg.kind == "evt":
-                    self._news.append(msg)
-                elif msg.kind == "err":
-                    raise BoardRefused(msg.args.get("msg") or verb, msg.args.get("code"))
-                else:
-                    return msg.args
-        raise BoardRefused("no reply from the board app to %r" % verb, "internal")
+        """Run one command line as the App runs a line from USB (its own checks, ids and
+        save), without waiting for a frame (the server's loop draws them); its reply's
+        fields (BoardRefused on an `err`)."""
+        self.app._line(encode(verb, **args))
+        reply = None
+        for line in self.port.take():
+            msg = decode(line)
+            if msg.kind == "evt":
+                self._news.append(msg)
+            elif msg.kind == "err":
+                raise BoardRefused(msg.args.get("msg") or verb, msg.args.get("code"))
+            else:
+                reply = msg.args
+        if reply is None:
+            raise BoardRefused("no reply from the board app to %r" % verb, "internal")
+        return reply
 
     def peg(self, lane, n, op_id):
         return self._call("peg", p=lane, n=n, id=op_id)

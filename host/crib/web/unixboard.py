@@ -26,7 +26,7 @@ from crib.web import assets
 # what the firmware's own data and the Wi-Fi driver leave: far more than this. The unix
 # port's objects are 64-bit (a 32-bit board's are about half to two thirds the size), so
 # a server that runs here runs there with room to spare. docs/boardweb.md says more.
-HEAP = "512K"
+HEAP = "640K"
 
 
 class BoardServerError(CribError):
