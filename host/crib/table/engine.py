@@ -13,9 +13,13 @@ Every answer is written to the history before it is pegged (crib.table.record).
 
 import secrets
 import time
+from collections.abc import Callable
+from typing import Any
 
+from crib.board.api import GameBoard
 from crib.errors import CribError
-from crib.table.session import Session
+from crib.history.db import History
+from crib.table.session import Session, Setup
 from cribcore import CoreError
 from cribcore.table.engine import TURN_KINDS, StaleQuestion
 from cribcore.table.engine import TableEngine as CoreEngine
@@ -34,9 +38,11 @@ class TableEngine(CoreEngine):
     BOARD_ERRORS = (CribError, OSError)
     ANSWER_ERRORS = (CribError, CoreError, ValueError)
 
-    def __init__(self, history, board, options=None, setup=None, resume=False,
-                 board_name=None, clock=time.monotonic, turns=None, games=0,
-                 offer_resume=True):
+    def __init__(self, history: History, board: GameBoard, options: dict[str, Any] | None = None,
+                 setup: Setup | None = None, resume: bool = False,
+                 board_name: str | None = None,
+                 clock: Callable[[], float] = time.monotonic, turns: type | None = None,
+                 games: int = 0, offer_resume: bool = True) -> None:
         """options: recorded with each game (muggins, manual, review, confirm, totals);
         setup: what is known of the match (cribcore.table.session.Setup); resume: go on
         with the unfinished game; turns: the questions of a hand (default the table's:
@@ -49,7 +55,7 @@ class TableEngine(CoreEngine):
                           offer_resume=offer_resume)
         super().__init__(session, setup, resume, secrets.token_hex(3))
         self._clock = clock
-        self._retried = None
+        self._retried: float | None = None
 
     def _news(self) -> None:
         """Before a poll reads the board's presses: an offline board tried again (every

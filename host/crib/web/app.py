@@ -22,6 +22,7 @@ through the engine's own validation.
     POST /api/redo    {question, seat, token}       put back what the last undo took back
 """
 
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -55,12 +56,12 @@ class KeyCheck:
     write from another site or not JSON, with hosts an unknown Host header) before any
     route runs."""
 
-    def __init__(self, app, key, hosts=None):
+    def __init__(self, app: Any, key: str, hosts: set[str] | None = None):
         self.app = app
         self.key = key
         self.hosts = hosts
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             req = Request(scope)
             given = req.query_params.get("k") or req.headers.get("x-crib-key")
@@ -102,7 +103,7 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
     qr = qr_svg(join_url)
     session = seats.seat_token(key, "session")[:12]  # names the seat a phone keeps
 
-    def players():
+    def players() -> list[str]:
         view = hub.state.get("view") or {}
         names = view.get("names")
         return names or []
@@ -121,7 +122,7 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
                         headers={"Cache-Control": "no-store"})
 
     async def events(request: Request) -> Response:
-        async def stream():
+        async def stream() -> AsyncIterator[str]:
             async for text in hub.states(HEARTBEAT_S):
                 yield ": still here\n\n" if text is None else f"data: {text}\n\n"
         return StreamingResponse(stream(), media_type="text/event-stream",
@@ -172,7 +173,7 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
         return await _act(request, "redo", seats.UNDO_FIELDS)
 
     @asynccontextmanager
-    async def lifespan(app):
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.open(poll=poll)
         try:
             yield

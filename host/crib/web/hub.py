@@ -53,7 +53,7 @@ class Hub:
 
     def __init__(self, make: Callable[[], TableEngine],
                  picture: Callable[[Any], str | None] | None = None,
-                 on_change: Callable[[TableEngine], None] | None = None):
+                 on_change: Callable[[TableEngine], None] | None = None) -> None:
         self._make = make
         self.engine: TableEngine | None = None
         self._the_room: Room | None = None
@@ -266,7 +266,7 @@ class SharedEngine:
     screen is told what it changed, and poll() hands over what the others did (the
     phones, the board). A refusal is a Refused (an AnswerError: the terminal says it)."""
 
-    def __init__(self, hub: Hub):
+    def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self._seen = hub.call(lambda: hub.room.seq)
 
