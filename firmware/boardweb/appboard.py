@@ -1,7 +1,8 @@
 """The table engine's Board (cribcore.table.record's interface) over the firmware App in
 the same interpreter: each call is a protocol line the App runs as a line from USB
-(App._line: its reply at once, the frame left to the server's loop), so the board's own rules (ids applied once, saved before the
-reply) hold for the engine exactly as for the laptop's link. The LEDs move on every peg.
+(App._line: its reply at once, the frame left to the server's loop), so the board's own
+rules (ids applied once, saved before the reply) hold for the engine exactly as for the
+laptop's link. The LEDs move on every peg.
 
     board = AppBoard(app, port)       # port: a LoopPort, the App's serial port
     board.peg(0, 5, "t1-3"); board.undo("t1-4"); board.set_turn(1)
