@@ -94,7 +94,7 @@ class UnixBoard:
                 [micropython(), "-X", "heapsize=" + self.heap, "-m", "boardweb.unix",
                  *self.args], env=env, stdout=out, stderr=subprocess.STDOUT,
                 cwd=self._dir.name)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60  # a loaded machine is slow to start it
         while True:
             try:
                 with socket.create_connection(("127.0.0.1", self.port), 0.5):
