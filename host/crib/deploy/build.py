@@ -18,7 +18,7 @@ from crib.layout.source import firmware_dir
 KEEP_SOURCE = ("main.py", "boot.py")
 # Packages a plain Pico does not run, left off its build unless asked for (extras): the
 # table engine (cribcore.table) is for a board that serves the game itself.
-OPTIONAL = ("cribcore/table",)
+OPTIONAL = ("cribcore/table", "cribcore/webrules.py", "boardweb")
 
 
 class BuildError(CribError):
