@@ -50,7 +50,7 @@ def restore(lines, lanes):
         lines = lines.split("\n")
     if len(lines) < 2 or not lines[0].startswith("board "):
         raise ValueError(f"not a state text: {lines[0][:40]!r}")
-    board = Board.loads(lines[0][6:])
+    board = Board.loads(lines[0][6:], framed=True)  # the store's slot checked the bytes
     if board.players > lanes:
         raise ValueError(f"{board.players} players on {lanes} lanes")
     ids = lines[2:]
