@@ -3,7 +3,7 @@ the power budget, the bill of materials, the pin map, the schematic and wiring s
 face drawing and its fabrication files (laser SVG, DXF, drilling templates), the files of
 hardware/. Without --out a text document goes to stdout; `all` writes them all.
 The schematic and the fabrication files need the hardware extra: pip install '.[hardware]'.
-`card` is a board with Wi-Fi's join card (card.pdf, card.png): its details from the board
+`card` is a board with Wi-Fi's join card (a PDF and a PNG): its details from the board
 on --port, or given with --ssid, --password and --key."""
 
 import json
@@ -16,7 +16,6 @@ from crib.errors import CribError
 HELP = "guide, parts, pins, schematic, wiring, face and fabrication files from the layout"
 WHAT = ("guide", "power", "bom", "pins", "schematic", "wiring", "stripboard", "face", "cut",
         "box", "card", "all")
-CARD = ("card.pdf", "card.png")
 FILES = {"guide": ("README.md",), "power": ("power.md",), "bom": ("BOM.csv", "BOM.md"),
          "pins": ("pins.md",), "schematic": ("schematic.svg",), "wiring": ("wiring.svg",),
          "stripboard": ("stripboard.svg",),
@@ -24,7 +23,9 @@ FILES = {"guide": ("README.md",), "power": ("power.md",), "bom": ("BOM.csv", "BO
          "cut": ("face-cut.svg", "face.dxf", "face-template-a4.pdf",
                  "face-template-letter.pdf"),
          "box": ("box-cut.svg", "box.dxf", "box-template-a4.pdf", "box-template-letter.pdf",
-                 "section.svg")}
+                 "section.svg"),
+         "card": ("card.pdf", "card.png")}  # made by _card, from a board's Wi-Fi details
+CARD = FILES["card"]
 SHOWN = {"guide": "README.md", "power": "power.md", "bom": "BOM.md", "pins": "pins.md",
          "schematic": "schematic.svg", "wiring": "wiring.svg",
          "stripboard": "stripboard.svg", "face": "face.svg", "cut": "face-cut.svg",
