@@ -381,7 +381,7 @@ def test_a_plain_pico_gets_no_server_side_and_says_it_has_no_wifi(pico, tmp_path
     out = _deploy(FIRMWARE, pico.port, tmp_path)
     assert any("a plain Pico" in line for line in out)
     assert set(pico.files(list(WIFI_ONLY) + ["wifi"]).values()) == {None}
-    assert pico.ask("wifi").startswith("err code=no_wifi ")
+    assert pico.ask("wifi").startswith("err code=unknown_verb ")
 
 
 def test_a_board_with_wifi_gets_the_server_side_and_keeps_its_details(tmp_path):

@@ -19,13 +19,11 @@ MAX_REPLY = 8192  # what a host should accept (the `leds` reply of a long strip)
 FIELDS = (" code:w rev:i proto:i fw:w desk:i lanes:i holes:i p:i n:i src:w target:i"
           " players:i match:i p0:l p1:l p2:l p3:l dealer:i winner:i wins:l skunk:l undos:i"
           " pending:l mode:w brightness:i budget_ma:i pause_ms:i idle_ms:i ma:i free:i leds:i px:t"
-          " verb:w verbs:s args:t warn:s b:w on:i ms:i now:i ssid:t password:t key:w"
-          " address:w newkey:i msg:t id:d ")
+          " verb:w verbs:s args:t warn:s b:w on:i ms:i now:i msg:t id:d ")
 
 CHANGE = 1  # changes state: takes id=, saved on flash before the reply
 DESK = 2  # the desktop runner only; the Pico answers desk_only
 ONE = 4  # needs at least one of its [optional] arguments
-WIFI = 8  # a board with Wi-Fi only (pegboard.joining); a plain Pico answers no_wifi
 
 # verb, flags, arguments (name=low..high for numbers; [optional]), help: four to a row.
 COMMANDS = (
@@ -42,8 +40,6 @@ COMMANDS = (
     "help", 0, "[verb]", "the verbs, or one verb's arguments",
     "btn", DESK, "b on=0..1", "desk: press (on=1) or release (on=0) button b",
     "tick", DESK, "ms=0..600000", "desk: drive the clock ms milliseconds forward",
-    "wifi", WIFI, "[ssid] [password] [newkey=1..1]",
-    "Wi-Fi board: its network's name, password, page key, address; or change them",
 )
 
 # The board's own lines (buttons, boot, problems), one event a line: name, then fields.
@@ -57,8 +53,7 @@ warn code msg"""
 # The stable error codes. What each means is in docs/protocol.md (a test keeps the two in
 # step), not here: the board only sends codes, and this module lives in the Pico's heap.
 ERRORS = ("bad_line", "too_long", "unknown_verb", "bad_arg", "missing_arg", "bad_lane",
-          "game_over", "no_undo", "id_reused", "desk_only", "store_failed", "internal",
-          "no_wifi")
+          "game_over", "no_undo", "id_reused", "desk_only", "store_failed", "internal")
 
 _KEY = "abcdefghijklmnopqrstuvwxyz0123456789_"
 _ID = _KEY + "ABCDEFGHIJKLMNOPQRSTUVWXYZ-"

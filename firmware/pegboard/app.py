@@ -12,7 +12,6 @@ from cribcore.pegs import PegError, checksum
 from cribcore.protocol import (
     CHANGE,
     PROTO,
-    WIFI,
     LineReader,
     ProtocolError,
     canonical,
@@ -200,9 +199,7 @@ class App:
                 raise ProtocolError(f"{msg.kind!r} is for the board to send", "unknown_verb")
             ident = msg.args.pop("id", None)
             run = self.VERBS.get(msg.verb)
-            if run is None:  # a verb of the protocol this app has none for: the desk's,
-                if command(msg.verb)[1] & WIFI:  # or a board with Wi-Fi's
-                    raise ProtocolError(f"{msg.verb!r} needs a board with Wi-Fi", "no_wifi")
+            if run is None:  # a verb of the protocol this app has none for: the desk's
                 raise ProtocolError(f"{msg.verb!r} runs on the desktop only", "desk_only")
             if command(msg.verb)[1] & CHANGE:
                 self._change(msg, ident, run)
@@ -330,8 +327,7 @@ class App:
         return {"verb": verb, "args": usage(verb), "msg": command(verb)[3]}
 
     # Every verb this app answers, to its method (tests/firmware/test_app_protocol.py checks
-    # them against the protocol's table: the Pico answers all but the desk's and, on a
-    # board with Wi-Fi alone, pegboard.joining's wifi).
+    # them against the protocol's table: the Pico answers all but the desk's).
     VERBS = {"hello": _q_hello, "state": _q_state, "peg": _c_peg, "undo": _c_undo,
              "new": _c_new, "set": _c_set, "leds": _q_leds, "turn": _q_turn, "help": _q_help}
 

@@ -11,11 +11,14 @@ closed), so a power cut during a change leaves the old details or the new, never
 neither. Read back at every boot; a file that is missing or fails its checks is replaced
 by new details, with a warning (a card printed for the old ones no longer works).
 
-Only a board with Wi-Fi carries this module and its verb (`crib deploy` leaves both off a
-plain Pico, whose app answers `wifi` with `err code=no_wifi`). Docs: docs/board.md,
-docs/protocol.md.
+Only a board with Wi-Fi carries this module and its verb: extend_protocol() adds the verb
+and its fields to the protocol's tables (cribcore.protocol) when the board starts its
+Wi-Fi, and the host's crib.board.wifi does the same. `crib deploy` leaves the module off a
+plain Pico, whose tables and heap stay as they were: it answers `wifi` with
+`err code=unknown_verb`. Docs: docs/board.md, docs/protocol.md.
 """
 
+from cribcore import protocol
 from cribcore.protocol import ProtocolError
 
 FILE = "/wifi"  # on the board's flash, beside the state; `crib deploy` never touches it
@@ -24,6 +27,18 @@ TYPABLE = "23456789abcdefghjkmnpqrstuvwxyz"  # unambiguous when printed: no 0 o 
 _URLSAFE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 KEY_CHARS = 22  # 6 bits each
 NAME_PREFIX = "Cribbage-"
+# The `wifi` verb's row and fields, in cribcore.protocol's formats (COMMANDS, FIELDS).
+ROW = ("wifi", 0, "[ssid] [password] [newkey=1..1]",
+       "Wi-Fi board: its join details; or set them")
+FIELDS = "ssid:t password:t key:w address:w newkey:i "
+
+
+def extend_protocol():
+    """Add the `wifi` verb and its fields to the protocol's tables, once."""
+    if ROW[0] not in protocol.verbs():
+        protocol.FIELDS += FIELDS
+        protocol.COMMANDS += ROW
+        protocol._FIELD.clear()  # the fields' lookup table, made again at its next use
 
 
 def _draw(urandom, alphabet, n):
@@ -132,6 +147,7 @@ class Joining:
 
     def register(self, app):
         """Give app the `wifi` verb (the plain Pico's app has none)."""
+        extend_protocol()
         app.joining = self
         app.VERBS = dict(app.VERBS)
         app.VERBS["wifi"] = _wifi

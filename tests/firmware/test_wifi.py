@@ -8,7 +8,9 @@ import pytest
 from apprig import Files, PowerCut, Rig
 from hypothesis import given
 from hypothesis import strategies as st
+from support import FIRMWARE
 
+from cribcore import protocol
 from cribcore.protocol import decode
 from pegboard import joining, wifi
 from pegboard.joining import TYPABLE, Joining, load, make, parse, problem, text
@@ -192,11 +194,36 @@ def test_a_power_cut_while_changing_leaves_the_old_details():
     assert load(files, _rand(8)) == (details, None)
 
 
-def test_the_plain_board_answers_no_wifi():
-    rig = Rig(desk_verbs=False)
+def test_the_plain_board_answers_unknown_verb_and_its_tables_have_no_wifi():
+    """A plain Pico's protocol tables are the core's own (its heap is as before): the verb
+    and its fields come with pegboard.joining, which only a board with Wi-Fi carries."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.path.insert(0, %r)\n"
+            "from cribcore import protocol\nfrom pegboard import app\n"
+            "print('wifi' in protocol.verbs(), 'ssid:' in protocol.FIELDS)" % str(FIRMWARE))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.split() == ["False", "False"], out.stderr
+    rig = Rig(desk_verbs=False)  # (in this process the tables may have been extended)
     m = rig.ask("wifi")
-    assert (m.kind, m.args["code"]) == ("err", "no_wifi")
-    assert "Wi-Fi" in m.args["msg"]
+    assert (m.kind, m.args["code"]) in (("err", "unknown_verb"), ("err", "desk_only"))
+
+
+def test_extending_the_protocol_is_done_once():
+    joining.extend_protocol()
+    tables = (protocol.FIELDS, protocol.COMMANDS)
+    joining.extend_protocol()
+    assert (protocol.FIELDS, protocol.COMMANDS) == tables
+    assert protocol.verbs().count("wifi") == 1
+    line = protocol.encode("wifi", ssid="a b", newkey=1)
+    assert protocol.decode(line).args == {"ssid": "a b", "newkey": 1}
+    with pytest.raises(protocol.ProtocolError):
+        protocol.encode("wifi", newkey=2)
+    doc = (FIRMWARE.parent / "docs" / "protocol.md").read_text()
+    assert "`wifi %s`" % protocol.usage("wifi") in doc
+    for name in joining.FIELDS.split():
+        assert "`%s`" % name.split(":")[0] in doc
 
 
 # -- the access point ----------------------------------------------------------------------

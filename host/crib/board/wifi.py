@@ -7,7 +7,9 @@ from __future__ import annotations
 from crib.board.link import BoardRefused, Link
 from crib.errors import CribError
 from cribcore.protocol import MAX_LINE, ProtocolError, encode
-from pegboard.joining import check_password, check_ssid
+from pegboard.joining import check_password, check_ssid, extend_protocol
+
+extend_protocol()  # the `wifi` verb, which only a board with Wi-Fi has
 
 FIELDS = ("ssid", "password", "key", "address")
 
@@ -48,7 +50,9 @@ def details(link: Link, ssid: str | None = None, password: str | None = None,
         try:
             reply = link.request("wifi", **args)
         except BoardRefused as e:
-            if e.code in ("no_wifi", "unknown_verb", "desk_only"):
+            # A plain Pico's tables have no `wifi` (unknown_verb); a board whose tables
+            # have it but whose app does not answers it as a verb not its own (desk_only).
+            if e.code in ("unknown_verb", "desk_only"):
                 raise NoWifi("this board has no Wi-Fi (a plain Pico, or firmware without "
                              "it): `crib deploy` to a Pico 2 W gives a board its own network "
                              "and page") from None
