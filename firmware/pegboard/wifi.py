@@ -63,9 +63,10 @@ class AccessPoint:
 
 
 def server():
-    """The board's web server's entry, serve(app, key, address), or None when it is not on
-    the flash. (Issue 27's server, built beside this module: it steps the app and never
-    returns.)"""
+    """The board's web server's entry, boardweb.serve(app, key, address), or None when it
+    is not on the flash. The interface this module codes to: the server (issue 27's,
+    firmware/boardweb) serves the page on address, port 80, with the key, steps the app
+    (its buttons, its LEDs, its USB port) and never returns."""
     try:
         from boardweb import serve as web  # type: ignore[import-not-found]
     except ImportError:
@@ -91,7 +92,7 @@ def serve(app, network=None, files=None, urandom=None, sleep_ms=None, web=None):
     Joining(files, urandom, details, ADDRESS).register(app)
     web = web or server()
     if web is None:
-        app.warn("wifi", "no web server on the flash: deploy again with `crib deploy`")
+        app.warn("wifi", "no web server (boardweb.serve) on the flash: play over USB")
         return False
     try:
         if network is None:
