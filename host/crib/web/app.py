@@ -23,8 +23,10 @@ through the engine's own validation.
 
 import io
 import json
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from starlette.applications import Starlette
@@ -41,11 +43,9 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from crib.table.engine import StaleQuestion
 from crib.web import seats
 from crib.web.hub import Hub
 from crib.web.seats import Refused
-from cribcore.table.answers import AnswerError
 
 HERE = Path(__file__).resolve().parent
 HEARTBEAT_S = 15.0  # a comment line on an idle event stream, so dead screens are noticed
@@ -166,7 +166,7 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
     qr = qr_svg(join_url)
     session = seats.seat_token(key, "session")[:12]  # names the seat a phone keeps
 
-    def players():
+    def players() -> list[str]:
         view = hub.state.get("view") or {}
         names = view.get("names")
         return names or []
@@ -185,7 +185,7 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
                         headers={"Cache-Control": "no-store"})
 
     async def events(request: Request) -> Response:
-        async def stream():
+        async def stream() -> AsyncIterator[str]:
             async for text in hub.states(HEARTBEAT_S):
                 yield ": still here\n\n" if text is None else f"data: {text}\n\n"
         return StreamingResponse(stream(), media_type="text/event-stream",
@@ -214,50 +214,29 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
         return JSONResponse({"ok": True, "seat": seat, "name": name,
                              "token": seats.seat_token(key, seat)})
 
-    async def _checked(request, fields, required):
-        body = await _body(request, fields, required)
-        seat = seats.check_seat(key, body.get("seat"), body.get("token"), len(players()))
-        q = await hub.question()
-        if q is None:
-            raise Refused(409, "the session is over: nothing is asked")
-        if body["question"] != q.id:
-            raise Refused(409, f"that question is no longer open (now: {q.prompt})")
-        return body, seat, q
-
-    async def _act(act) -> Response:
-        """Run an answer or an undo; every refusal becomes its status and message."""
+    async def _act(request: Request, kind: str, fields: dict[str, Any]) -> Response:
+        """An answer, an undo or a redo: the body and the seat checked here, the rest in
+        one call to the room (hub.act); every refusal becomes its status and message."""
         try:
-            await act()
+            body = await _body(request, fields, ("question", "answer") if kind == "answer"
+                               else ("question",))
+            seat = seats.check_seat(key, body.get("seat"), body.get("token"), len(players()))
+            await hub.act(kind, body, seat)
         except Refused as e:
             return _refusal(e.status, e.message)
-        except StaleQuestion as e:
-            return _refusal(409, str(e))
-        except AnswerError as e:
-            return _refusal(422, str(e))
         return JSONResponse({"ok": True, "version": hub.version})
 
     async def answer(request: Request) -> Response:
-        async def act():
-            body, seat, q = await _checked(request, seats.ANSWER_FIELDS, ("question", "answer"))
-            seats.check_turn(seat, q.asks, players(), body.get("for", False))
-            await hub.answer(body["question"], body["answer"],
-                             seat if isinstance(seat, int) else None)
-        return await _act(act)
+        return await _act(request, "answer", seats.ANSWER_FIELDS)
 
     async def undo(request: Request) -> Response:
-        async def act():
-            body, _seat, _q = await _checked(request, seats.UNDO_FIELDS, ("question",))
-            await hub.undo(body["question"])
-        return await _act(act)
+        return await _act(request, "undo", seats.UNDO_FIELDS)
 
     async def redo(request: Request) -> Response:
-        async def act():
-            body, _seat, _q = await _checked(request, seats.UNDO_FIELDS, ("question",))
-            await hub.redo(body["question"])
-        return await _act(act)
+        return await _act(request, "redo", seats.UNDO_FIELDS)
 
     @asynccontextmanager
-    async def lifespan(app):
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.open(poll=poll)
         try:
             yield
