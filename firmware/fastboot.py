@@ -142,6 +142,13 @@ def done():
         return
     sys.path.remove(MOUNT)
     _mounted = None
+    # A package the pack gave looks for its submodules under its __path__ (/pack/...):
+    # pointed at its own folder, a submodule first imported later (a board with Wi-Fi's
+    # server) comes from its own file.
+    for mod in list(sys.modules.values()):
+        where = getattr(mod, "__path__", None)
+        if isinstance(where, str) and where.startswith(MOUNT + "/"):
+            mod.__path__ = where[len(MOUNT):]
     import vfs
 
     vfs.umount(MOUNT)
