@@ -4,7 +4,7 @@ from apprig import Files, Rig, config, transcript
 
 from cribcore import VERSION
 from cribcore.pegs import Board
-from cribcore.protocol import DESK, command, decode, verbs
+from cribcore.protocol import DESK, SERVES, command, decode, verbs
 
 
 def test_boot_announces_itself():
@@ -173,14 +173,25 @@ def test_the_pico_app_answers_every_verb_of_the_protocol_but_the_desks_and_only_
 
     desk = [v for v in verbs() if command(v)[1] & DESK]
     assert desk == ["btn", "tick"]
-    assert sorted(App.VERBS) == sorted(v for v in verbs() if v not in desk)
+    served = [v for v in verbs() if command(v)[1] & SERVES]  # their modules register them
+    assert "games" in served
+    assert sorted(App.VERBS) == sorted(v for v in verbs() if v not in desk + served)
     pico = Rig(desk_verbs=False).app
     assert pico.VERBS is App.VERBS and pico.desk == 0
     for name in ("driven", "pressed", "names", "_q_btn", "_q_tick", "_virtual"):
         assert not hasattr(pico, name), name
-    assert sorted(Rig().app.VERBS) == sorted(verbs())
+    assert sorted(Rig().app.VERBS) == sorted(v for v in verbs() if v not in served)
     for verb, run in App.VERBS.items():  # each to its own method
         assert run.__name__.endswith("_" + verb), verb
+
+
+def test_a_board_without_the_game_record_says_it_has_no_games_verb():
+    """`games` is a board's that serves the table (pegboard.gamerecord registers it): a
+    plain Pico and the plain desktop runner refuse it as a verb they do not have."""
+    for rig in (Rig(desk_verbs=False), Rig()):
+        m = rig.ask("games")
+        assert (m.kind, m.args["code"]) == ("err", "unknown_verb")
+        assert "no 'games' on this board" in m.args["msg"]
 
 
 def test_desk_verbs_are_refused_by_the_pico_build():

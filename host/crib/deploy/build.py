@@ -17,8 +17,9 @@ from crib.layout.source import firmware_dir
 # main.py and boot.py must stay source: MicroPython runs them by name at boot.
 KEEP_SOURCE = ("main.py", "boot.py")
 # Packages a plain Pico does not run, left off its build unless asked for (extras): the
-# table engine (cribcore.table) is for a board that serves the game itself.
-OPTIONAL = ("cribcore/table",)
+# table engine (cribcore.table) and the game record on flash (pegboard.gamerecord) are for
+# a board that serves the game itself.
+OPTIONAL = ("cribcore/table", "pegboard/gamerecord.py")
 
 
 class BuildError(CribError):
