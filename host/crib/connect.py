@@ -14,11 +14,20 @@ commands (play, practice, shuffle) get the table's board with open_table_board.
 
 import argparse
 import os
+from collections.abc import Callable, Iterable, Mapping
 from functools import partial
-from typing import Callable, Optional
+from typing import Any, Optional, TextIO
 
 from crib.board.api import GameBoard
-from crib.board.link import RETRIES, TIMEOUT, Link, LinkError, VersionMismatch, open_url
+from crib.board.link import (
+    RETRIES,
+    TIMEOUT,
+    Event,
+    Link,
+    LinkError,
+    VersionMismatch,
+    open_url,
+)
 from crib.board.ports import NoBoardFound, format_port, list_ports, pico_ports
 from crib.errors import CribError
 
@@ -27,7 +36,7 @@ class BoardChoiceError(CribError):
     """--port and --board given together, or a store/config without --board sim."""
 
 
-def add_board_arguments(parser, nested=False):
+def add_board_arguments(parser: argparse.ArgumentParser, nested: bool = False) -> None:
     """--port, --board, --store, --config, --timeout. nested: on a sub-command's parser
     too, so the options may follow the sub-command (its defaults leave the parent's)."""
     g = parser.add_argument_group("board")
@@ -50,12 +59,12 @@ def add_board_arguments(parser, nested=False):
                    help="seconds to wait for a reply before sending again (default %s)" % TIMEOUT)
 
 
-def wants_port_list(args):
+def wants_port_list(args: argparse.Namespace) -> bool:
     """True for `--port list`."""
     return args.port == "list"
 
 
-def list_ports_text(comports=None):
+def list_ports_text(comports: Callable[[], Iterable[Any]] | None = None) -> str:
     """The `--port list` listing, one port a line (Picos first)."""
     ports = list_ports(comports)
     if not ports:
@@ -63,7 +72,7 @@ def list_ports_text(comports=None):
     return "\n".join(format_port(p) for p in ports)
 
 
-def port_spec(args, environ=None):
+def port_spec(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> str:
     """What open_link gets: "sim", "auto", a path or a URL ($CRIB_PORT from environ, default
     os.environ, when no --port is given)."""
     environ = os.environ if environ is None else environ
@@ -77,7 +86,8 @@ def port_spec(args, environ=None):
     return args.port or environ.get("CRIB_PORT") or "auto"
 
 
-def open_board(args: argparse.Namespace, on_event=None, environ=None) -> Link:
+def open_board(args: argparse.Namespace, on_event: Callable[[Event], None] | None = None,
+               environ: Mapping[str, str] | None = None) -> Link:
     """A connected Link for a command's arguments (the caller closes it)."""
     spec = port_spec(args, environ)
     kw = {"timeout": args.timeout, "retries": RETRIES, "on_event": on_event}
@@ -87,7 +97,7 @@ def open_board(args: argparse.Namespace, on_event=None, environ=None) -> Link:
     return open_link(spec, **kw)
 
 
-def add_table_board_arguments(parser, default="auto"):
+def add_table_board_arguments(parser: argparse.ArgumentParser, default: str = "auto") -> None:
     """--board auto|sim|none, --port and --store: the board a game pegs (open_table_board
     takes them); `crib play`, `crib practice` and `crib shuffle` share them."""
     parser.add_argument("--board", choices=("auto", "sim", "none"), default=default,
@@ -101,7 +111,7 @@ def add_table_board_arguments(parser, default="auto"):
                         help="the virtual board's state folder (default: crib sim's)")
 
 
-def ports_listed(args, out):
+def ports_listed(args: argparse.Namespace, out: TextIO) -> bool:
     """For `--port list`: print the serial ports to out and return True."""
     if args.port != "list":
         return False
@@ -109,13 +119,14 @@ def ports_listed(args, out):
     return True
 
 
-def table_port(args, env):
+def table_port(args: argparse.Namespace, env: Any) -> str | None:
     """The port to open: --port, else $CRIB_PORT with --board auto, else None."""
     return args.port or (env.getenv("CRIB_PORT") if args.board == "auto" else None)
 
 
 def open_link(spec: str, store: Optional[str] = None, config: Optional[str] = None,
-              link_class=Link, comports=None, **kw) -> Link:
+              link_class: type[Link] = Link,
+              comports: Callable[[], Iterable[Any]] | None = None, **kw: Any) -> Link:
     """A connected link to spec: "auto", "sim" (store, config: the virtual board's), a device
     path or a pyserial URL; kw go to the Link (timeout, retries, on_event, ...)."""
     if spec == "auto":
@@ -125,7 +136,8 @@ def open_link(spec: str, store: Optional[str] = None, config: Optional[str] = No
     return link_class.open(spec, **kw)
 
 
-def _open_auto(link_class, comports=None, **kw):
+def _open_auto(link_class: type[Link], comports: Callable[[], Iterable[Any]] | None = None,
+               **kw: Any) -> Link:
     """A connected link to the first Pico (by USB vendor id) that completes the handshake;
     NoBoardFound (or VersionMismatch, for a board with other firmware) if none does."""
     tried = []
@@ -156,19 +168,20 @@ def _open_auto(link_class, comports=None, **kw):
     raise NoBoardFound("no Pico answered as a board: " + "; ".join(tried))
 
 
-def _reopen_pico(serial_no, device, comports=None):
+def _reopen_pico(serial_no: str, device: str,
+                 comports: Callable[[], Iterable[Any]] | None = None) -> Any:
     found = pico_ports(comports, serial=serial_no)
     return open_url(found[0] if found else device)
 
 
-def _sim_opener(store=None, config=None):
+def _sim_opener(store: str | None = None, config: str | None = None) -> Any:
     """The virtual board on store, started if none runs there (crib.sim.opener)."""
     from crib.sim.opener import SimOpener
 
     return SimOpener(store, config).start()
 
 
-def _open_sim(link_class, opener, **kw):
+def _open_sim(link_class: type[Link], opener: Any, **kw: Any) -> Link:
     """A connected Link through a SimOpener (closed if the link cannot connect)."""
     link = link_class(opener, name=opener.name, **kw)
     try:

@@ -15,12 +15,15 @@ the board is back, crib.table.sync).
 
 import queue
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any, TypeVar
 
 from crib.board.link import BoardRefused, LinkError
 from crib.errors import CribError
 
+T = TypeVar("T")
 BUDGET_S = 0.15  # the longest one board call may hold up the game
 PROBE_S = 0.25  # how often an offline board is tried again (off the game's path)
 _STOP = object()
@@ -33,7 +36,7 @@ class BoardOffline(LinkError):
 class Guard:
     """A link's calls with a time budget, on a thread of their own (module docstring)."""
 
-    def __init__(self, link, budget=BUDGET_S, probe=PROBE_S):
+    def __init__(self, link: Any, budget: float = BUDGET_S, probe: float = PROBE_S) -> None:
         self.link = link
         self.budget = budget
         self.probe = probe
@@ -46,7 +49,7 @@ class Guard:
         self._thread = threading.Thread(target=self._run, daemon=True, name="crib-board-guard")
         self._thread.start()
 
-    def call(self, fn, *args, **kw):
+    def call(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
         """fn(*args, **kw) on the guard's thread; its result, its exception (a refusal, a
         link error), or BoardOffline once the budget is spent or while offline."""
         if self.online and not getattr(self.link, "connected", True):
@@ -58,7 +61,7 @@ class Guard:
                 self._down("an earlier call is still waiting for the board")
                 raise BoardOffline(f"the board is offline ({self.why})")
             self._outstanding += 1
-        fut: Future = Future()
+        fut: Future[T] = Future()
         self._jobs.put((fut, fn, args, kw))
         try:
             return fut.result(self.budget)
@@ -85,13 +88,13 @@ class Guard:
         """Stop the thread (a call still running on it is left to end by itself)."""
         self._jobs.put(_STOP)
 
-    def _down(self, why):
+    def _down(self, why: str) -> None:
         with self._lock:
             if self.online:
                 self.online = False
                 self.why = why
 
-    def _run(self):
+    def _run(self) -> None:
         while True:
             try:
                 job = self._jobs.get(timeout=self.probe)
@@ -112,7 +115,7 @@ class Guard:
                 with self._lock:
                     self._outstanding -= 1
 
-    def _try_again(self):
+    def _try_again(self) -> None:
         """Off the game's path: ask the board for its state; online again if it answers."""
         try:
             self.link.state()

@@ -18,10 +18,12 @@ import queue
 import threading
 import time
 import traceback
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from crib.board.ids import Ids
 from crib.board.pixels import parse_pixels
-from crib.board.state import BoardState, differences
+from crib.board.state import BoardState, Difference, differences
 from crib.board.transport import (  # noqa: F401 - LinkError, Disconnected, open_url: here too
     Disconnected,
     LinkError,
@@ -32,6 +34,7 @@ from crib.board.transport import (  # noqa: F401 - LinkError, Disconnected, open
 from cribcore.protocol import (
     CHANGE,
     PROTO,
+    Message,
     ProtocolError,
     command,
     decode,
@@ -52,7 +55,7 @@ class BoardTimeout(LinkError):
 class VersionMismatch(LinkError):
     """The board speaks another protocol version than this companion."""
 
-    def __init__(self, msg, board, ours):
+    def __init__(self, msg: str, board: object, ours: int) -> None:
         super().__init__(msg)
         self.board = board
         self.ours = ours
@@ -65,7 +68,7 @@ class NotABoard(LinkError):
 class BoardRefused(LinkError):
     """The board answered `err`: `code` is the protocol's stable error code."""
 
-    def __init__(self, msg, code, rev=None):
+    def __init__(self, msg: str, code: str | None, rev: int | None = None) -> None:
         super().__init__(msg)
         self.code = code
         self.rev = rev
@@ -75,12 +78,12 @@ class Event:
     """An event: one the board sent (`evt NAME ...`: boot, peg, undo, new, win, warn), or
     one the link noticed (lost, back, drift); `args` holds its fields."""
 
-    def __init__(self, name, args, from_board=True):
+    def __init__(self, name: str, args: dict[str, Any], from_board: bool = True) -> None:
         self.name = name
         self.args = args
         self.from_board = from_board
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Event(%r, %r, from_board=%r)" % (self.name, self.args, self.from_board)
 
 
@@ -96,8 +99,10 @@ _SHAPES = {"hello": ("proto",), "state": ("mode", "players"), "leds": ("px",),
 class Link:
     """A connection to one board: commands, replies, events, retries and reconnects."""
 
-    def __init__(self, opener, name="", timeout=TIMEOUT, retries=RETRIES,
-                 reconnect=RECONNECT, on_event=None, ids=None):
+    def __init__(self, opener: Callable[[], Any], name: str = "", timeout: float = TIMEOUT,
+                 retries: int = RETRIES, reconnect: float = RECONNECT,
+                 on_event: Callable[[Event], None] | None = None,
+                 ids: Ids | None = None) -> None:
         # opener: () -> an open pyserial-like port (LinkError if absent); with a `close`,
         # closed with the link (crib.board.transport).
         self.transport = SerialTransport(opener, name, self._line, self._port_lost,
@@ -108,32 +113,32 @@ class Link:
         self.reconnect = reconnect
         self.on_event = on_event
         self.ids = ids or Ids()
-        self.info = {}  # the last `hello` reply
-        self.drift = []  # differences found at the last resync
+        self.info: dict[str, Any] = {}  # the last `hello` reply
+        self.drift: list[Difference] = []  # differences found at the last resync
         self.resends = 0  # lines sent again (timeouts, reboots, reconnects)
         self.reconnects = 0
-        self._replies = queue.Queue()
-        self._events = queue.Queue()
+        self._replies: queue.Queue[Any] = queue.Queue()
+        self._events: queue.Queue[Event] = queue.Queue()
         self._lock = threading.RLock()  # one exchange at a time
         self._slock = threading.Lock()  # the known state
-        self._known = None
+        self._known: BoardState | None = None
         self._rebooted = False
-        self._noise = []
-        self._calls = queue.Queue()
+        self._noise: list[str] = []
+        self._calls: queue.Queue[Event | None] = queue.Queue()
         if on_event is not None:
             threading.Thread(target=self._dispatch, daemon=True, name="crib-link-events").start()
 
     # -- opening and closing ----------------------------------------------------------------
 
     @classmethod
-    def open(cls, port, **kw):
+    def open(cls, port: str, **kw: Any) -> "Link":
         """A connected link to `port`, a device path or a pyserial URL (the other kinds of
         board, "auto" and "sim", are opened by crib.connect.open_link)."""
         link = cls(lambda: open_url(port), name=port, **kw)
         link.connect()
         return link
 
-    def connect(self):
+    def connect(self) -> "Link":
         """Open the port, shake hands, fetch the state; raise LinkError if that fails."""
         with self._lock:
             try:
@@ -154,43 +159,44 @@ class Link:
         self.transport.watch(self._repair)
         return self
 
-    def close(self):
+    def close(self) -> None:
         """Close the port and stop the threads (and what the opener started for the link)."""
         self._calls.put(None)
         self.transport.close()
 
-    def __enter__(self):
+    def __enter__(self) -> "Link":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # -- commands --------------------------------------------------------------------------
 
-    def hello(self):
+    def hello(self) -> dict[str, Any]:
         """The handshake reply: proto, fw, lanes, holes, players, target, desk, rev."""
         self.info = self.request("hello").args
         return self.info
 
-    def state(self):
+    def state(self) -> BoardState:
         """The board's whole state, fetched now."""
         return BoardState.from_reply(self.request("state").args)
 
     # The changes take `id`: the caller's own operation id (one it saved before sending, to
     # send again after a crash); the board applies an id once. Without it, a fresh one.
 
-    def peg(self, lane, n, id=None):
+    def peg(self, lane: int, n: int, id: str | None = None) -> BoardState | None:
         """Lane `lane` scores n (applied once per id, however often it is sent); the state
         after."""
         self.request("peg", p=lane, n=n, id=id)
         return self.known
 
-    def undo(self, id=None):
+    def undo(self, id: str | None = None) -> BoardState | None:
         """Undo the last jump on the board (once per id); the state after."""
         self.request("undo", id=id)
         return self.known
 
-    def new(self, target=None, players=None, match=False, id=None):
+    def new(self, target: int | None = None, players: int | None = None, match: bool = False,
+            id: str | None = None) -> BoardState | None:
         """Start a new game (match=True also clears the games-won tally; once per id); the
         state after."""
         args = {k: v for k, v in (("target", target), ("players", players)) if v is not None}
@@ -199,12 +205,12 @@ class Link:
         self.request("new", id=id, **args)
         return self.known
 
-    def set(self, **settings):
+    def set(self, **settings: Any) -> BoardState | None:
         """Change settings (dealer, brightness, budget_ma, pause_ms, idle_ms); the state after."""
         self.request("set", **settings)
         return self.known
 
-    def leds(self):
+    def leds(self) -> list[tuple[int, int, int]]:
         """The board's pixel buffer now: a list of (r, g, b), one per LED."""
         args = self.request("leds").args
         try:
@@ -212,32 +218,32 @@ class Link:
         except (KeyError, ProtocolError) as e:
             raise NotABoard("bad leds reply from %s: %s" % (self.name, e)) from None
 
-    def button(self, name, down):
+    def button(self, name: str, down: bool) -> None:
         """Desktop runner only: hold a button (lane0.., undo, confirm) down or let it go."""
         self.request("btn", b=name, on=1 if down else 0)
 
-    def tick(self, ms):
+    def tick(self, ms: int) -> int:
         """Desktop runner only (driven clock): move time ms forward; the runner's clock."""
         return self.request("tick", ms=ms).args["now"]
 
     @property
-    def connected(self):
+    def connected(self) -> bool:
         """Whether the port is open and the board's handshake holds (no loss, no reboot,
         not closed): False means a command would first wait for a reconnect."""
         t = self.transport
         return not (t.lost or self._rebooted or t.closed)
 
     @property
-    def known(self):
+    def known(self) -> BoardState | None:
         """What the link believes the board holds (kept up to date by replies and events)."""
         with self._slock:
             return self._known.copy() if self._known else None
 
-    def reconcile(self, expected):
+    def reconcile(self, expected: BoardState) -> list[Difference]:
         """Differences between `expected` (a BoardState) and the board now; changes nothing."""
         return differences(expected, self.state())
 
-    def request(self, verb, **args):
+    def request(self, verb: str, **args: Any) -> Message:
         """Send one command and return its `ok` Message; BoardRefused for `err`. A change
         without an `id` (or with id=None) gets a fresh one."""
         if args.get("id", 0) is None:
@@ -257,7 +263,7 @@ class Link:
 
     # -- events ------------------------------------------------------------------------------
 
-    def events(self, timeout=None):
+    def events(self, timeout: float | None = None) -> Iterator[Event]:
         """Events as they come; stops after `timeout` seconds without one (None: never)."""
         while True:
             try:
@@ -265,7 +271,7 @@ class Link:
             except queue.Empty:
                 return
 
-    def poll_events(self):
+    def poll_events(self) -> list[Event]:
         """The events waiting now, without blocking."""
         out = []
         while True:
@@ -274,7 +280,7 @@ class Link:
             except queue.Empty:
                 return out
 
-    def _emit(self, ev):
+    def _emit(self, ev: Event) -> None:
         if self._events.qsize() >= EVENT_BACKLOG:
             try:
                 self._events.get_nowait()  # nobody reads them: keep the newest
@@ -284,7 +290,7 @@ class Link:
         if self.on_event is not None:
             self._calls.put(ev)
 
-    def _dispatch(self):
+    def _dispatch(self) -> None:
         """Run on_event for each event on a thread of its own: a callback may use the link
         (the reader thread must stay free to deliver the replies it waits for)."""
         while True:
@@ -292,13 +298,15 @@ class Link:
             if ev is None:
                 return
             try:
-                self.on_event(ev)
+                if self.on_event is not None:
+                    self.on_event(ev)
             except Exception:  # noqa: BLE001 - a bug in a callback must not stop the link
                 traceback.print_exc()
 
     # -- the exchange ------------------------------------------------------------------------
 
-    def _exchange(self, verb, ident, line, recover):
+    def _exchange(self, verb: str, ident: str | None, line: str,
+                  recover: bool) -> tuple[Message, BoardState | None]:
         """Send line until its reply comes: (reply Message, state fetched on a recovery)."""
         tries = 0
         fresh = None
@@ -332,7 +340,7 @@ class Link:
                 self._after_recovery(fresh, got)
             return got, fresh
 
-    def _await(self, verb, ident):
+    def _await(self, verb: str, ident: str | None) -> Any:
         """The reply to our line, a sentinel (_LOST, _BOOT), or None on a timeout."""
         end = time.monotonic() + self.timeout
         while True:
@@ -364,10 +372,10 @@ class Link:
 
     # -- recovery ----------------------------------------------------------------------------
 
-    def _recover(self, deadline, pending):
+    def _recover(self, deadline: float, pending: bool) -> BoardState:
         """Reopen if the port went away, shake hands and fetch the state; report drift
         (unless a change is pending: _after_recovery reports once its reply is in)."""
-        def handshake(reopened):
+        def handshake(reopened: bool) -> BoardState:
             self._rebooted = False
             prev, fresh = self._sync()
             if reopened:
@@ -381,7 +389,7 @@ class Link:
             return fresh
         return self.transport.reconnect(handshake, deadline, self.reconnect, (BoardTimeout,))
 
-    def _after_recovery(self, fresh, reply):
+    def _after_recovery(self, fresh: BoardState, reply: Message) -> None:
         """Report drift once a change resent after a recovery has its reply: if the board
         had applied it before the loss, it is part of the state fetched, not a difference."""
         expected, board = self._fresh_prev.copy(), fresh.copy()
@@ -392,12 +400,12 @@ class Link:
             board.apply(reply.args)
         self._report(differences(expected, board), self.known)
 
-    def _report(self, diffs, fresh):
+    def _report(self, diffs: list[Difference], fresh: BoardState | None) -> None:
         self.drift = diffs
         if diffs:
             self._emit(Event("drift", {"differences": diffs, "state": fresh}, False))
 
-    def _sync(self):
+    def _sync(self) -> tuple[BoardState | None, BoardState]:
         """hello (version check), then state: (state expected before, state on the board)."""
         hello, _ = self._exchange("hello", None, "hello", recover=False)
         if hello.kind != "ok" or "proto" not in hello.args:
@@ -412,9 +420,10 @@ class Link:
         msg, _ = self._exchange("state", None, "state", recover=False)
         if msg.kind != "ok":
             raise NotABoard("%s answered state with %r" % (self.name, msg))
-        return msg.prev, BoardState.from_reply(msg.args)
+        # _line put the state known before this reply on it as `prev`.
+        return getattr(msg, "prev", None), BoardState.from_reply(msg.args)
 
-    def _repair(self):
+    def _repair(self) -> bool:
         """Between commands (the transport's watcher): bring a lost port back and resync
         after a reboot; False if that has to be tried again."""
         with self._lock:
@@ -429,7 +438,7 @@ class Link:
 
     # -- what the transport reports ----------------------------------------------------------
 
-    def _drain(self):
+    def _drain(self) -> None:
         """A new port: replies of the old one are not waited for."""
         while True:
             try:
@@ -437,12 +446,12 @@ class Link:
             except queue.Empty:
                 return
 
-    def _port_lost(self):
+    def _port_lost(self) -> None:
         self._replies.put(_LOST)
         if not self.transport.closed:
             self._emit(Event("lost", {"port": self.name}, False))
 
-    def _line(self, line):
+    def _line(self, line: str) -> None:
         try:
             msg = decode(line)
         except ProtocolError:

@@ -4,11 +4,13 @@ what the board's buttons (or the link's own news) did. Every kind of board retur
 """
 
 from collections import namedtuple
+from collections.abc import Iterable
+from typing import Any
 
 LANES = ("p0", "p1", "p2", "p3")
 
 
-def _settings():
+def _settings() -> tuple[str, ...]:
     """The board's settings, as the firmware declares them (pegboard.app loads on first use:
     it is not needed to build the CLI's parser)."""
     from pegboard.app import SETTINGS
@@ -25,8 +27,10 @@ class BoardState:
     """The board's state as the `state` reply gives it; `apply` follows replies and events
     (pegs, game, tally, settings: undos, pending, mode and ma stay as last fetched)."""
 
-    def __init__(self, rev=0, target=121, players=2, pegs=None, dealer=-1, winner=-1,
-                 wins=None, settings=None):
+    def __init__(self, rev: int = 0, target: int = 121, players: int = 2,
+                 pegs: Iterable[tuple[int, int]] | None = None, dealer: int = -1,
+                 winner: int = -1, wins: Iterable[int] | None = None,
+                 settings: dict[str, Any] | None = None) -> None:
         self.rev = rev
         self.target = target
         self.players = players
@@ -42,7 +46,7 @@ class BoardState:
         self.ma = 0
 
     @classmethod
-    def from_reply(cls, args):
+    def from_reply(cls, args: dict[str, Any]) -> "BoardState":
         """A state from the arguments of an `ok` reply to `state`."""
         players = args["players"]
         s = cls(args["rev"], args["target"], players,
@@ -58,7 +62,7 @@ class BoardState:
         return s
 
     @classmethod
-    def from_dict(cls, d):
+    def from_dict(cls, d: dict[str, Any]) -> "BoardState":
         """The state to_dict gave."""
         s = cls(d["rev"], d["target"], d["players"], [tuple(p) for p in d["pegs"]],
                 d["dealer"], d["winner"], d["wins"], d["settings"])
@@ -67,21 +71,21 @@ class BoardState:
         return s
 
     @property
-    def lanes(self):
+    def lanes(self) -> int:
         """The lanes in play (players, or sides in a partnership game)."""
         return self.players
 
     @property
-    def fronts(self):
+    def fronts(self) -> tuple[int, ...]:
         """Each lane's front peg: its score."""
         return tuple(p[1] for p in self.pegs)
 
     @property
-    def backs(self):
+    def backs(self) -> tuple[int, ...]:
         """Each lane's back peg: its score before the last jump."""
         return tuple(p[0] for p in self.pegs)
 
-    def copy(self):
+    def copy(self) -> "BoardState":
         """An independent copy."""
         c = BoardState(self.rev, self.target, self.players, self.pegs, self.dealer,
                        self.winner, self.wins, self.settings)
@@ -89,11 +93,11 @@ class BoardState:
                                                      self.mode, self.ma)
         return c
 
-    def score(self, lane):
+    def score(self, lane: int) -> int:
         """The lane's score: its front peg."""
         return self.pegs[lane][1]
 
-    def apply(self, args):
+    def apply(self, args: dict[str, Any]) -> None:
         """Follow an `ok` reply or an event (its arguments): pegs, winner, tally, settings."""
         if "players" in args and "target" in args:  # a new game
             self.players = args["players"]
@@ -125,7 +129,7 @@ class BoardState:
         if "rev" in args:
             self.rev = args["rev"]
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """A plain dict for JSON output."""
         return {"rev": self.rev, "target": self.target, "players": self.players,
                 "pegs": [list(p) for p in self.pegs], "dealer": self.dealer,
@@ -133,10 +137,10 @@ class BoardState:
                 "undos": self.undos, "pending": list(self.pending), "mode": self.mode,
                 "settings": dict(self.settings), "ma": self.ma}
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, BoardState) and not differences(self, other)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return ("BoardState(rev=%r, target=%r, players=%r, pegs=%r, dealer=%r, winner=%r, "
                 "wins=%r, settings=%r)" % (self.rev, self.target, self.players, self.pegs,
                                           self.dealer, self.winner, self.wins, self.settings))
@@ -145,15 +149,15 @@ class BoardState:
 class Difference:
     """One field where the board and what the companion expected disagree."""
 
-    def __init__(self, field, expected, board):
+    def __init__(self, field: str, expected: Any, board: Any) -> None:
         self.field = field
         self.expected = expected
         self.board = board
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Difference(%r, %r, %r)" % (self.field, self.expected, self.board)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Difference) and (self.field, self.expected, self.board) == (
             other.field, other.expected, other.board)
 
@@ -161,25 +165,25 @@ class Difference:
         return "%s: board has %s, expected %s" % (self.field, _text(self.board),
                                                   _text(self.expected))
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """A plain dict for JSON output."""
         return {"field": self.field, "expected": _plain(self.expected),
                 "board": _plain(self.board)}
 
 
-def _plain(v):
+def _plain(v: Any) -> Any:
     if isinstance(v, tuple):
         return list(v)
     return v
 
 
-def _text(v):
+def _text(v: Any) -> str:
     if isinstance(v, tuple):
         return ",".join(str(x) for x in v)
     return str(v)
 
 
-def differences(expected, board):
+def differences(expected: BoardState, board: BoardState) -> list[Difference]:
     """The Differences between an expected state and the board's (settings only where both
     know them; the revision only when all else agrees, as a sign of a change undone)."""
     out = []

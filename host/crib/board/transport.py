@@ -12,6 +12,8 @@ its opener started (a virtual board started for this link: its `close`).
 
 import threading
 import time
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import serial
 
@@ -20,6 +22,7 @@ from cribcore.protocol import MAX_REPLY, LineReader
 
 SLICE = 0.05  # the reader thread's read timeout: how soon it notices close()
 _PAUSE = 0.2  # between two repairs that failed
+T = TypeVar("T")
 
 
 class LinkError(CribError):
@@ -34,7 +37,7 @@ class PortLost(Exception):
     """Internal: the port went away during an exchange (the link recovers from it)."""
 
 
-def open_url(url, timeout=SLICE):
+def open_url(url: str, timeout: float = SLICE) -> Any:
     """Open a device path or pyserial URL; Disconnected if it cannot be opened."""
     try:
         return serial.serial_for_url(url, baudrate=115200, timeout=timeout, write_timeout=2)
@@ -50,7 +53,9 @@ class SerialTransport:
     the port went away (once per port opened); on_open(): a new port is about to be read
     (nothing of the old one arrives after it)."""
 
-    def __init__(self, opener, name, on_line, on_lost, on_open=None):
+    def __init__(self, opener: Callable[[], Any], name: str, on_line: Callable[[str], None],
+                 on_lost: Callable[[], None],
+                 on_open: Callable[[], None] | None = None) -> None:
         self.opener = opener
         self.name = name
         self._on_line = on_line
@@ -58,13 +63,13 @@ class SerialTransport:
         self._on_open = on_open
         self.lost = True  # no port open (never opened, gone, or shut)
         self.closed = False
-        self._port = None
-        self._reader = None
+        self._port: Any = None
+        self._reader: threading.Thread | None = None
         self._gen = 0  # which port: a reader of an older one says nothing
         self._trouble = threading.Event()
-        self._watcher = None
+        self._watcher: threading.Thread | None = None
 
-    def open(self):
+    def open(self) -> None:
         """Open the port again (the old one shut first) and start reading it."""
         self.shut()
         if self._on_open is not None:
@@ -84,7 +89,7 @@ class SerialTransport:
                                         daemon=True, name="crib-link-reader")
         self._reader.start()
 
-    def write(self, line):
+    def write(self, line: str) -> bool:
         """Send one line; False (and the port counts as lost) if it could not be written."""
         try:
             self._port.write(line.encode() + b"\n")
@@ -93,7 +98,7 @@ class SerialTransport:
             self._gone(self._gen)
             return False
 
-    def shut(self):
+    def shut(self) -> None:
         """Close the port and stop its reader (the transport may open a port again)."""
         port, self._port = self._port, None
         reader, self._reader = self._reader, None
@@ -114,7 +119,7 @@ class SerialTransport:
         except (OSError, serial.SerialException):
             pass
 
-    def close(self):
+    def close(self) -> None:
         """Close the port, stop the threads, and close what the opener started."""
         self.closed = True
         self._trouble.set()
@@ -125,7 +130,8 @@ class SerialTransport:
 
     # -- the reconnect -------------------------------------------------------------------
 
-    def reconnect(self, handshake, deadline, within, retry_on=()):
+    def reconnect(self, handshake: Callable[[bool], T], deadline: float, within: float,
+                  retry_on: tuple[type[BaseException], ...] = ()) -> T:
         """Reopen the port if it is lost, then handshake(reopened); again, backing off,
         while either fails with Disconnected, PortLost or one of retry_on, until deadline
         (Disconnected then, saying the `within` seconds). handshake's result."""
@@ -145,18 +151,18 @@ class SerialTransport:
                 time.sleep(delay)
                 delay = min(delay * 2, 0.25)
 
-    def watch(self, repair):
+    def watch(self, repair: Callable[[], bool]) -> None:
         """Run repair() on a thread of its own each time trouble() is raised, and again
         every _PAUSE s while it returns False, until the transport is closed."""
         self._watcher = threading.Thread(target=self._watch, args=(repair,), daemon=True,
                                          name="crib-link-supervisor")
         self._watcher.start()
 
-    def trouble(self):
+    def trouble(self) -> None:
         """Ask the watcher for a repair (the port went away, the board rebooted)."""
         self._trouble.set()
 
-    def _watch(self, repair):
+    def _watch(self, repair: Callable[[], bool]) -> None:
         while not self.closed:
             self._trouble.wait()
             if self.closed:
@@ -168,14 +174,14 @@ class SerialTransport:
 
     # -- the reader thread ---------------------------------------------------------------
 
-    def _gone(self, gen):
+    def _gone(self, gen: int) -> None:
         if gen == self._gen and not self.lost:
             self.lost = True
             self._on_lost()
             if not self.closed:
                 self._trouble.set()
 
-    def _read(self, port, gen):
+    def _read(self, port: Any, gen: int) -> None:
         lines = LineReader(MAX_REPLY)
         while gen == self._gen and not self.closed:
             try:

@@ -4,14 +4,23 @@ the play (the points you, or your side, peg and the others peg with the four you
 and the net (hand + crib for the dealer, hand - crib for the pone, + your pegging - theirs).
 `crib docs advisor` shows the guide."""
 
-import json
+from __future__ import annotations  # Discard is imported for the type checker only
 
+import json
+from argparse import ArgumentParser, Namespace
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from crib.env import Env
 from cribcore.cards import card_name, card_symbol, parse_cards
+
+if TYPE_CHECKING:  # the advisor tabulates every hand at import: run() imports it
+    from crib.analysis.advise import Discard
 
 HELP = "rank every discard of a deal by expected hand, crib, pegging and net points"
 
 
-def add_arguments(parser):
+def add_arguments(parser: ArgumentParser) -> None:
     """Cards dealt, whose crib it is, and --json."""
     parser.add_argument("cards", nargs="+", metavar="CARD",
                         help="the 6 (2 players) or 5 (3-4 players) cards dealt, e.g. 5H 5C 6D")
@@ -28,17 +37,18 @@ def add_arguments(parser):
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
 
 
-def _best(ranked):
+def _best(ranked: Sequence[Discard]) -> list[bool]:
     """Which entries are optimal (equal best net)."""
     return [e.net == ranked[0].net for e in ranked]
 
 
-def _pegged(ranked):
+def _pegged(ranked: Sequence[Discard]) -> bool:
     """Whether the ranking counts the play (unless --no-pegging)."""
     return ranked[0].peg is not None
 
 
-def _title(cards, dealer, name, pegged, players):
+def _title(cards: Sequence[int], dealer: bool, name: Callable[[int], str], pegged: bool,
+           players: int) -> str:
     side = "dealer: net = hand + crib" if dealer else "pone: net = hand - crib"
     if pegged:
         side += " + peg - opp"
@@ -47,7 +57,7 @@ def _title(cards, dealer, name, pegged, players):
     return " ".join(name(c) for c in cards) + f"  ({side})"
 
 
-def _peg_note(players):
+def _peg_note(players: int) -> str:
     """What peg and opp mean for the number of players."""
     if players == 2:
         return ("peg: points you are expected to peg with the four kept; opp: points your"
@@ -59,13 +69,17 @@ def _peg_note(players):
             f" gives the error)")
 
 
-def _columns(e, pegged):
+def _columns(e: Discard, pegged: bool) -> list[str]:
     """The number columns of a row: hand, crib, (peg, opp,) net, as text."""
-    vals = [e.hand, e.crib] + ([e.peg, e.peg_opp] if pegged else []) + [e.net]
+    vals = [e.hand, e.crib]
+    if pegged and e.peg is not None and e.peg_opp is not None:
+        vals += [e.peg, e.peg_opp]
+    vals.append(e.net)
     return [f"{float(v):.2f}" for v in vals]
 
 
-def _print_plain(env, cards, dealer, ranked):
+def _print_plain(env: Env, cards: Sequence[int], dealer: bool,
+                 ranked: Sequence[Discard]) -> None:
     """An aligned text table with canonical card names (pipes, logs, tests)."""
     pegged = _pegged(ranked)
     names = ["hand", "crib"] + (["peg", "opp"] if pegged else []) + ["net"]
@@ -84,7 +98,8 @@ def _print_plain(env, cards, dealer, ranked):
         env.print(_peg_note(players))
 
 
-def _print_rich(env, cards, dealer, ranked):
+def _print_rich(env: Env, cards: Sequence[int], dealer: bool,
+                ranked: Sequence[Discard]) -> None:
     """A rich table with suit symbols, the best row highlighted (terminals)."""
     from rich.console import Console
     from rich.table import Table
@@ -107,7 +122,7 @@ def _print_rich(env, cards, dealer, ranked):
     Console(file=env.stdout).print(table)
 
 
-def run(args, env):
+def run(args: Namespace, env: Env) -> int:
     """Print the ranked discards as a table or JSON."""
     # The advisor tabulates every hand at import: only when a discard is ranked, not when
     # the CLI imports every command module to build its parser.

@@ -8,6 +8,8 @@ its final card takes the last-card point when nobody played after it.
 
 import json
 from argparse import ArgumentParser, Namespace
+from collections.abc import Sequence
+from typing import Any
 
 from crib.env import Env
 from crib.errors import CribError
@@ -34,13 +36,13 @@ def add_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
 
 
-def _cards(tokens):
+def _cards(tokens: Sequence[str]) -> list[tuple[int | None, bool]]:
     """[(card or None for go, lent)] with suits lent to bare ranks, avoiding given cards."""
     parsed = []
     for t in tokens:
         parsed.append(None if t.strip().lower() == GO else parse_play_card(t))
     taken = [p[0] for p in parsed if p is not None and p[0] is not None]
-    out = []
+    out: list[tuple[int | None, bool]] = []
     for p in parsed:
         if p is None:
             out.append((None, False))
@@ -53,7 +55,8 @@ def _cards(tokens):
     return out
 
 
-def score_sequence(tokens, players: int = 2, last: bool = False):
+def score_sequence(tokens: Sequence[str], players: int = 2,
+                   last: bool = False) -> tuple[list[dict[str, Any]], Play]:
     """The rows of a play sequence: one dict per card or go, and the tracker at the end."""
     split = []
     for t in tokens:
@@ -83,12 +86,13 @@ def score_sequence(tokens, players: int = 2, last: bool = False):
     return rows, play
 
 
-def player_name(p) -> str:
+def player_name(p: int) -> str:
     """A player as the table of `crib peg` names them: P1 leads."""
     return "P%d" % (p + 1)
 
 
-def _row(who, card, lent, count, events, kind=None):
+def _row(who: int, card: int | None, lent: bool, count: int, events: Sequence[Event],
+         kind: str | None = None) -> dict[str, Any]:
     items = [it for e in events for it in e.reasons]
     scorer = events[0].player if events else who
     return {"kind": kind or (GO if card is None else "card"), "player": who, "card": card,
@@ -96,7 +100,7 @@ def _row(who, card, lent, count, events, kind=None):
             "points": sum(e.points for e in events), "items": items}
 
 
-def _json_row(r):
+def _json_row(r: dict[str, Any]) -> dict[str, Any]:
     card = None
     if r["card"] is not None:
         card = rank_text(r["card"] >> 2) if r["lent"] else card_name(r["card"])

@@ -11,6 +11,7 @@ come from the board's state: the front peg a filled disc ringed in white, the ba
 open ring in the lane's colour.
 """
 
+from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
 from crib.picture.model import Picture
@@ -32,16 +33,16 @@ DARK = "#0c0a09"
 RIM = "#54463a"
 
 
-def _x(col):
+def _x(col: int) -> float:
     return X0 + col + (col // GROUP) * GROUP_GAP
 
 
-def size(holes, lanes):
+def size(holes: int, lanes: int) -> tuple[float, float]:
     """(width, height) in pitches of the picture of `lanes` lanes of a board of `holes`."""
     return _x(ROW - 1) + END_GAP + MARGIN, place(holes, lanes - 1, holes)[1] + 0.5 + MARGIN
 
 
-def place(holes, lane, hole):
+def place(holes: int, lane: int, hole: int) -> tuple[float, float]:
     """The centre (x, y) of a lane's hole in the picture."""
     rows = -(-(holes - 1) // ROW)
     top = MARGIN + 0.5 + lane * ((rows - 1) * ROW_PITCH + 1 + LANE_GAP)
@@ -53,7 +54,8 @@ def place(holes, lane, hole):
     return _x(k % ROW), top + (k // ROW) * ROW_PITCH
 
 
-def svg(pic: Picture, holes: int, lanes: int, pegs=None) -> str:
+def svg(pic: Picture, holes: int, lanes: int,
+        pegs: Sequence[Sequence[int]] | None = None) -> str:
     """The phone picture as SVG text: holes of the first `lanes` lanes (class hole,
     data-lane, data-hole) in their LEDs' colours, each lane's colour bar (class lane) and,
     given pegs [(back, front)] per lane, the pegs (class "peg front" and "peg back")."""

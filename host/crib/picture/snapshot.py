@@ -4,10 +4,13 @@ no imaging library), both from a crib.picture.model.Picture.
 
 import struct
 import zlib
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from crib.errors import CribError
-from crib.picture.model import board_picture, check_layout
+from crib.picture.model import Picture, board_picture, check_layout
+from pegboard.config import Config
 
 BOARD_RGB = (38, 30, 24)  # the face: dark wood
 HOLE_RGB = (12, 10, 9)  # an unlit hole
@@ -22,7 +25,7 @@ class SnapshotError(CribError):
     """A snapshot that cannot be written (unknown file type, unwritable path)."""
 
 
-def take(link, config):
+def take(link: Any, config: Config) -> Picture:
     """The Picture of a linked board now (its LEDs, its brightness) on layout `config`."""
     check_layout(config, link.info.get("lanes"), link.info.get("holes"))
     pixels = link.leds()
@@ -31,12 +34,12 @@ def take(link, config):
     return board_picture(config, pixels, state.settings.get("brightness"))
 
 
-def hex_colour(rgb):
+def hex_colour(rgb: Sequence[int]) -> str:
     """'#rrggbb' of an (r, g, b)."""
     return "#%02x%02x%02x" % tuple(rgb)
 
 
-def svg(pic, caption=None):
+def svg(pic: Picture, caption: str | None = None) -> str:
     """The picture as SVG text: the face, every hole (class hole, data-lane, data-hole),
     lit ones in their colour with a glow, lane names; a caption line if given."""
     extra = 8 if caption else 0
@@ -68,11 +71,11 @@ def svg(pic, caption=None):
     return "\n".join(out) + "\n"
 
 
-def _escape(text):
+def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def raster(pic, scale=PNG_SCALE):
+def raster(pic: Picture, scale: float = PNG_SCALE) -> tuple[int, int, list[bytearray]]:
     """(width, height, rows): the picture as RGB rows (bytearrays), holes antialiased."""
     w, h = int(round(pic.width * scale)), int(round(pic.height * scale))
     rows = [bytearray(bytes(BOARD_RGB) * w) for _ in range(h)]
@@ -88,7 +91,8 @@ def raster(pic, scale=PNG_SCALE):
     return w, h, rows
 
 
-def _disc(rows, w, h, cx, cy, r, rgb, alpha):
+def _disc(rows: list[bytearray], w: int, h: int, cx: float, cy: float, r: float,
+          rgb: Sequence[int], alpha: float) -> None:
     """Blend a filled disc into rows; edge pixels by how much of them it covers."""
     x0, x1 = max(0, int(cx - r - 1)), min(w, int(cx + r + 2))
     y0, y1 = max(0, int(cy - r - 1)), min(h, int(cy + r + 2))
@@ -106,17 +110,17 @@ def _disc(rows, w, h, cx, cy, r, rgb, alpha):
                 row[k + c] = int(row[k + c] * (1 - a) + rgb[c] * a + 0.5)
 
 
-def png(pic, scale=PNG_SCALE):
+def png(pic: Picture, scale: float = PNG_SCALE) -> bytes:
     """The picture as PNG bytes (8-bit RGB, no filtering, zlib)."""
     w, h, rows = raster(pic, scale)
     return encode_png(w, h, rows)
 
 
-def encode_png(width, height, rows):
+def encode_png(width: int, height: int, rows: Sequence[bytes | bytearray]) -> bytes:
     """PNG bytes of RGB rows (each a bytes-like of 3 * width)."""
     raw = b"".join(b"\x00" + bytes(r) for r in rows)  # filter type 0 on every row
 
-    def chunk(kind, data):
+    def chunk(kind: bytes, data: bytes) -> bytes:
         return (struct.pack(">I", len(data)) + kind + data
                 + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
 
@@ -126,7 +130,7 @@ def encode_png(width, height, rows):
             + chunk(b"IEND", b""))
 
 
-def save(pic, path, caption=None):
+def save(pic: Picture, path: str | Path, caption: str | None = None) -> int:
     """Write the picture to path: .svg or .png by its suffix."""
     suffix = Path(path).suffix.lower()
     if suffix == ".svg":

@@ -14,10 +14,15 @@ line) could reach the answer: such a line is refused and asked again, never stor
 import queue
 import sys
 import threading
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, TextIO
 
 from crib.env import isatty
 from crib.errors import CribError
+from crib.ui.view import View
 from cribcore.table.answers import AnswerError
+from cribcore.table.questions import Question
 
 UNDO_WORDS = ("undo", "u")
 QUIT_WORDS = ("quit", "exit")  # not "q": that is a queen
@@ -30,7 +35,7 @@ KEY_CODES_REFUSED = ("that answer holds key codes (arrow keys or Backspace, whic
                      "terminal does not edit with): type it again")
 
 
-def has_key_codes(text):
+def has_key_codes(text: str) -> bool:
     """True if text holds a control character a person would not mean to type."""
     return any(c in KEY_CODES for c in text)
 
@@ -43,7 +48,7 @@ class InputEnded(CribError):
     """The input stream ended while a question was open."""
 
 
-def _has_fd(stream):
+def _has_fd(stream: Any) -> bool:
     try:
         stream.fileno()
     except (AttributeError, ValueError, OSError):
@@ -51,7 +56,7 @@ def _has_fd(stream):
     return True
 
 
-def line_editor(stream):
+def line_editor(stream: Any) -> ModuleType | None:
     """The readline module when stream is this process's terminal and Python has it (not
     on every platform), else None."""
     if stream is not sys.stdin or not isatty(stream) or not isatty(sys.stdout):
@@ -68,16 +73,16 @@ class _Lines:
     poll the board while a person types (a script in memory is read directly). With a
     line editor the thread reads through input(), which shows the prompt itself."""
 
-    def __init__(self, stream):
+    def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.threaded = _has_fd(stream)
         self.editor = line_editor(stream)
-        self._want = queue.Queue()
-        self._got = queue.Queue()
+        self._want: queue.Queue[str | None] = queue.Queue()
+        self._got: queue.Queue[str] = queue.Queue()
         self._asked = False
-        self._thread = None
+        self._thread: threading.Thread | None = None
 
-    def _reader(self):
+    def _reader(self) -> None:
         while True:
             prompt = self._want.get()
             if prompt is None:
@@ -91,12 +96,12 @@ class _Lines:
                 line = ""
             self._got.put(line)
 
-    def redisplay(self):
+    def redisplay(self) -> None:
         """Show the prompt and the line being edited again (after other output)."""
         if self.editor:
             self.editor.redisplay()
 
-    def get(self, timeout, prompt=""):
+    def get(self, timeout: float, prompt: str = "") -> str | None:
         """The next line ('' at the end), or None if none came within timeout."""
         if not self.threaded:
             return self.stream.readline()
@@ -120,7 +125,8 @@ class Terminal:
     echo: write each answer after its prompt (when inp is a script, not a terminal), so the
     output reads as a transcript."""
 
-    def __init__(self, engine, inp, view, echo=False, auto=None):
+    def __init__(self, engine: Any, inp: TextIO, view: View, echo: bool = False,
+                 auto: Callable[[Question], str | None] | None = None) -> None:
         self.engine = engine
         self.auto = auto  # question -> an answer given without asking (a computer seat)
         self.view = view
@@ -128,7 +134,7 @@ class Terminal:
         self.lines = _Lines(inp)
         self._status = None
 
-    def run(self):
+    def run(self) -> None:
         """Ask until the session is over; QuitRequest or InputEnded stop it early."""
         self.view.events(self.engine.start())
         while True:
@@ -162,7 +168,7 @@ class Terminal:
             except AnswerError as e:
                 self.view.problem(str(e) or f"not understood: {text!r}")
 
-    def _show(self, q):
+    def _show(self, q: Question) -> str:
         status = q.known
         if status != self._status or self.view.tty:
             self.view.status(status)
@@ -173,7 +179,7 @@ class Terminal:
         self.view.prompt(shown + ": ")
         return ""
 
-    def _read(self, q):
+    def _read(self, q: Question) -> str:
         """One line for question q, the board polled (and news shown) while it waits."""
         prompt = self._show(q)
         while True:
