@@ -132,3 +132,33 @@ def test_the_command_imports_and_says_so(board_files, tmp_path, monkeypatch):
     err = io.StringIO()
     assert main(["history", "import", "--db", db], Env(stdout=io.StringIO(), stderr=err)) == 1
     assert "keeps no game record" in err.getvalue()
+
+
+def test_import_from_the_virtual_board_over_the_link(board_files, tmp_path):
+    """The desktop runner with --record (a board that serves the table) behind a pty, the
+    real link, the command: its finished games imported; the plain runner refused."""
+    from support import FIRMWARE
+
+    from crib.sim.virtual import VirtualBoard
+    from pegboard.gamerecord import Files
+
+    store = tmp_path / "sim"
+    (store / "rec").mkdir(parents=True)
+    real = Files()
+    for name, chunks in board_files.files.items():  # the fake flash's files, for real
+        real.write(str(store / name), b"".join(chunks))
+    wrapper = tmp_path / "desk_record.py"
+    wrapper.write_text("import sys\nsys.path.insert(0, %r)\nsys.argv.append('--record')\n"
+                       "import desk\nsys.exit(desk.main(sys.argv[1:]))\n" % str(FIRMWARE))
+    db = str(tmp_path / "h.sqlite3")
+    with VirtualBoard(str(store), runner=str(wrapper)).start() as vb:
+        out, err = io.StringIO(), io.StringIO()
+        assert main(["history", "import", "--port", vb.url, "--db", db],
+                    Env(stdout=out, stderr=err)) == 0, err.getvalue()
+    assert "2 imported, 0 already in the history, 0 damaged (board record 0badf00d)" \
+        in out.getvalue()
+    with VirtualBoard(str(tmp_path / "plain")).start() as vb:
+        err = io.StringIO()
+        assert main(["history", "import", "--port", vb.url, "--db", db],
+                    Env(stdout=io.StringIO(), stderr=err)) == 1
+    assert "keeps no game record" in err.getvalue()
