@@ -31,7 +31,7 @@ KINDS = (HEADER, ENTRY, UNDO, CLOSE)
 
 def ascii_json(data):
     """JSON text of data in ASCII: MicroPython's json writes other characters as they are."""
-    text = json.dumps(data)
+    text = json.dumps(data, separators=(",", ":"))  # no spaces: fewer bytes on flash
     if len(text.encode()) == len(text):
         return text
     out = []
