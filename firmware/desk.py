@@ -1,14 +1,12 @@
 """The virtual board: the real firmware app with fake drivers, the protocol on stdin/stdout.
 
-usage: python3 firmware/desk.py [--store DIR] [--config FILE] [--driven] [--record]
+usage: python3 firmware/desk.py [--store DIR] [--config FILE] [--driven]
        micropython firmware/desk.py ...    (same; or `micropython -m desk` in a build)
 
 --store DIR    keep the state files and layout.cache in DIR (made if missing); without it,
                the state is in memory and config.json is validated at every start
 --config FILE  the layout (default: config.json beside this file, else the built-in one)
 --driven       time moves only with `tick ms=N` (tests); otherwise the real clock runs
---record       (with --store) a board that serves the table: its game record in DIR/rec
-               and the `games` verb that reads it (pegboard.gamerecord)
 The desktop-only verbs `btn b=lane0 on=1|0` and `tick ms=N` stand in for buttons and time.
 Exit status: 0 when stdin ends, 2 for bad arguments.
 """
@@ -32,7 +30,7 @@ except ImportError:  # CPython: a millisecond clock that wraps like the Pico's t
 from pegboard import drop, ticks
 from pegboard.store import Store
 
-USAGE = "usage: desk.py [--store DIR] [--config FILE] [--driven] [--record]"
+USAGE = "usage: desk.py [--store DIR] [--config FILE] [--driven]"
 FRAME_MS = 10  # the loop waits for input at most this long a step; `tick` moves in frames
 
 
@@ -116,22 +114,19 @@ class MemoryFiles:
 
 
 def parse_args(argv):
-    """{"store": DIR or None, "config": FILE or None, "driven": bool, "record": bool};
-    ValueError if bad."""
-    opts = {"store": None, "config": None, "driven": False, "record": False}
+    """{"store": DIR or None, "config": FILE or None, "driven": bool}; ValueError if bad."""
+    opts = {"store": None, "config": None, "driven": False}
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("--driven", "--record"):
-            opts[a[2:]] = True
+        if a == "--driven":
+            opts["driven"] = True
         elif a in ("--store", "--config") and i + 1 < len(argv):
             i += 1
             opts[a[2:]] = argv[i]
         else:
             raise ValueError(f"bad argument {a!r}")
         i += 1
-    if opts["record"] and opts["store"] is None:
-        raise ValueError("--record needs --store")
     return opts
 
 
@@ -183,10 +178,6 @@ def build(opts, port):
     pressed = dict([(k, False) for k in readers])
     app = App(config, Strip(config.leds), virtual(readers, pressed), store, port, saved)
     register(app, pressed, opts["driven"])
-    if opts["record"]:
-        from pegboard import gamerecord
-
-        gamerecord.register(app, gamerecord.GameLog(opts["store"] + "/rec").open())
     if problem:
         app.bad_config(problem)
     return app

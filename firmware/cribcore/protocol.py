@@ -19,13 +19,15 @@ MAX_REPLY = 8192  # what a host should accept (the `leds` reply of a long strip)
 FIELDS = (" code:w rev:i proto:i fw:w desk:i lanes:i holes:i p:i n:i src:w target:i"
           " players:i match:i p0:l p1:l p2:l p3:l dealer:i winner:i wins:l skunk:l undos:i"
           " pending:l mode:w brightness:i budget_ma:i pause_ms:i idle_ms:i ma:i free:i leds:i px:t"
-          " verb:w verbs:s args:t warn:s b:w on:i ms:i now:i msg:t id:d"
-          " rec:w games:l g:i at:i next:i line:t ")
+          " verb:w verbs:s args:t warn:s b:w on:i ms:i now:i msg:t id:d ")
 
 CHANGE = 1  # changes state: takes id=, saved on flash before the reply
 DESK = 2  # the desktop runner only; the Pico answers desk_only
 ONE = 4  # needs at least one of its [optional] arguments
-SERVES = 8  # a board that serves the table only (the module that owns it registers it)
+# A board that serves the table only: the module that owns such a verb adds its row and
+# fields to these tables when it is imported (cribcore.table.gamelines: `games`), so a
+# plain Pico's heap holds none of them.
+SERVES = 8
 
 # verb, flags, arguments (name=low..high for numbers; [optional]), help: four to a row.
 COMMANDS = (
@@ -40,8 +42,6 @@ COMMANDS = (
     "leds", 0, "", "the pixel buffer: i:rrggbb or i*k:rrggbb runs, black left out",
     "turn", 0, "p=-1..3", "whose turn: lane p's hole marks pulse (-1: none); not saved",
     "help", 0, "[verb]", "the verbs, or one verb's arguments",
-    "games", SERVES, "[g=1..99999999] [at=0..999999999]",
-    "the game record's finished games; with g: game g's line at byte at",
     "btn", DESK, "b on=0..1", "desk: press (on=1) or release (on=0) button b",
     "tick", DESK, "ms=0..600000", "desk: drive the clock ms milliseconds forward",
 )

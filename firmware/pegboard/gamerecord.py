@@ -7,8 +7,8 @@ not carry this module (crib.deploy.build.OPTIONAL); the board's main registers t
 
 The lines are cribcore.table.gamelines' (each with its CRC). In the folder:
 
-    id    the record's name: 8 random hex digits made once (with a game's number, what
-          makes the game's id stable for `crib history import`)
+    id    the record's name: 8 random hex digits made once, written in each game's header
+          (with the game's number, what makes its id stable for `crib history import`)
     g<N>  game N's lines, appended in batches (LittleFS commits an append whole when the
           file is closed; appending copies the file's last, partial block, so it is done
           once a batch, not once a line)
@@ -215,6 +215,8 @@ class GameLog:
         self._seal([])
         game = max(list(self.sizes) + [self.game, 0]) + 1
         self._drop(game)
+        header = dict(header)
+        header["rec"] = self.token
         self._write_tail([line(game, 1, HEADER, header)])
         self.game, self.sealed = game, 0
         return FlashRecord(self, game, [], 1)
@@ -273,20 +275,23 @@ class GameLog:
     # -- the `games` verb ----------------------------------------------------------------------
 
     def answer(self, args):
-        """The reply fields of `games` (docs/protocol.md): without g, the record's name and
-        its games not in play; with g (and at, a byte offset), the line there and the
-        offset of the next (no line: the game's end)."""
+        """The reply fields of `games` (docs/protocol.md): without g, the games not in play;
+        with g (and at, a byte offset), the line there (none: the game's end; the next
+        line is at `at` + its length + 1)."""
         from cribcore.protocol import ProtocolError
 
         if "g" not in args:  # (no games: the field left out, an empty list has no spelling)
-            return {"rec": self.token, "games": tuple(self.games()) or None}
+            return {"games": tuple(self.games()) or None}
         game, at = args["g"], args.get("at", 0)
         if game not in self.sizes or game == self.playing():
             raise ProtocolError("no finished game %d on this board" % game, "bad_arg")
-        raw, after = self.files.line_at(self._name(game), at)
+        raw, _ = self.files.line_at(self._name(game), at)
         if not raw:
             return {"g": game, "at": at}
-        return {"g": game, "at": at, "next": after, "line": raw.decode().rstrip("\n")}
+        body = raw[:-1] if raw[-1:] == b"\n" else raw
+        if body.strip(bytes(range(32, 127))):  # damaged: not protocol text, but as long
+            body = b"?" * len(body)  # (the next line's offset), and it fails its check
+        return {"g": game, "at": at, "line": body.decode()}
 
 
 class FlashRecord:

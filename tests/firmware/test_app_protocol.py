@@ -173,6 +173,8 @@ def test_the_pico_app_answers_every_verb_of_the_protocol_but_the_desks_and_only_
 
     desk = [v for v in verbs() if command(v)[1] & DESK]
     assert desk == ["btn", "tick"]
+    import cribcore.table.gamelines  # noqa: F401 - it adds `games` to the protocol's tables
+
     served = [v for v in verbs() if command(v)[1] & SERVES]  # their modules register them
     assert "games" in served
     assert sorted(App.VERBS) == sorted(v for v in verbs() if v not in desk + served)

@@ -181,7 +181,7 @@ def test_config_file_and_bad_config(tmp_path):
     assert decode(missing.stdout.splitlines()[0]).args["warn"] == ("bad_config",)
 
 
-@pytest.mark.parametrize("args", [["--bogus"], ["--store"], ["--config"], ["x"], ["--record"]])
+@pytest.mark.parametrize("args", [["--bogus"], ["--store"], ["--config"], ["x"]])
 def test_bad_arguments_exit_2(args):
     proc = run_desk([DESK] + args, "")
     assert proc.returncode == 2 and "usage" in proc.stderr and proc.stdout == ""

@@ -27,6 +27,27 @@ from cribcore.protocol import decode, encode  # noqa: E402
 from cribcore.table.gamelines import entry_data  # noqa: E402
 from pegboard.gamerecord import GameLog, register  # noqa: E402
 
+# The virtual board (firmware/desk.py) as a board that serves the table: its app given the
+# game record in the store's rec/ and the `games` verb, as such a board's main does. (Not
+# an option of desk.py: the plain runner stands for the Pico in the heap-cap tests.)
+RECORD_DESK = """import sys
+sys.path.insert(0, %r)
+import desk
+from pegboard import gamerecord
+
+plain = desk.build
+
+
+def build(opts, port):
+    app = plain(opts, port)
+    gamerecord.register(app, gamerecord.GameLog(opts["store"] + "/rec").open())
+    return app
+
+
+desk.build = build
+sys.exit(desk.main(sys.argv[1:]))
+"""
+
 
 class AppLink:
     """The Link's request() over a board app in this process: each command encoded as a
@@ -135,8 +156,9 @@ def test_the_command_imports_and_says_so(board_files, tmp_path, monkeypatch):
 
 
 def test_import_from_the_virtual_board_over_the_link(board_files, tmp_path):
-    """The desktop runner with --record (a board that serves the table) behind a pty, the
-    real link, the command: its finished games imported; the plain runner refused."""
+    """The desktop runner given the game record (a board that serves the table: RECORD_DESK)
+    behind a pty, the real link, the command: its finished games imported; the plain
+    runner refused."""
     from support import FIRMWARE
 
     from crib.sim.virtual import VirtualBoard
@@ -148,8 +170,7 @@ def test_import_from_the_virtual_board_over_the_link(board_files, tmp_path):
     for name, chunks in board_files.files.items():  # the fake flash's files, for real
         real.write(str(store / name), b"".join(chunks))
     wrapper = tmp_path / "desk_record.py"
-    wrapper.write_text("import sys\nsys.path.insert(0, %r)\nsys.argv.append('--record')\n"
-                       "import desk\nsys.exit(desk.main(sys.argv[1:]))\n" % str(FIRMWARE))
+    wrapper.write_text(RECORD_DESK % str(FIRMWARE))
     db = str(tmp_path / "h.sqlite3")
     with VirtualBoard(str(store), runner=str(wrapper)).start() as vb:
         out, err = io.StringIO(), io.StringIO()

@@ -22,11 +22,28 @@ reported in `damage` and the game stops there (`Replay`).
 
 import json
 
+from cribcore import protocol
 from cribcore.boardtext import crc
 from cribcore.table.record import Entry
 
 HEADER, ENTRY, UNDO, CLOSE = "h", "e", "u", "c"
 KINDS = (HEADER, ENTRY, UNDO, CLOSE)
+
+# The protocol's `games` verb (docs/protocol.md), added to cribcore.protocol's tables here:
+# only a board that serves the table (and the host) imports this module.
+GAMES = ("games", protocol.SERVES, "[g=1..99999999] [at=0..999999999]",
+         "the finished games on flash; g: game g's line at byte at")
+GAMES_FIELDS = "games:l g:i at:i line:t "
+
+
+def _register():
+    if "games" not in protocol.COMMANDS:
+        protocol.COMMANDS = protocol.COMMANDS + GAMES
+        protocol.FIELDS = protocol.FIELDS + GAMES_FIELDS
+        protocol._FIELD.clear()  # made again, with the new fields, at the next use
+
+
+_register()
 
 
 def ascii_json(data):

@@ -151,8 +151,9 @@ def _import(args: Namespace, env: Env) -> int:
             env.print(f"board game {n}: imported as #{i}")
         for n, why in report.damaged:
             env.error(f"crib: board game {n} not imported: {why}")
+        name = f" (board record {report.record})" if report.record else ""
         env.print(f"{len(report.imported)} imported, {len(report.skipped)} already in the"
-                  f" history, {len(report.damaged)} damaged (board record {report.record})")
+                  f" history, {len(report.damaged)} damaged{name}")
     return 1 if report.damaged else 0
 
 

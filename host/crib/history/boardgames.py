@@ -5,8 +5,9 @@ Each game is read a line at a time with the protocol's `games` verb, each line c
 its CRC and its place in the game (cribcore.table.gamelines.Replay), and replayed on the
 core's Game: a game that is damaged, or does not reach its end, is reported and not
 imported. A game is imported once: its key is the board record's name (8 hex digits made
-once on the board's flash) and the game's number there (never reused on that record),
-kept in the history's meta table with the game's id here; a second import skips it.
+once on the board's flash, written in each game's header) and the game's number there
+(never reused on that record), kept in the history's meta table with the game's id here;
+a second import skips it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from crib.history.db import History
 from cribcore.match import win_level
 from cribcore.rules import GAME_POINTS
 from cribcore.table.entries import summary
-from cribcore.table.gamelines import Replay
+from cribcore.table.gamelines import HEADER, Replay, parse
 from cribcore.table.record import NoBoard
 from cribcore.table.table import Table
 
@@ -58,8 +59,8 @@ class Report:
                 "damaged": [{"board_game": n, "why": w} for n, w in self.damaged]}
 
 
-def board_games(board: _Board) -> tuple[str, list[int]]:
-    """(the board record's name, its finished games' numbers); NoRecordError if it has none."""
+def board_games(board: _Board) -> list[int]:
+    """The numbers of the board's finished games; NoRecordError if it keeps no record."""
     try:
         msg = board.request("games")
     except CribError as e:  # the link's BoardRefused (crib.history never imports crib.board)
@@ -69,7 +70,7 @@ def board_games(board: _Board) -> tuple[str, list[int]]:
                 " (a Pico 2 W with the table's firmware) keeps its games; a plain Pico's"
                 " games are in the history already when `crib play` ran them") from None
         raise
-    return msg.args["rec"], list(msg.args.get("games", ()))
+    return list(msg.args.get("games", ()))
 
 
 def read_game(board: _Board, number: int) -> Replay:
@@ -81,18 +82,18 @@ def read_game(board: _Board, number: int) -> Replay:
         if "line" not in args:
             break
         r.add(args["line"] + "\n")
-        at = args["next"]
+        at += len(args["line"]) + 1
     return r.end()
 
 
 def import_games(board: _Board, history: History) -> Report:
     """Copy the board's finished games not imported before into the history."""
-    record, numbers = board_games(board)
-    report = Report(record)
-    for n in numbers:
-        key = "%s:%d" % (record, n)
-        done = history.imported(key)
-        if done is not None:
+    report = Report("")
+    for n in board_games(board):
+        named = _record_name(board, n)
+        done = history.imported("%s:%d" % (named, n)) if named else None
+        if named and done is not None:
+            report.record = report.record or named
             report.skipped.append((n, done))
             continue
         r = read_game(board, n)
@@ -100,8 +101,20 @@ def import_games(board: _Board, history: History) -> Report:
         if why is not None:
             report.damaged.append((n, why))
             continue
+        record = str((r.header or {}).get("rec"))
+        report.record = report.record or record
         report.imported.append((n, _save(history, record, r)))
     return report
+
+
+def _record_name(board: _Board, number: int) -> str | None:
+    """The record's name in a board game's header (its first line), None if unreadable."""
+    line = board.request("games", g=number, at=0).args.get("line")
+    got = parse(line) if line is not None else None
+    if got is None or got[2] != HEADER or type(got[3]) is not dict:
+        return None
+    rec = got[3].get("rec")
+    return rec if type(rec) is str else None
 
 
 def _table(r: Replay) -> Table:
