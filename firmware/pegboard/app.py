@@ -11,7 +11,6 @@ from cribcore import VERSION
 from cribcore.pegs import PegError, checksum
 from cribcore.protocol import (
     CHANGE,
-    DESK,
     PROTO,
     LineReader,
     ProtocolError,
@@ -201,8 +200,6 @@ class App:
             ident = msg.args.pop("id", None)
             run = self.VERBS.get(msg.verb)
             if run is None:  # a verb of the protocol this app has none for: the desk's
-                if not command(msg.verb)[1] & DESK:  # or a board's that serves the table
-                    raise ProtocolError(f"no {msg.verb!r} on this board", "unknown_verb")
                 raise ProtocolError(f"{msg.verb!r} runs on the desktop only", "desk_only")
             if command(msg.verb)[1] & CHANGE:
                 self._change(msg, ident, run)
