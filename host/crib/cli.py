@@ -5,6 +5,9 @@ import argparse
 import importlib
 import sys
 from argparse import ArgumentParser
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any
 
 from crib.env import Env
 from crib.errors import HANDLED
@@ -33,7 +36,7 @@ VERBS = {
 }
 
 
-def _verbs():
+def _verbs() -> list[tuple[str, ModuleType]]:
     """(verb, module) for every verb of the table, in its order."""
     return [(verb, importlib.import_module(path)) for verb, path in VERBS.items()]
 
@@ -56,15 +59,17 @@ def version() -> str:
 class _Version(argparse.Action):
     """--version: worked out only when asked, so building the parser stays quick."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kw) -> None:
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 **kw: Any) -> None:
         super().__init__(option_strings, dest, nargs=0, **kw)
 
-    def __call__(self, parser: ArgumentParser, namespace, values, option_string=None) -> None:
+    def __call__(self, parser: ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
         print(version(), file=sys.stdout)  # on stdout, as argparse's own --version and --help
         parser.exit()
 
 
-def build_parser():
+def build_parser() -> ArgumentParser:
     """The argparse parser with a subcommand per verb."""
     parser = argparse.ArgumentParser(
         prog="crib", description="Companion for the LED cribbage board.")
@@ -85,7 +90,7 @@ def _os_error(e: OSError) -> str:
     return "%s: %r" % (text, e.filename) if e.filename else text
 
 
-def main(argv=None, env=None):
+def main(argv: Sequence[str] | None = None, env: Env | None = None) -> int:
     """Run crib with argv (default sys.argv[1:]) in env (default: this process's streams
     and environment); return the exit code."""
     env = Env() if env is None else env

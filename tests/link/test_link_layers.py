@@ -8,9 +8,11 @@ import inspect
 import os
 import sys
 
+import pytest
+
 from crib.board.api import GameBoard
 from crib.board.link import Link
-from crib.board.transport import SerialTransport
+from crib.board.transport import Disconnected, SerialTransport
 from crib.connect import open_link, open_table_board
 from crib.history.db import History
 from crib.sim.opener import SimOpener
@@ -57,6 +59,12 @@ def test_a_link_is_built_on_a_transport_and_carries_no_virtual_board(tmp_path):
     finally:
         link.close()
     assert running_sim(store) is None  # the board its opener started stopped with it
+
+
+def test_an_opener_with_no_board_says_so(tmp_path):
+    opener = SimOpener(str(tmp_path / "sim"))  # never started: nothing runs on its store
+    with pytest.raises(Disconnected, match="no virtual board runs on .*sim"):
+        opener()
 
 
 def test_the_transport_holds_the_port_the_link_the_protocol():

@@ -81,6 +81,13 @@ def test_reset_restarts_the_runner_and_keeps_the_game(board):
         assert link.drift == []
 
 
+def test_reset_of_a_board_not_started_says_so(tmp_path):
+    vb = VirtualBoard(str(tmp_path / "s"))
+    with pytest.raises(SimError, match="not running"):
+        vb.reset()
+    assert vb.ask("state") is None  # and a line from the sim gets no answer
+
+
 def test_widen_gives_a_board_more_lanes_and_the_store_keeps_them(tmp_path):
     store = str(tmp_path / "store")
     with VirtualBoard(store) as vb:

@@ -133,6 +133,12 @@ def test_pro_discards_with_the_play_at_its_weight():
             PEGGING_WEIGHT * (entry.peg - entry.peg_opp)
 
 
+def test_pro_net_refuses_a_discard_ranked_without_the_play():
+    entry = rank_discards(parse_cards("5h 5d jc qs 2h 9c"), True)[0]
+    with pytest.raises(LevelError, match="play counted"):
+        pro_net(entry)
+
+
 def test_pro_discards_differently_once_the_play_counts():
     """Kept as pone, four 5s hand the dealer the play: with pegging counted, pro keeps
     them less often than the advisor without it."""

@@ -18,14 +18,14 @@ table (crib.analysis.pegging: both lay greedy against a uniform opponent hand, e
 drawn deals of the other hands; with 4 players the points are the partnership's).
 """
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 from operator import mul
 from typing import Any
 
-from crib.analysis.advise_tables import tables, weights
+from crib.analysis.advise_tables import Tables, tables, weights
 from crib.analysis.pegging import expected_pegging
 from crib.analysis.pegging_multi import expected_pegging_multi
 from crib.errors import CribError
@@ -73,7 +73,7 @@ class Discard:
         return out
 
 
-def _check_deal(cards):
+def _check_deal(cards: Iterable[int]) -> tuple[int, ...]:
     """The deal as a sorted tuple of distinct card ints (5 or 6), or raise."""
     cards = [check_card(c) for c in cards]
     if len(cards) not in (5, 6):
@@ -85,13 +85,13 @@ def _check_deal(cards):
     return tuple(sorted(cards))
 
 
-def _check_dealer(dealer):
+def _check_dealer(dealer: object) -> bool:
     if dealer not in (True, False):
         raise AdviceError(f"dealer must be True or False, got {dealer!r}")
     return bool(dealer)
 
 
-def _check_players(players, deal):
+def _check_players(players: object, deal: Sequence[int]) -> int:
     """The number of players for the deal (None: 2 for 6 cards, 3 for 5), or raise."""
     allowed = (2,) if len(deal) == 6 else (3, 4)
     if players is None:
@@ -103,7 +103,7 @@ def _check_players(players, deal):
     return players
 
 
-def _pegging(keep, dealer, players):
+def _pegging(keep: Sequence[int], dealer: bool, players: int) -> tuple[Fraction, Fraction]:
     """(peg, opp) for the kept cards from the table for the number of players."""
     ranks = [c >> 2 for c in keep]
     if players == 2:
@@ -111,7 +111,7 @@ def _pegging(keep, dealer, players):
     return expected_pegging_multi(ranks, players, dealer)
 
 
-def _discards(deal):
+def _discards(deal: Sequence[int]) -> list[tuple[int, ...]]:
     """Every way to lay away len(deal) - 4 cards, as sorted tuples."""
     n = len(deal)
     if n == 5:
@@ -119,7 +119,8 @@ def _discards(deal):
     return [(deal[i], deal[j]) for i in range(n) for j in range(i + 1, n)]
 
 
-def _hand(keep, remaining, unseen_suits, unseen, t):
+def _hand(keep: Sequence[int], remaining: Sequence[int], unseen_suits: Sequence[int],
+          unseen: Sequence[int], t: Tables) -> tuple[int, int, int]:
     """(total points over the unseen starters, min, max) for the 4 kept cards."""
     pts = t.quad_points[tuple(c >> 2 for c in keep)]
     extra = [0, 0, 0, 0]  # flush and nobs points by the starter's suit
@@ -135,7 +136,8 @@ def _hand(keep, remaining, unseen_suits, unseen, t):
     return total, min(scores), max(scores)
 
 
-def _crib_suit_total(dis, unseen_suits, n_unseen, k):
+def _crib_suit_total(dis: Sequence[int], unseen_suits: Sequence[int], n_unseen: int,
+                     k: int) -> int:
     """Flush and nobs points of the discarded cards, summed over every crib outcome."""
     total = 0
     s = dis[0] & 3
@@ -223,7 +225,7 @@ def review(cards: Iterable[int], discard: Iterable[int], dealer: bool
     raise AdviceError(f"discard {made!r} is not {n} cards of the deal {deal!r}")
 
 
-def _summary(e, name):
+def _summary(e: Discard, name: Callable[[int], str]) -> str:
     sign = "+" if e.dealer else "-"
     cards = " ".join(name(c) for c in e.discard)
     return f"{cards} (hand {float(e.hand):.2f} {sign} crib {float(e.crib):.2f})"

@@ -39,18 +39,18 @@ def groups(ranks: Sequence[int]) -> tuple[tuple[int, int], ...]:
     return tuple((r, ranks.count(r)) for r in sorted(set(ranks)))
 
 
-def _key(ranks):
+def _key(ranks: Sequence[int]) -> int:
     return sum(_POW5[r] for r in ranks)
 
 
 class Tables:
     """The lookup tables and how long they took to build (seconds)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         start = time.perf_counter()
         by_key = {_key(ranks): pts for ranks, pts in RANK_POINTS.items()}
         quads = multisets(4)
-        self.quad_points = {}
+        self.quad_points: dict[tuple[int, ...], tuple[int, ...]] = {}
         for q in quads:
             k = _key(q)
             self.quad_points[q] = tuple(by_key.get(k + _POW5[r], 0) for r in range(13))
@@ -58,7 +58,7 @@ class Tables:
         # player discards d cards: 2 discarded leave 2 + 1 unknown, 1 leaves 3 + 1.
         self.unknown = {2: multisets(3), 1: quads}
         self.unknown_groups = {n: [groups(m) for m in ms] for n, ms in self.unknown.items()}
-        self.crib_points = {}
+        self.crib_points: dict[tuple[int, ...], list[int]] = {}
         for size, ms in self.unknown.items():
             keys = [_key(m) for m in ms]
             for known in multisets(size):
@@ -67,7 +67,7 @@ class Tables:
         self.build_seconds = time.perf_counter() - start
 
 
-_TABLES = None
+_TABLES: Tables | None = None
 
 
 def tables() -> Tables:

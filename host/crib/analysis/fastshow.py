@@ -16,9 +16,9 @@ _CARD_WEIGHT = tuple(_WEIGHT[c >> 2] for c in range(52))
 _NOBS_FOR_STARTER = tuple((10 << 2) | (c & 3) for c in range(52))
 
 
-def _multisets():
+def _multisets() -> list[tuple[int, ...]]:
     """Every sorted 5-tuple of ranks 0..12 with at most 4 of a rank."""
-    out = []
+    out: list[tuple[int, ...]] = []
     for a in range(13):
         for b in range(a, 13):
             for c in range(b, 13):
@@ -28,10 +28,10 @@ def _multisets():
     return out
 
 
-def _tables():
+def _tables() -> tuple[dict[tuple[int, ...], int], dict[int, int]]:
     """RANK_POINTS and the same points keyed by the sum of rank weights."""
-    by_ranks = {}
-    by_key = {}
+    by_ranks: dict[tuple[int, ...], int] = {}
+    by_key: dict[int, int] = {}
     for ranks in _multisets():
         pts = show.points_by_rank([r << 2 for r in ranks])
         by_ranks[ranks] = pts

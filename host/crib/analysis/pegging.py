@@ -57,20 +57,17 @@ def greedy(fits: list[int], pile: tuple[int, ...], count: int) -> int:
     return r
 
 
-def _greedy(fits, pile, count):
-    best = None
-    for r in fits:
+def _greedy(fits: Iterable[int], pile: tuple[int, ...], count: int) -> int:
+    def key(r: int) -> tuple[int, int, int]:
         n = count + VALUE[r]
-        key = (pile_points(pile + (r,)) - (2 if n in (5, 21) else 0), VALUE[r], r)
-        if best is None or key > best:
-            best = key
-    return best[2]
+        return pile_points(pile + (r,)) - (2 if n in (5, 21) else 0), VALUE[r], r
+    return max(fits, key=key)  # fits is never empty; keys differ (r is the last)
 
 
 _ORDER = {n: [[(p + i) % n for i in range(1, n + 1)] for p in range(n)] for n in (2, 3, 4)}
 
 
-def _next(h, gone, after):
+def _next(h: Sequence[Sequence[int]], gone: Sequence[bool], after: Sequence[int]) -> int:
     """The next player in `after` (those after p, p itself last) who holds cards and has
     not said go, or -1 (cribcore.play.Play's turn order)."""
     for q in after:
@@ -140,7 +137,7 @@ def multisets4() -> list[tuple[int, int, int, int]]:
             for d in range(c, 13)]
 
 
-def _counts(ranks):
+def _counts(ranks: Iterable[int]) -> list[int]:
     n = [0] * 13
     for r in ranks:
         n[r] += 1

@@ -14,7 +14,7 @@ This is the pro level's play and the practice review's "best card" (docs/practic
 """
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from math import comb
 
@@ -24,7 +24,8 @@ SAMPLES = 32  # opponent hands drawn when 2 to 4 of its cards are unseen
 EXACT_UP_TO = 1  # opponent cards left up to which every hand is enumerated
 
 
-def _multisets(counts, k, lo=0):
+def _multisets(counts: Sequence[int], k: int, lo: int = 0
+               ) -> Iterator[tuple[tuple[int, ...], int]]:
     """Every (ranks, ways) of k cards drawn from counts[r] cards of each rank >= lo."""
     if k == 0:
         yield (), 1

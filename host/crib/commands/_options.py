@@ -1,12 +1,18 @@
 """Option groups several verbs share (the board's options are crib.connect's): the history
 and colour, and a game at the table's (`crib play`, `crib serve`)."""
 
+from __future__ import annotations
+
 import argparse
 from argparse import ArgumentParser, Namespace
+from typing import TYPE_CHECKING
 
 from crib.connect import add_table_board_arguments
 from crib.history.db import default_path
 from cribcore.table.answers import AnswerError
+
+if TYPE_CHECKING:
+    from crib.table.session import Setup
 
 
 def add_history_and_colour(parser: ArgumentParser) -> None:
@@ -19,14 +25,14 @@ def add_history_and_colour(parser: ArgumentParser) -> None:
                         help="no colour")
 
 
-def port_number(text):
+def port_number(text: str) -> int:
     """A TCP port, 0-65535 (0: any free one); a usage error otherwise."""
     if not (text.isascii() and text.isdigit()) or not 0 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"a TCP port is a number 0-65535, not {text!r}")
     return int(text)
 
 
-def _target(text):
+def _target(text: str) -> int:
     """--target through the setup's parser (imported only when a target is given); a bad
     one is a usage error like any other bad option."""
     from crib.table.session import parse_target  # the table flow: only when played
@@ -75,7 +81,7 @@ def add_table_arguments(parser: ArgumentParser) -> None:
     add_history_and_colour(parser)
 
 
-def table_setup(args: Namespace):
+def table_setup(args: Namespace) -> Setup:
     """What the options say of the match (crib.table.session.Setup); a bad dealer name
     fails before anything starts."""
     from crib.table.session import Setup, dealer_parser, parse_names
@@ -90,7 +96,7 @@ def table_setup(args: Namespace):
     return setup
 
 
-def table_options(args: Namespace, ranks: bool = False):
+def table_options(args: Namespace, ranks: bool = False) -> dict[str, bool]:
     """The game options recorded with each game (ranks: the show by ranks unless --ranks
     or --suits says)."""
     return {"muggins": bool(args.muggins), "manual": bool(args.manual or args.muggins),

@@ -39,7 +39,7 @@ def run(args: Namespace, env: Env) -> int:
     return 0
 
 
-def with_install(script, shell):
+def with_install(script: str, shell: str) -> str:
     """The script with shtab's usage comment (which names other folders than ours) replaced
     by INSTALL's line for shell."""
     lines = script.split("\n")

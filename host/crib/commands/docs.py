@@ -72,10 +72,12 @@ def run(args: Namespace, env: Env) -> int:
     return 0
 
 
-def _hardware_guide():
+def _hardware_guide() -> str:
     from crib import hardware
     from crib.hardware.panel import DEFAULT_PANEL
     from crib.layout import face
 
     config, source = hardware.load_layout(None)
-    return hardware.document("README.md", config, source, face.DEFAULT_SPEC, DEFAULT_PANEL)
+    text = hardware.document("README.md", config, source, face.DEFAULT_SPEC, DEFAULT_PANEL)
+    assert isinstance(text, str)  # the guide is Markdown (only the PDFs are bytes)
+    return text

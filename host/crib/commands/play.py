@@ -10,7 +10,10 @@ crash exactly where it stopped. Answers can come from a script on stdin. `crib d
 shows the guide.
 """
 
+from __future__ import annotations
+
 from argparse import ArgumentParser, Namespace
+from typing import TYPE_CHECKING
 
 from crib.commands._options import add_table_arguments, table_options, table_setup
 from crib.connect import open_table_board, ports_listed, table_port
@@ -18,6 +21,10 @@ from crib.env import Env, isatty
 from crib.history.db import History, default_path
 from crib.ui.prompt import InputEnded, QuitRequest, Terminal
 from crib.ui.view import View
+
+if TYPE_CHECKING:
+    from crib.board.api import GameBoard
+    from crib.table.engine import TableEngine
 
 HELP = "play a game at the table: score the play and the show, peg the board, keep history"
 
@@ -27,7 +34,7 @@ def add_arguments(parser: ArgumentParser) -> None:
     add_table_arguments(parser)
 
 
-def run(args: Namespace, env: Env, board=None) -> int:
+def run(args: Namespace, env: Env, board: GameBoard | None = None) -> int:
     """Run the session on env's streams; board: the one chosen by default."""
     inp, out = env.stdin, env.stdout
     if ports_listed(args, out):
@@ -67,7 +74,7 @@ def run(args: Namespace, env: Env, board=None) -> int:
         history.close()
 
 
-def _in_game(engine) -> bool:
+def _in_game(engine: TableEngine | None) -> bool:
     """Whether a game was being played (and so is saved for --resume)."""
     table = engine.session.table if engine is not None else None
     return table is not None and not table.game.over

@@ -9,8 +9,11 @@ Answers can come from a script on stdin; `quit` stops (the game is marked abando
 `crib docs practice` shows the guide.
 """
 
+from __future__ import annotations
+
 import random
 from argparse import ArgumentParser, Namespace
+from typing import TYPE_CHECKING
 
 from crib.commands._options import add_history_and_colour
 from crib.connect import add_table_board_arguments, open_table_board, ports_listed, table_port
@@ -22,6 +25,12 @@ from crib.practice.levels import LEVELS, make
 from crib.ui.prompt import InputEnded, QuitRequest, Terminal
 from crib.ui.view import View
 from cribcore.cards import card_name
+
+if TYPE_CHECKING:
+    from crib.board.api import GameBoard
+    from crib.practice.game import Seat
+    from crib.table.engine import TableEngine
+    from cribcore.table.questions import Question
 
 HELP = "practice a game against the computer (easy, standard, pro), pegged on the board"
 MAX_NAME = 20
@@ -42,7 +51,7 @@ def add_arguments(parser: ArgumentParser) -> None:
     add_history_and_colour(parser)
 
 
-def computer_answer(engine, level, question):
+def computer_answer(engine: TableEngine, level: Seat, question: Question) -> str | None:
     """The computer's answer to a question of its seat (None: not its question)."""
     if question.asks != COMPUTER or question.kind not in ("discard", "play"):
         return None
@@ -52,7 +61,7 @@ def computer_answer(engine, level, question):
     return card_name(level.play(seen))
 
 
-def check_name(name, computer):
+def check_name(name: str, computer: str) -> str:
     """The player's name: 1-20 characters, not the computer's."""
     name = name.strip()
     if not name or len(name) > MAX_NAME or name.lower() == computer.lower():
@@ -60,7 +69,7 @@ def check_name(name, computer):
     return name
 
 
-def run(args: Namespace, env: Env, board=None) -> int:
+def run(args: Namespace, env: Env, board: GameBoard | None = None) -> int:
     """Play one practice game on env's streams; board: the one chosen by default."""
     from crib.practice.turns import PracticeTurns
     from crib.table.engine import TableEngine

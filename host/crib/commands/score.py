@@ -5,6 +5,7 @@ The last card is the starter unless --starter names it. Cards are forgiving: 5h,
 
 import json
 from argparse import ArgumentParser, Namespace
+from collections.abc import Sequence
 
 from crib.env import Env
 from crib.errors import CribError
@@ -30,7 +31,7 @@ def add_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
 
 
-def parse_deal(texts, starter=None):
+def parse_deal(texts: Sequence[str], starter: str | None = None) -> tuple[list[int], int]:
     """(hand, starter) from card texts; the last is the starter unless one is given."""
     want = 4 if starter is not None else 5
     cards = parse_cards(" ".join(texts))  # also splits "5h,5c" and refuses repeats

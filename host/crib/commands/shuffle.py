@@ -6,18 +6,26 @@ scores as a hand with the starter; 61 or more wins. With --board sim or auto (or
 the total is pegged on the board's first lane as it changes.
 """
 
+from __future__ import annotations
+
 import json
+import os
 import random
 import sys
 from argparse import ArgumentParser, Namespace
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TextIO
 
 from crib.connect import add_table_board_arguments, open_table_board, ports_listed, table_port
 from crib.env import Env
 from crib.solitaire import shuffle
 from crib.solitaire.shuffle import TARGET, Shuffle, cell_name, parse_cell
 from crib.ui.cards import card_segment
-from crib.ui.lines import Writer
+from crib.ui.lines import Segment, Writer
 from cribcore.cards import card_name, card_symbol
+
+if TYPE_CHECKING:
+    from crib.solitaire.solve import Solution
 
 HELP = "play the Cribbage Shuffle solitaire, or --solve a deal"
 
@@ -51,7 +59,7 @@ def add_arguments(parser: ArgumentParser) -> None:
                              " unfinished table game there is not taken over without asking")
 
 
-def run(args: Namespace, env: Env):
+def run(args: Namespace, env: Env) -> int:
     """Solve a deal (--solve) or play from stdin, the total pegged on the board chosen (none
     by default: the solitaire stays instant)."""
     if args.json and not args.solve:
@@ -85,7 +93,7 @@ def run(args: Namespace, env: Env):
     return 0
 
 
-def board_free(db, stdin, printer) -> bool:
+def board_free(db: str | os.PathLike[str], stdin: TextIO, printer: _Printer) -> bool:
     """Whether the solitaire may take the board: yes when no table game is unfinished,
     else the player is asked (the table game stays resumable either way)."""
     from crib.history.db import History
@@ -106,7 +114,8 @@ def board_free(db, stdin, printer) -> bool:
     return False
 
 
-def play(game, stdin, printer, time_limit: float = 1.0, on_total=None) -> None:
+def play(game: Shuffle, stdin: TextIO, printer: _Printer, time_limit: float = 1.0,
+         on_total: Callable[[int], None] | None = None) -> None:
     """Read commands from stdin until quit or end of input; on_total(total) after each change.
 
     on_total is the hook for pegging the total on the board (one lane): it is called with
@@ -137,7 +146,7 @@ def play(game, stdin, printer, time_limit: float = 1.0, on_total=None) -> None:
                 on_total(game.total())
 
 
-def _command(game, words, printer, time_limit) -> bool:
+def _command(game: Shuffle, words: list[str], printer: _Printer, time_limit: float) -> bool:
     """Carry out one command; True when the grid changed (and should be shown again)."""
     if not words:
         return False
@@ -184,7 +193,7 @@ def _command(game, words, printer, time_limit) -> bool:
     return True
 
 
-def _solve(game, time_limit):
+def _solve(game: Shuffle, time_limit: float) -> Solution:
     # Imported here: the solver's score tables take a while to build, and the CLI imports
     # every command module to list the verbs.
     from crib.solitaire.solve import solve
@@ -192,7 +201,7 @@ def _solve(game, time_limit):
     return solve(game.grid, game.starter, time_limit)
 
 
-def _show(game, printer) -> None:
+def _show(game: Shuffle, printer: _Printer) -> None:
     """The grid with each row's score at its end, the column scores under it, the total."""
     scores = game.line_scores()
     heels = shuffle.heels(game.starter)
@@ -212,7 +221,7 @@ def _show(game, printer) -> None:
                   (" (%s)" % parts, ""), state])
 
 
-def _grid_lines(grid, scores):
+def _grid_lines(grid: Sequence[int], scores: Sequence[int]) -> list[list[Segment]]:
     """Header, 4 rows of cards with the row score, and the column scores (segment lists)."""
     out = [[("     " + "".join(["%5d" % (c + 1) for c in range(4)]) + "    row", "cyan")]]
     for r in range(4):
@@ -225,21 +234,22 @@ def _grid_lines(grid, scores):
     return out
 
 
-def _card(c):
+def _card(c: int) -> list[Segment]:
     return [card_segment(c)]
 
 
-def _swap_names(swaps):
+def _swap_names(swaps: Sequence[tuple[int, int]]) -> str:
     return " ".join(["%s-%s" % (cell_name(a), cell_name(b)) for a, b in swaps])
 
 
-def _proof(sol) -> str:
+def _proof(sol: Solution) -> str:
     if sol.optimal:
         return "(proved optimal: the upper bound %d is met)" % sol.bound
     return "(not proved optimal in the time limit: upper bound %d)" % sol.bound
 
 
-def _print_solution(game, time_limit, as_json, out, colour=None) -> int:
+def _print_solution(game: Shuffle, time_limit: float, as_json: bool, out: TextIO,
+                    colour: bool | None = None) -> int:
     """`--solve`: the best arrangement, its score, the proof status, the swaps."""
     sol = _solve(game, time_limit)
     lines = shuffle.line_scores(sol.grid, game.starter)
@@ -274,26 +284,27 @@ def _print_solution(game, time_limit, as_json, out, colour=None) -> int:
     return 0
 
 
-def _names(grid):
+def _names(grid: Sequence[int]) -> list[list[str]]:
     return [[card_name(c) for c in grid[r:r + 4]] for r in range(0, 16, 4)]
 
 
 class _Printer(Writer):
     """Lines of (text, style) segments (crib.ui.lines), the prompt, and errors on err."""
 
-    def __init__(self, out, colour=None, err=None) -> None:
+    def __init__(self, out: TextIO, colour: bool | None = None,
+                 err: TextIO | None = None) -> None:
         super().__init__(out, colour)
         self.err = sys.stderr if err is None else err
 
-    def prompt(self, text) -> None:
+    def prompt(self, text: str) -> None:
         """Write text without a newline, flushed (the prompt before reading a command)."""
         self.out.write(text)
         self.out.flush()
 
-    def error(self, text) -> None:
+    def error(self, text: str) -> None:
         """An error about the last command, on stderr."""
         print(text, file=self.err)
 
-    def note(self, text) -> None:
+    def note(self, text: str) -> None:
         """A remark (which board is used), dim."""
         self.line([("  " + text, "dim")])

@@ -7,13 +7,22 @@ stable link STORE/tty), --port socket://HOST:PORT, or --board sim. Its state liv
 --store: quit and start again with the same store and the game is where it was.
 """
 
+from __future__ import annotations
+
 import os
 import select
 import signal
 from argparse import ArgumentParser, Namespace
+from types import FrameType
+from typing import TYPE_CHECKING, NoReturn
 
 from crib.env import Env
 from crib.errors import CribError
+
+if TYPE_CHECKING:
+    from crib.sim.screen import Asker
+    from crib.sim.virtual import VirtualBoard
+    from pegboard.config import Config
 
 HELP = "the virtual board: firmware on a pty or socket, drawn live, keys as buttons"
 
@@ -101,7 +110,7 @@ class RemoteBoard:
     line and returns its reply (events are passed over), as SimScreen needs; OwnerLeft when
     that process has gone."""
 
-    def __init__(self, url, timeout: float = 2.0):
+    def __init__(self, url: str, timeout: float = 2.0) -> None:
         from crib.board.link import open_url
 
         try:
@@ -111,24 +120,24 @@ class RemoteBoard:
         self.timeout = timeout
         self._buf = b""
 
-    def __enter__(self):
+    def __enter__(self) -> RemoteBoard:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     def close(self) -> None:
         """Close the connection (the board goes on)."""
         self.port.close()
 
-    def ask(self, line):
+    def ask(self, line: str) -> str | None:
         """The reply to line, or None if none came in time."""
         try:
             return self._ask(line)
         except OSError as e:  # pyserial's SerialException too: the socket was closed
             raise OwnerLeft(str(e)) from e
 
-    def _ask(self, line):
+    def _ask(self, line: str) -> str | None:
         import time
 
         self.port.write((line + "\n").encode())
@@ -143,7 +152,7 @@ class RemoteBoard:
         return None
 
 
-def _wait_for_release(store, seconds: float = 10.0) -> None:
+def _wait_for_release(store: str, seconds: float = 10.0) -> None:
     """Until no process holds the store (the one that left lets go as it exits)."""
     import time
 
@@ -154,11 +163,11 @@ def _wait_for_release(store, seconds: float = 10.0) -> None:
         time.sleep(0.1)
 
 
-def _interrupt(signum, frame):
+def _interrupt(signum: int, frame: FrameType | None) -> NoReturn:
     raise KeyboardInterrupt
 
 
-def _wait(board) -> None:
+def _wait(board: VirtualBoard) -> NoReturn:
     """Headless: run until interrupted (Ctrl-C, SIGTERM)."""
     while True:
         select.select([], [], [], 1.0)
@@ -175,7 +184,7 @@ def _keys_one_by_one() -> bool:
     return True
 
 
-def _interactive(board, config, header, env: Env) -> None:
+def _interactive(board: Asker, config: Config, header: str, env: Env) -> None:
     import termios
     import tty
 
@@ -185,7 +194,7 @@ def _interactive(board, config, header, env: Env) -> None:
     saved = termios.tcgetattr(fd)
     tty.setcbreak(fd)  # keys one at a time, no echo; Ctrl-C still interrupts
 
-    def keys(timeout):
+    def keys(timeout: float) -> str | None:
         r, _, _ = select.select([fd], [], [], timeout)
         if not r:
             return None

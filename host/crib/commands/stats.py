@@ -29,7 +29,7 @@ def add_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
 
 
-def _num(x):
+def _num(x: float | None) -> str:
     return "    -" if x is None else f"{x:5.2f}"
 
 

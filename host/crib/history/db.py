@@ -220,7 +220,7 @@ class History:
         out["game_points"] = json.loads(out["game_points"])
         return out
 
-    def new_game(self, match_id: int, first_dealer: int, options: dict, board: str | None,
+    def new_game(self, match_id: int, first_dealer: int | None, options: dict, board: str | None,
                  op_prefix: str) -> int:
         """Start the next game of a match; returns its id."""
         number = self.conn.execute("SELECT COUNT(*) FROM games WHERE match_id = ?",

@@ -21,15 +21,23 @@ Levels, one sentence each (docs/practice.md):
   by its points now against the opponent's best reply and its own answer.
 """
 
+from __future__ import annotations
+
 import random
+from collections.abc import Sequence
 from fractions import Fraction
 from math import comb
+from typing import TYPE_CHECKING
 
 from crib.analysis.pegging import greedy, pile_points
 from crib.analysis.playsearch import best_card, card_values
 from crib.errors import CribError
 from cribcore.cards import value
 from cribcore.show import points_by_rank
+
+if TYPE_CHECKING:
+    from crib.analysis.advise import Discard
+    from crib.practice.game import Seen
 
 LEVELS = ("easy", "standard", "pro")
 BENCH_LEVELS = LEVELS + ("pro0",)  # pro0: today's pro before the search, for bench/practice.py
@@ -39,7 +47,7 @@ class LevelError(CribError):
     """A level name that is not one of LEVELS."""
 
 
-def _pairs(cards):
+def _pairs(cards: Sequence[int]) -> list[tuple[int, int]]:
     """Every way to choose 2 of cards, as tuples in the order given."""
     n = len(cards)
     return [(cards[i], cards[j]) for i in range(n) for j in range(i + 1, n)]
@@ -50,25 +58,25 @@ class Easy:
 
     level = "easy"
 
-    def __init__(self, rng=None):
+    def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng or random.Random()
 
-    def discard(self, seen):
+    def discard(self, seen: Seen) -> tuple[int, ...]:
         """Two cards of the hand, at random."""
         return tuple(self.rng.sample(sorted(seen.hand), 2))
 
-    def play(self, seen):
+    def play(self, seen: Seen) -> int:
         """A playable card, at random."""
         return self.rng.choice(sorted(seen.playable))
 
 
-def hand_now(cards):
+def hand_now(cards: Sequence[int]) -> int:
     """What cards score as they stand, before the starter (fifteens, pairs, runs, flush)."""
     flush = 4 if len(cards) == 4 and len({c & 3 for c in cards}) == 1 else 0
     return points_by_rank(cards) + flush
 
 
-def standard_discard_score(keep, discard, dealer):
+def standard_discard_score(keep: Sequence[int], discard: Sequence[int], dealer: bool) -> int:
     """The standard level's value of a discard: hand points now, plus (own crib) or minus
     (the opponent's) what the two laid-away cards score, and a point for each 5 laid away."""
     crib = points_by_rank(discard) + sum(1 for c in discard if c >> 2 == 4)
@@ -80,21 +88,19 @@ class Standard:
 
     level = "standard"
 
-    def __init__(self, rng=None):
+    def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng  # unused: the standard level is deterministic
 
-    def discard(self, seen):
+    def discard(self, seen: Seen) -> tuple[int, ...]:
         """The discard with the best standard_discard_score (ties: the lower cards)."""
         hand = sorted(seen.hand)
-        best = None
-        for dis in _pairs(hand):
-            keep = [c for c in hand if c not in dis]
-            key = (standard_discard_score(keep, dis, seen.dealer), [-c for c in dis])
-            if best is None or key > best[0]:
-                best = (key, dis)
-        return best[1]
 
-    def play(self, seen):
+        def key(dis: tuple[int, int]) -> tuple[int, list[int]]:
+            keep = [c for c in hand if c not in dis]
+            return standard_discard_score(keep, dis, seen.dealer), [-c for c in dis]
+        return max(_pairs(hand), key=key)  # the first of equal keys, as before
+
+    def play(self, seen: Seen) -> int:
         """The card scoring most now, less 2 when it leaves the count at 5 or 21; ties: rid
         the hand of its high cards first (crib.analysis.pegging.greedy)."""
         fits = sorted(seen.playable)
@@ -102,7 +108,7 @@ class Standard:
         return max(c for c in fits if c >> 2 == r)
 
 
-def unseen(seen):
+def unseen(seen: Seen) -> list[int]:
     """Cards the seat has not seen this hand: not its own, not the starter, not laid."""
     known = set(seen.hand) | set(seen.kept) | set(seen.discard)
     known |= {c for _, c in seen.played}
@@ -111,12 +117,12 @@ def unseen(seen):
     return [c for c in range(52) if c not in known]
 
 
-def _points(pile):
+def _points(pile: Sequence[int]) -> int:
     """cribcore.play.score_play of a pile of cards (memoised by its ranks)."""
     return pile_points(tuple(c >> 2 for c in pile))
 
 
-def _solo(pile, count, cards):
+def _solo(pile: list[int], count: int, cards: Sequence[int]) -> int:
     """Most points cards can make laid one after another with the opponent out of the
     series (it said go or holds nothing): each card's points, then the last card's 1."""
     best = 0
@@ -134,7 +140,7 @@ def _solo(pile, count, cards):
     return best if fits else (1 if pile and count < 31 else 0)
 
 
-def expected_best(values, unplayable, k, none_value):
+def expected_best(values: Sequence[int], unplayable: int, k: int, none_value: int) -> float:
     """The average best of a random k of the cards: values for those that fit, unplayable
     more that do not (none_value when all k drawn are such)."""
     n = len(values) + unplayable
@@ -155,10 +161,10 @@ class Pro:
 
     level = "pro"
 
-    def __init__(self, rng=None):
+    def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng  # unused: the pro level is deterministic
 
-    def discard(self, seen):
+    def discard(self, seen: Seen) -> tuple[int, ...]:
         """The discard with the best expected net, the pegging table's net play counted at
         PEGGING_WEIGHT (ties: the higher hand, then the lower cards laid away)."""
         from crib.analysis.advise import rank_discards
@@ -166,7 +172,7 @@ class Pro:
         ranked = rank_discards(seen.hand, seen.dealer, pegging=True)
         return min(ranked, key=lambda e: (-pro_net(e), -e.hand, e.discard)).discard
 
-    def play(self, seen):
+    def play(self, seen: Seen) -> int:
         """The playable card of the rank with the best card_values (ties: the higher card)."""
         r = best_card(play_values(seen))
         return max(c for c in seen.playable if c >> 2 == r)
@@ -180,12 +186,15 @@ class Pro:
 PEGGING_WEIGHT = Fraction(1, 2)
 
 
-def pro_net(e):
-    """A ranked discard's net with the play counted at PEGGING_WEIGHT."""
+def pro_net(e: Discard) -> Fraction:
+    """A ranked discard's net with the play counted at PEGGING_WEIGHT (e: ranked with
+    pegging=True)."""
+    if e.peg is None or e.peg_opp is None:
+        raise LevelError("pro_net needs a discard ranked with the play counted")
     return e.net - (1 - PEGGING_WEIGHT) * (e.peg - e.peg_opp)
 
 
-def play_values(seen):
+def play_values(seen: Seen) -> dict[int, Fraction]:
     """{rank: expected net pegging} of each rank seen.playable holds (playsearch.card_values)."""
     return card_values([c >> 2 for c in seen.hand], [c >> 2 for c in seen.pile], seen.count,
                        [c >> 2 for c in unseen(seen)], seen.opp_left, seen.opp_gone)
@@ -196,27 +205,23 @@ class ClassicPro:
 
     level = "pro0"
 
-    def __init__(self, rng=None):
+    def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng  # unused: the pro level is deterministic
 
-    def discard(self, seen):
+    def discard(self, seen: Seen) -> tuple[int, ...]:
         """The discard with the best exact expected net (crib.analysis.advise.best_discard)."""
         # Imported here: the advisor tabulates at import, which every `crib` verb would pay.
         from crib.analysis.advise import best_discard
 
         return best_discard(seen.hand, seen.dealer).discard
 
-    def play(self, seen):
+    def play(self, seen: Seen) -> int:
         """The playable card with the best value() (ties: the higher card)."""
         hidden = unseen(seen)
-        best = None
-        for c in sorted(seen.playable):
-            key = (round(self.value(seen, c, hidden), 9), value(c), c)
-            if best is None or key > best[0]:
-                best = (key, c)
-        return best[1]
+        return max(sorted(seen.playable),
+                   key=lambda c: (round(self.value(seen, c, hidden), 9), value(c), c))
 
-    def value(self, seen, card, hidden):
+    def value(self, seen: Seen, card: int, hidden: Sequence[int]) -> float:
         """Points card makes now, less the opponent's expected best reply net of our answer;
         the opponent holds seen.opp_left of the hidden cards, any of them equally likely."""
         pile = list(seen.pile) + [card]
@@ -229,7 +234,7 @@ class ClassicPro:
             return mine + _solo(pile, count, rest)
         # The opponent's replies by rank (suits do not score in the play): one card stands
         # for its rank, weighted by how many of that rank are hidden.
-        by_rank = {}
+        by_rank: dict[int, list[int]] = {}
         for c in hidden:
             by_rank.setdefault(c >> 2, []).append(c)
         values = []
@@ -247,7 +252,7 @@ class ClassicPro:
         return mine - expected_best(values, unplayable, seen.opp_left, none)
 
     @staticmethod
-    def _answer(pile, count, rest):
+    def _answer(pile: list[int], count: int, rest: Sequence[int]) -> int:
         """Our best points in answer to the opponent's card (a go gives them about 1)."""
         if count == 31:
             return 0
@@ -259,10 +264,11 @@ class ClassicPro:
         return -1 if best is None else best
 
 
-_CLASSES = {"easy": Easy, "standard": Standard, "pro": Pro, "pro0": ClassicPro}
+_CLASSES: dict[str, type[Easy | Standard | Pro | ClassicPro]] = {
+    "easy": Easy, "standard": Standard, "pro": Pro, "pro0": ClassicPro}
 
 
-def make(level, rng=None):
+def make(level: str, rng: random.Random | None = None) -> Easy | Standard | Pro | ClassicPro:
     """The strategy for a level name (rng: randomness for the levels that use it)."""
     if level not in _CLASSES:
         raise LevelError(f"level must be one of {', '.join(BENCH_LEVELS)}, not {level!r}")

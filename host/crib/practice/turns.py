@@ -13,6 +13,12 @@ pegging now (crib.analysis.playsearch, the pro level's search), and when the sho
 the play is reviewed: each card the player chose, the best card and what the choice cost.
 """
 
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
 from crib.analysis.playsearch import best_card
 from crib.practice.game import PLAYERS, Dealing, seen
 from crib.practice.levels import play_values
@@ -25,12 +31,20 @@ from cribcore.table.entries import AUTO
 from cribcore.table.questions import Ask
 from cribcore.table.turns import names_of
 
+if TYPE_CHECKING:
+    from crib.practice.game import Seen
+    from cribcore.game import Step
+    from cribcore.table.table import Table
 
-def _symbols(cards):
+# What a step of the flow yields: a question; it is sent the parsed answer.
+Asking = Generator[Ask, Any, None]
+
+
+def _symbols(cards: Sequence[int]) -> str:
     return " ".join(card_symbol(c) for c in cards)
 
 
-def pick(text, cards, taken=()):
+def pick(text: str, cards: Sequence[int], taken: Sequence[int] = ()) -> int:
     """The card of cards named by text (a card, or a rank: the first of it not taken)."""
     card, rank = parse_play_card(text)
     for c in cards:
@@ -42,24 +56,24 @@ def pick(text, cards, taken=()):
 class PracticeTurns:
     """The questions of a practice game (module docstring)."""
 
-    def __init__(self, table):
+    def __init__(self, table: Table) -> None:
         self.t = table
         self.view = table.view
         self.human = table.options.get("human", 0)
         self.dealing = Dealing(table.options.get("seed", 0))
         # (hand number, lays before it) -> (card laid, count, {rank: expected net}) for each
         # card the player chose; an undo lays again at the same key, replacing it.
-        self.choices = {}
+        self.choices: dict[tuple[int, int], tuple[int, int, dict[int, Fraction]]] = {}
 
-    def name(self, p):
+    def name(self, p: int) -> str:
         """A seat's name."""
         return self.t.names[p]
 
-    def _auto(self, p):
+    def _auto(self, p: int) -> dict[str, bool]:
         """Entries the player did not choose are automatic: undo passes over them."""
         return {AUTO: True} if p != self.human else {}
 
-    def hand_cards(self, p):
+    def hand_cards(self, p: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """(the 6 cards dealt to seat p this hand, the 2 it laid away)."""
         g = self.t.game
         for e in self.t.hand_entries():
@@ -69,12 +83,12 @@ class PracticeTurns:
             return tuple(sorted(g.hands[p])), ()
         return (), ()
 
-    def seen(self, p):
+    def seen(self, p: int) -> Seen:
         """What seat p can see now (crib.practice.game.Seen)."""
         dealt, discard = self.hand_cards(p)
         return seen(self.t.game, p, sorted(dealt), discard)
 
-    def step(self):
+    def step(self) -> Asking:
         """Ask the next question, or do the next thing the companion does itself."""
         g = self.t.game
         if g.phase == CUT:
@@ -92,7 +106,7 @@ class PracticeTurns:
         return
         yield  # a generator, even on the paths that ask nothing
 
-    def _cut(self):
+    def _cut(self) -> None:
         names = self.t.names
         for cuts, dealer in self.dealing.cuts():
             text = ", ".join(f"{n} {card_symbol(c)}" for n, c in zip(names, cuts))
@@ -100,7 +114,7 @@ class PracticeTurns:
             self.view.line(f"Cut for deal: {text}: {tail}")
         self.t.record("cut", [cuts], info={"cuts": [card_name(c) for c in cuts], AUTO: True})
 
-    def _deal(self):
+    def _deal(self) -> None:
         g = self.t.game
         deck = self.dealing.deck(g.hand_no)
         self.t.record("deal", [None, deck], player=g.dealer, info={AUTO: True})
@@ -109,13 +123,13 @@ class PracticeTurns:
         self.view.heading(f"Hand {g.hand_no + 1}: {self.name(d)} dealt ({whose})")
         self.t.mark_dealer()
 
-    def _discard(self):
+    def _discard(self) -> Asking:
         g = self.t.game
         done = {e.player for e in self.t.hand_entries() if e.kind == "discard"}
         p = next(q for q in ((g.dealer + 1) % PLAYERS, g.dealer) if q not in done)
         hand = tuple(sorted(g.hands[p]))
 
-        def parse(text):
+        def parse(text: str) -> tuple[int, int]:
             parts = text.replace(",", " ").split()
             if len(parts) != 2:
                 raise AnswerError(f"name 2 of your cards ({_symbols(hand)}), not {text!r}")
@@ -140,7 +154,7 @@ class PracticeTurns:
         made, best = review(hand, dis, mine)
         self.view.note(review_line(made, best))
 
-    def _starter(self):
+    def _starter(self) -> None:
         g = self.t.game
         card = self.dealing.starter(g.hand_no, g.stock)
         step = self.t.record("starter", [card], player=g.dealer, announce=False, info={
@@ -150,7 +164,7 @@ class PracticeTurns:
         if not self.t.game.over:
             self.view.heading("The play")
 
-    def _play(self):
+    def _play(self) -> Asking:
         g = self.t.game
         play = g.play
         p = play.turn
@@ -165,10 +179,10 @@ class PracticeTurns:
         human = p == self.human
         values = play_values(self.seen(p)) if human else None
 
-        def parse(text):
+        def parse(text: str) -> int:
             if text.lower() in ("go", "g"):
                 raise AnswerError(f"no go: {_symbols(fits)} fits (count {play.count})")
-            if human and text.strip().lower() == "best":
+            if values is not None and text.strip().lower() == "best":  # the player's turn
                 raise AnswerError(best_text(values, fits))
             c = pick(text, hand)
             if c not in fits:  # cards of a rank count alike: none of them fits
@@ -179,7 +193,7 @@ class PracticeTurns:
         card = yield Ask("play", prompt, parse, asks=p,
                          hint="a card (5h) or a rank (5); best: the best card now; quit stops",
                          legal={"cards": names_of(fits), "count": play.count})
-        if human:
+        if values is not None:  # the player's choice
             laid = sum(1 for a in play.actions if a[0] == "lay")
             self.choices[(g.hand_no, laid)] = (card, play.count, values)
         count = play.count + value(card)
@@ -189,7 +203,7 @@ class PracticeTurns:
         self.view.say(self.name(p), f"{card_symbol(card)}  count {count}")
         self._pegs(step)
 
-    def _show(self):
+    def _show(self) -> None:
         g = self.t.game
         entry = g.show_next()
         crib = entry == CRIB
@@ -210,13 +224,13 @@ class PracticeTurns:
         if step.points:
             self.t.show_board(step.pegs[0].side)
 
-    def play_review(self):
+    def play_review(self) -> list[str]:
         """Lines reviewing the cards the player chose in this hand's play: the best card
         where it was another and what the choice cost in expected net pegging."""
         g = self.t.game
         lays = [e for e in self.t.hand_entries() if e.kind == "lay"]
         lines = []
-        cost = 0
+        cost = Fraction(0)
         for i, e in enumerate(lays):
             got = self.choices.get((g.hand_no, i))
             if e.player != self.human or got is None or got[0] != e.args[0]:
@@ -238,23 +252,23 @@ class PracticeTurns:
             lines.append("play review: every card you chose was the best")
         return lines
 
-    def _pegs(self, step):
+    def _pegs(self, step: Step) -> None:
         for peg in step.pegs:
             if peg.points:
                 self.view.say(self.name(peg.player), peg.reason, peg.points)
                 self.t.show_board(peg.side)
 
 
-def _net(v):
+def _net(v: Fraction) -> str:
     return f"{float(v):+.2f}"
 
 
-def _rank_symbol(r):
+def _rank_symbol(r: int) -> str:
     """A rank as the player names it (7, 10, J...)."""
     return card_symbol(r << 2)[:-1]
 
 
-def best_text(values, fits):
+def best_text(values: dict[int, Fraction], fits: Sequence[int]) -> str:
     """The answer to `best`: the card with the best expected net pegging, then the others."""
     if len(values) < 2:
         return f"only one rank fits ({_symbols(fits)}): no choice to make"

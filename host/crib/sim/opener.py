@@ -10,22 +10,28 @@ the link (headless, on a pty) is the opener's: it stops when the link closes, an
 be widened for a game of more lanes than the shipped layout has (`widen`).
 """
 
-import os
+from __future__ import annotations
 
-from crib.board.transport import open_url
+import os
+from typing import TYPE_CHECKING, Any
+
+from crib.board.transport import Disconnected, open_url
 from crib.sim.store import MAX_LANES, SimError, default_store, running_sim
+
+if TYPE_CHECKING:
+    from crib.sim.virtual import VirtualBoard
 
 
 class SimOpener:
     """Opens the virtual board on a store (module docstring)."""
 
-    def __init__(self, store=None, config=None):
+    def __init__(self, store: str | None = None, config: str | None = None) -> None:
         self.store = store or default_store()
         self.config = config
-        self.board = None  # the VirtualBoard started for the link, if one was
-        self._url = None  # where the running one was found
+        self.board: VirtualBoard | None = None  # the VirtualBoard started for the link, if one was
+        self._url: str | None = None  # where the running one was found
 
-    def start(self):
+    def start(self) -> SimOpener:
         """Find the board running on the store, or start one; SimError if neither works."""
         from crib.sim.virtual import VirtualBoard
 
@@ -42,20 +48,24 @@ class SimOpener:
         return self
 
     @property
-    def name(self):
+    def name(self) -> str:
         """What messages call the board."""
         if self.board is not None:
-            return "sim " + self.board.url
+            return "sim %s" % (self.board.url,)
         return "sim on " + self.store
 
-    def __call__(self):
+    def __call__(self) -> Any:
         """An open port to the board now (Disconnected if it cannot be opened)."""
         if self.board is not None:
-            return open_url(self.board.url)
-        return open_url(running_sim(self.store) or self._url)
+            url = self.board.url
+        else:
+            url = running_sim(self.store) or self._url
+        if url is None:  # closed, or never started
+            raise Disconnected("no virtual board runs on %s" % (self.store,))
+        return open_url(url)
 
     @property
-    def most_lanes(self):
+    def most_lanes(self) -> int | None:
         """The lanes a game may have on it: a board started here with the shipped layout
         is widened on demand (MAX_LANES); None: the lanes it has (its own --config, or a
         board the user runs)."""
@@ -63,12 +73,12 @@ class SimOpener:
             return MAX_LANES
         return None
 
-    def widen(self, lanes):
+    def widen(self, lanes: int) -> bool:
         """Give a board started here at least `lanes` lanes (restarting it on a wider
         layout); True if it has them now, False if it cannot."""
         return self.board is not None and self.board.widen(lanes)
 
-    def close(self):
+    def close(self) -> None:
         """Stop a board started here (nothing for one the user runs)."""
         board, self.board = self.board, None
         if board is not None:

@@ -9,12 +9,15 @@ else), and U holds undo (3 s of it asks "new game?"). q (or Ctrl-C) quits.
 import re
 import textwrap
 import time
+from collections.abc import Callable, Iterable
+from typing import Protocol, TextIO
 
 from crib.board.pixels import parse_pixels
 from crib.board.state import BoardState
 from crib.layout import face
-from crib.picture.model import board_picture
+from crib.picture.model import RGB, Picture, board_picture
 from cribcore.protocol import ProtocolError, decode
+from pegboard.config import Config
 
 TAP_MS = 80  # a tap holds the button this long: past the firmware's 20 ms debounce
 REFRESH_S = 0.1  # the drawing asks the runner for its LEDs this often
@@ -28,12 +31,20 @@ WIDTH = 80  # the drawing fits a terminal this wide: the board, its labels and e
 _ESCAPE = re.compile("\x1b\\[[0-9;?]*[A-Za-z]")
 
 
-def visible(line):
+class Asker(Protocol):
+    """What the screen needs of the board: a line from the sim itself, answered (a
+    crib.sim.virtual.VirtualBoard; None: no answer)."""
+
+    def ask(self, line: str) -> str | None:
+        """The runner's reply line to line."""
+
+
+def visible(line: str) -> str:
     """A drawn line as it shows: without its colour codes."""
     return _ESCAPE.sub("", line)
 
 
-def wrap(text, width=WIDTH):
+def wrap(text: str, width: int = WIDTH) -> list[str]:
     """Text (one line or several) as lines of at most width columns, continuations
     indented."""
     return [part for line in text.split("\n")
@@ -41,12 +52,12 @@ def wrap(text, width=WIDTH):
                                       break_on_hyphens=False) or [""]]
 
 
-def _ranks(values, near, wide):
+def _ranks(values: Iterable[float], near: float, wide: float) -> dict[float, int]:
     """{value: index} for positions along one axis: values closer than `near` share an
     index, neighbours further apart than `wide` leave an empty index between them."""
-    out = {}
+    out: dict[float, int] = {}
     index = -1
-    last = None
+    last: float | None = None
     for v in sorted(values):
         if last is None:
             index = 0
@@ -57,7 +68,7 @@ def _ranks(values, near, wide):
     return out
 
 
-def grid(pic):
+def grid(pic: Picture) -> dict[tuple[int, int], tuple[int, int]]:
     """{(lane, hole): (row, col)}: the picture's holes in terminal cells, in face.py's order
     along each axis, a blank cell where the face has a gap (between groups of five)."""
     spec = face.DEFAULT_SPEC
@@ -66,7 +77,7 @@ def grid(pic):
     return {(h.lane, h.hole): (rows[h.y], cols[h.x]) for h in pic.holes}
 
 
-def row_labels(pic):
+def row_labels(pic: Picture) -> list[str]:
     """What each lane's row is labelled with: its name, or its key (1-4) where the names
     would push the board past WIDTH (the shipped board's "Green" already would)."""
     cols = max(c for _, c in grid(pic).values()) + 1
@@ -75,7 +86,7 @@ def row_labels(pic):
     return [str(lane + 1) for lane in range(len(pic.names))]
 
 
-def _fg(rgb):
+def _fg(rgb: RGB) -> str:
     return "\x1b[38;2;%d;%d;%dm" % tuple(rgb)
 
 
@@ -83,7 +94,8 @@ _GREY = (90, 84, 78)
 _RESET = "\x1b[0m"
 
 
-def draw(pic, state=None, held=None, note="", colour=True, footer=True):
+def draw(pic: Picture, state: BoardState | None = None, held: tuple[str, float] | None = None,
+         note: str = "", colour: bool = True, footer: bool = True) -> list[str]:
     """The screen's lines: the board, a line per lane (score, back peg, tally, pending,
     dealer), the mode; with footer, what is held, a note and the keys."""
     cells = grid(pic)
@@ -92,7 +104,7 @@ def draw(pic, state=None, held=None, note="", colour=True, footer=True):
     labels = row_labels(pic)
     label = max(len(n) for n in labels) + 1
     canvas = [[" "] * cols for _ in range(rows)]
-    paint = [[None] * cols for _ in range(rows)]
+    paint: list[list[RGB | None]] = [[None] * cols for _ in range(rows)]
     pegs = None if state is None else _peg_holes(pic, state)
     for h in pic.holes:
         r, c = cells[(h.lane, h.hole)]
@@ -101,7 +113,7 @@ def draw(pic, state=None, held=None, note="", colour=True, footer=True):
             canvas[r][c], paint[r][c] = lit, _brighten(h.colour)
         else:
             canvas[r][c], paint[r][c] = (BLIND if h.led < 0 else DARK), _GREY
-    names = {}
+    names: dict[int, tuple[str, RGB | None]] = {}
     for lane, name in enumerate(labels):
         names[cells[(lane, 0)][0]] = (name, pic.colours[lane])
     lines = []
@@ -110,9 +122,9 @@ def draw(pic, state=None, held=None, note="", colour=True, footer=True):
         head = name.rjust(label - 1) + " "
         text = (_fg(rgb) + head + _RESET) if colour and rgb else head
         for c in range(cols):
-            ch = canvas[r][c]
-            if colour and paint[r][c] is not None:
-                text += _fg(paint[r][c]) + ch + _RESET
+            ch, hue = canvas[r][c], paint[r][c]
+            if colour and hue is not None:
+                text += _fg(hue) + ch + _RESET
             else:
                 text += ch
         lines.append(text)
@@ -130,10 +142,10 @@ def draw(pic, state=None, held=None, note="", colour=True, footer=True):
     return lines
 
 
-def _peg_holes(pic, state):
+def _peg_holes(pic: Picture, state: BoardState) -> set[tuple[int, int]]:
     """{(lane, hole)} where the state's pegs stand (a score past the last hole: the game
     hole)."""
-    last = {}
+    last: dict[int, int] = {}
     for h in pic.holes:
         last[h.lane] = max(last.get(h.lane, 0), h.hole)
     return {(lane, min(score, last[lane]))
@@ -141,7 +153,7 @@ def _peg_holes(pic, state):
             for score in pair if score > 0}
 
 
-def _brighten(rgb):
+def _brighten(rgb: RGB) -> RGB:
     # A terminal glyph is small: lift dim colours so marks stay visible.
     top = max(rgb)
     if top == 0:
@@ -150,7 +162,7 @@ def _brighten(rgb):
     return tuple(min(255, int(v * lift)) for v in rgb)
 
 
-def _lanes(pic, state, colour):
+def _lanes(pic: Picture, state: BoardState, colour: bool) -> list[str]:
     out = []
     for lane in range(state.players):
         back, front = state.pegs[lane]
@@ -179,7 +191,8 @@ class SimScreen:
     from `clock` (seconds), so tests run it with scripted keys and no terminal.
     """
 
-    def __init__(self, board, config, out, colour=True, clock=time.monotonic, header=""):
+    def __init__(self, board: Asker, config: Config, out: TextIO, colour: bool = True,
+                 clock: Callable[[], float] = time.monotonic, header: str = "") -> None:
         self.board = board
         self.config = config
         self.out = out
@@ -187,18 +200,18 @@ class SimScreen:
         self.clock = clock
         self.header = header
         self.lanes = len(config.lanes)
-        self.held = None  # (button, since)
+        self.held: tuple[str, float] | None = None  # (button, since)
         self.arm_hold = False
-        self.releases = []  # (when, button)
+        self.releases: list[tuple[float, str]] = []  # (when, button)
         self.note = ""
         self.quit = False
         self.frames = 0
-        self.last = None
+        self.last: list[str] | None = None
         self._next_refresh = 0.0
 
     # -- keys ------------------------------------------------------------------------------
 
-    def button_for(self, key):
+    def button_for(self, key: str) -> str | None:
         """The button a key stands for (lane0.., undo, confirm), or None."""
         if key.isdigit() and 1 <= int(key) <= self.lanes:
             return "lane%d" % (int(key) - 1)
@@ -208,7 +221,7 @@ class SimScreen:
             return "confirm"
         return None
 
-    def key(self, key):
+    def key(self, key: str) -> None:
         """Act on one key press."""
         now = self.clock()
         if self.held is not None:
@@ -238,12 +251,12 @@ class SimScreen:
         self.releases.append((now + TAP_MS / 1000.0, button))
         self.note = "tapped %s" % button
 
-    def _press(self, button, down):
+    def _press(self, button: str, down: bool) -> None:
         reply = self.board.ask("btn b=%s on=%d" % (button, 1 if down else 0))
         if reply is None:
             self.note = "the board did not answer (restarting?)"
 
-    def tick(self):
+    def tick(self) -> None:
         """Let go of tapped buttons whose time is up; redraw when it is time."""
         now = self.clock()
         due = [b for t, b in self.releases if t <= now]
@@ -256,7 +269,7 @@ class SimScreen:
 
     # -- drawing ---------------------------------------------------------------------------
 
-    def fetch(self):
+    def fetch(self) -> tuple[list[tuple[int, int, int]], BoardState] | None:
         """(pixels, state) from the runner now, or None if it did not answer."""
         leds = self.board.ask("leds")
         st = self.board.ask("state")
@@ -267,7 +280,7 @@ class SimScreen:
         except (ProtocolError, KeyError, TypeError, AttributeError):
             return None
 
-    def refresh(self):
+    def refresh(self) -> None:
         """Draw the board if anything changed since the last frame."""
         got = self.fetch()
         if got is None:
@@ -287,7 +300,7 @@ class SimScreen:
         self.out.write("\x1b[H" + "".join(line + "\x1b[K\n" for line in lines) + "\x1b[J")
         self.out.flush()
 
-    def run(self, keys):
+    def run(self, keys: Callable[[float], str | None]) -> None:
         """The loop: keys is a callable(timeout_s) -> a key or None; until q."""
         self.out.write("\x1b[2J\x1b[?25l")
         try:

@@ -4,6 +4,9 @@ the layout crib writes there for a game of more lanes; where the runner is; --so
 
 import json
 import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 from crib.env import data_dir
 from crib.errors import CribError
@@ -21,14 +24,14 @@ class SimError(CribError):
     """The virtual board could not start (no runner, a busy store, a bad address)."""
 
 
-def default_store(environ=None):
+def default_store(environ: Mapping[str, str] | None = None) -> str:
     """Where the virtual board keeps its state unless --store says: $CRIB_SIM_STORE, or
     crib/sim in crib's data folder (crib.env.data_dir)."""
     environ = os.environ if environ is None else environ
     return environ.get("CRIB_SIM_STORE") or str(data_dir(environ) / "sim")
 
 
-def desk_path():
+def desk_path() -> Path:
     """firmware/desk.py (the firmware folder: crib.layout.source)."""
     path = firmware_dir() / RUNNER
     if not path.exists():
@@ -36,7 +39,7 @@ def desk_path():
     return path
 
 
-def parse_address(text):
+def parse_address(text: str) -> tuple[str, int]:
     """(host, port) from HOST:PORT or :PORT (host 127.0.0.1); SimError if bad."""
     host, sep, port = text.rpartition(":")
     if not sep or not port.isdigit() or not 0 <= int(port) <= 65535:
@@ -44,7 +47,7 @@ def parse_address(text):
     return (host or "127.0.0.1", int(port))
 
 
-def make_store(store):
+def make_store(store: str) -> None:
     """Make the store's folder if it is not there; SimError if it cannot be one."""
     try:
         os.makedirs(store, exist_ok=True)
@@ -53,7 +56,7 @@ def make_store(store):
                        % (store, e.strerror or e)) from None
 
 
-def running_sim(store):
+def running_sim(store: str) -> str | None:
     """The port of a virtual board running on `store` (it holds the lock), else None."""
     lock = os.path.join(store, "sim.lock")
     try:
@@ -71,7 +74,7 @@ def running_sim(store):
         return None
 
 
-def layout_for(lanes):
+def layout_for(lanes: int) -> dict[str, Any]:
     """The shipped layout (pegboard.config.default_dict) with `lanes` lanes on its serpentine
     chain: the shipped lanes first, then EXTRA_LANES; as a dict, validated."""
     d = default_dict()
@@ -88,7 +91,7 @@ def layout_for(lanes):
     return from_dict(d).to_dict()
 
 
-def store_layout(store):
+def store_layout(store: str | None) -> str | None:
     """The layout crib wrote into `store` for a game of more lanes (its path), or None: the
     virtual board on that store runs it unless given another with --config."""
     if store is None:
@@ -97,7 +100,7 @@ def store_layout(store):
     return path if os.path.exists(path) else None
 
 
-def write_layout(store, lanes):
+def write_layout(store: str, lanes: int) -> str:
     """Write layout_for(lanes) into `store` (atomically); its path."""
     d = layout_for(lanes)
     d["_comment"] = ("written by crib for a game of %d lanes on the virtual board; delete it "

@@ -13,6 +13,8 @@ its own, written into the store (`widen`), which the board on that store runs fr
 on. docs/sim.md.
 """
 
+from __future__ import annotations
+
 import os
 import queue
 import selectors
@@ -22,6 +24,8 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Sequence
+from typing import IO, cast
 
 from crib.filelock import try_lock, unlock
 from crib.sim.store import (
@@ -47,17 +51,24 @@ UNSUPPORTED = ("the virtual board does not run on Windows yet (its runner and hu
 RUNS_HERE = sys.platform != "win32"
 
 
+def _pipes(proc: subprocess.Popen[bytes]) -> tuple[IO[bytes], IO[bytes], IO[bytes]]:
+    """A runner's stdin, stdout and stderr (_spawn pipes all three)."""
+    stdin, stdout, stderr = proc.stdin, proc.stdout, proc.stderr
+    assert stdin is not None and stdout is not None and stderr is not None
+    return stdin, stdout, stderr
+
+
 class _Client:
     """One connection to the hub: its partial line and how it splits into lines."""
 
-    def __init__(self, name, write):
+    def __init__(self, name: str, write: Callable[[bytes], None]) -> None:
         self.name = name
         self.write = write  # bytes -> None; drops what cannot be sent now
         self.partial = bytearray()
         self.overflow = False
         self.counter = LineReader(MAX_LINE)
 
-    def segments(self, data):
+    def segments(self, data: bytes) -> list[bytes]:
         """Whole lines (terminator included) completed by data; a line past the limit is
         cut down to something still too long, so the runner refuses it the same way."""
         out = []
@@ -78,12 +89,12 @@ class _Client:
 class _Ask:
     """A line the sim itself sends; reply is set when the runner answers (None if it died)."""
 
-    def __init__(self, line):
+    def __init__(self, line: str) -> None:
         self.line = line
-        self.reply = None
+        self.reply: str | None = None
         self.done = threading.Event()
 
-    def write(self, data):
+    def write(self, data: bytes) -> None:
         self.reply = data.decode().rstrip("\r\n")
         self.done.set()
 
@@ -91,8 +102,10 @@ class _Ask:
 class VirtualBoard:
     """The desktop runner behind a pty (`port`) and/or a TCP socket (`address`)."""
 
-    def __init__(self, store=None, config=None, pty=True, address=None, driven=False,
-                 python=None, runner=None, restart=True):
+    def __init__(self, store: str | None = None, config: str | None = None, pty: bool = True,
+                 address: tuple[str, int] | None = None, driven: bool = False,
+                 python: str | None = None, runner: str | None = None,
+                 restart: bool = True) -> None:
         self.store = store
         self.config = config
         self.use_pty = pty
@@ -101,32 +114,43 @@ class VirtualBoard:
         self.python = python or sys.executable
         self.runner = runner
         self.restart = restart
-        self.port = None  # the pty's device path
-        self.link = None  # store/tty: a stable path to the pty, across restarts
-        self.listeners = []  # callables given every event line
-        self.tap = None  # fault tests: fn(line) -> the bytes clients get instead (b"": none)
-        self.log = []  # the runner's stderr and any line it sent that is not protocol
+        self.port: str | None = None  # the pty's device path
+        self.link: str | None = None  # store/tty: a stable path to the pty, across restarts
+        self.listeners: list[Callable[[str], None]] = []  # callables given every event line
+        # fault tests: fn(line) -> the bytes clients get instead (b"": none)
+        self.tap: Callable[[str], bytes] | None = None
+        # the runner's stderr and any line it sent that is not protocol
+        self.log: list[str] = []
         self.starts = 0
-        self._proc = None
-        self._sel = None
-        self._thread = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._sel: selectors.BaseSelector | None = None
+        self._thread: threading.Thread | None = None
         self._closing = False
-        self._fifo = []  # who sent each line the runner has yet to answer
-        self._clients = {}  # fileobj -> _Client
-        self._asks = queue.Queue()
-        self._lockfd = None
-        self._master = self._slave = None
-        self._server = None
-        self._wake_r = self._wake_w = None
+        self._fifo: list[_Client | _Ask] = []  # who sent each line the runner has yet to answer
+        self._clients: dict[int | socket.socket, _Client] = {}  # fileobj -> _Client
+        self._asks: queue.Queue[_Ask | str] = queue.Queue()  # lines, or _RESTART
+        self._lockfd: int | None = None
+        self._master: int | None = None
+        self._slave: int | None = None
+        self._server: socket.socket | None = None
+        self._wake_r: int | None = None
+        self._wake_w: int | None = None
         self._out = LineReader(MAX_REPLY)
         self._quick = 0
-        self._killed = None  # the runner kill() or reset() stopped: its death is no crash
-        self._frozen = None  # the runner freeze() stopped (SIGSTOP)
+        # the runner kill() or reset() stopped: its death is no crash
+        self._killed: subprocess.Popen[bytes] | None = None
+        self._frozen: subprocess.Popen[bytes] | None = None  # the runner freeze() stopped
         self._started_at = 0.0
+
+    @property
+    def _hub(self) -> selectors.BaseSelector:
+        """The hub's selector (start makes it)."""
+        assert self._sel is not None, "the virtual board was not started"
+        return self._sel
 
     # -- life ------------------------------------------------------------------------------
 
-    def start(self):
+    def start(self) -> VirtualBoard:
         """Take the store, open the pty and/or socket, start the runner and the hub."""
         if not RUNS_HERE:
             raise SimError(UNSUPPORTED)
@@ -139,10 +163,10 @@ class VirtualBoard:
         self._thread.start()
         return self
 
-    def _open(self):
+    def _open(self) -> None:
         self._sel = selectors.DefaultSelector()
         if self.store is not None:
-            self._take_store()
+            self._take_store(self.store)
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         self._sel.register(self._wake_r, selectors.EVENT_READ, "wake")
@@ -178,46 +202,48 @@ class VirtualBoard:
             self._sel.register(srv, selectors.EVENT_READ, "accept")
         self._spawn()
         if self.store is not None:
-            self._publish()
+            self._publish(self.store)
 
-    def _take_store(self):
-        make_store(self.store)
-        fd = os.open(os.path.join(self.store, "sim.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    def _take_store(self, store: str) -> None:
+        make_store(store)
+        fd = os.open(os.path.join(store, "sim.lock"), os.O_RDWR | os.O_CREAT, 0o644)
         if not try_lock(fd):
             os.close(fd)
             raise SimError("a virtual board already runs on %s (port %s)"
-                           % (self.store, running_sim(self.store))) from None
+                           % (store, running_sim(store))) from None
         self._lockfd = fd
 
-    def _publish(self):
+    def _publish(self, store: str) -> None:
         """store/sim.port: the URL to reach this board; store/tty: a link to the pty."""
         if self.port:
-            self.link = os.path.join(self.store, "tty")
-            tmp = self.link + ".new"
+            link = self.link = os.path.join(store, "tty")
+            tmp = link + ".new"
             try:
                 os.unlink(tmp)
             except OSError:
                 pass
             os.symlink(self.port, tmp)
-            os.replace(tmp, self.link)
-        with open(os.path.join(self.store, "sim.port"), "w") as f:
-            f.write((self.socket_url or self.url) + "\n")
+            os.replace(tmp, link)
+        url = self.socket_url or self.url
+        assert url is not None  # a board on a store always listens on TCP (_open)
+        with open(os.path.join(store, "sim.port"), "w") as f:
+            f.write(url + "\n")
 
     @property
-    def url(self):
+    def url(self) -> str | None:
         """What to give --port: the pty path, else socket://HOST:PORT."""
         if self.port:
             return self.port
         return self.socket_url
 
     @property
-    def socket_url(self):
+    def socket_url(self) -> str | None:
         """socket://HOST:PORT of the TCP listener (None without one)."""
-        if self._server is None:
+        if self._server is None or self.address is None:
             return None
-        return "socket://%s:%d" % tuple(self.address)
+        return "socket://%s:%d" % self.address
 
-    def close(self, kill=False):
+    def close(self, kill: bool = False) -> None:
         """Stop the hub and the runner: closing its stdin lets it finish and exit, or with
         kill, SIGKILL it first (a power cut)."""
         if kill:
@@ -247,7 +273,7 @@ class VirtualBoard:
         self._clients = {}
         if self._server is not None:
             self._server.close()
-        if self._lockfd is not None:
+        if self._lockfd is not None and self.store is not None:  # the lock is the store's
             for name in ("sim.port", "tty"):
                 try:
                     os.unlink(os.path.join(self.store, name))
@@ -257,13 +283,13 @@ class VirtualBoard:
             self._lockfd = None
         self._fail_asks()
 
-    def __enter__(self):
+    def __enter__(self) -> VirtualBoard:
         return self if self._thread is not None else self.start()
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def kill(self):
+    def kill(self) -> None:
         """Kill the runner at once (SIGKILL, mid-write if it was writing; frozen or not); the
         hub starts it again, as a Pico's reset would."""
         proc = self._proc
@@ -276,7 +302,7 @@ class VirtualBoard:
     # mid-command; then thaw() lets it go on and answer them, or kill() resets it and
     # they are lost.
 
-    def freeze(self):
+    def freeze(self) -> None:
         """Stop the runner (SIGSTOP) until thaw() or kill(); SimError if none is running."""
         proc = self._proc
         if proc is None or proc.poll() is not None:
@@ -284,30 +310,30 @@ class VirtualBoard:
         self._frozen = proc
         proc.send_signal(signal.SIGSTOP)
 
-    def thaw(self):
+    def thaw(self) -> None:
         """Let a runner stopped by freeze() go on (nothing if it was killed meanwhile)."""
         proc, self._frozen = self._frozen, None
         if proc is not None and proc.poll() is None:
             proc.send_signal(signal.SIGCONT)
 
     @property
-    def runner_pid(self):
+    def runner_pid(self) -> int | None:
         """The runner's process id (None while it is down); each restart has a new one."""
         proc = self._proc
         return proc.pid if proc is not None else None
 
     @property
-    def unanswered(self):
+    def unanswered(self) -> int:
         """How many lines the runner has been given and not yet answered."""
         return len(self._fifo)
 
     @property
-    def layout(self):
+    def layout(self) -> str | None:
         """The layout file the runner is started with: --config, else one crib wrote into
         the store (store_layout), else None (the shipped firmware/config.json)."""
         return self.config if self.config is not None else store_layout(self.store)
 
-    def lanes(self, timeout=30.0):
+    def lanes(self, timeout: float = 30.0) -> int:
         """The lanes of the layout the runner runs (asked with hello); SimError if it does
         not answer within timeout s (a runner just started may still be importing)."""
         try:
@@ -316,17 +342,19 @@ class VirtualBoard:
             raise SimError("the runner did not answer hello; log: %r"
                            % (self.log[-5:],)) from None
 
-    def reset(self, timeout=10.0):
+    def reset(self, timeout: float = 10.0) -> None:
         """Reset the runner on purpose: it answers the lines it has, exits, and the hub starts
         it again on the same store (clients see `evt boot`). Waits for the new one."""
         if not self.restart:
             raise SimError("this virtual board does not start its runner again")
+        if self._wake_w is None:
+            raise SimError("the virtual board is not running")
         count = self.starts + 1
         self._asks.put(_RESTART)
         os.write(self._wake_w, b"x")
         self.wait_started(count, timeout)
 
-    def widen(self, lanes):
+    def widen(self, lanes: int) -> bool:
         """Run a layout of at least `lanes` lanes: if the runner has fewer and was given no
         --config, write layout_for(lanes) into the store and restart it on that (the game
         in progress stays). True if it has them now, False if it cannot."""
@@ -343,16 +371,16 @@ class VirtualBoard:
         return True
 
     @property
-    def clients(self):
+    def clients(self) -> list[str]:
         """Names of the connections: "pty" (always there) and each TCP client's address."""
         return [c.name for c in list(self._clients.values())]
 
     @property
-    def alive(self):
+    def alive(self) -> bool:
         """True while a runner process is up."""
         return self._proc is not None and self._proc.poll() is None
 
-    def wait_started(self, count, timeout=10.0):
+    def wait_started(self, count: int, timeout: float = 10.0) -> None:
         """Wait until the runner has been started `count` times (restarts included)."""
         end = time.monotonic() + timeout
         while self.starts < count or not self.alive:
@@ -362,30 +390,32 @@ class VirtualBoard:
 
     # -- the sim's own lines -----------------------------------------------------------------
 
-    def ask(self, line, timeout=5.0):
+    def ask(self, line: str, timeout: float = 5.0) -> str | None:
         """Send a line from the sim itself (leds, state, btn ...); its reply line, or None
         if the runner died or did not answer in time."""
         a = _Ask(line)
         self._asks.put(a)
+        if self._wake_w is None:  # not started, or closed
+            return None
         try:
             os.write(self._wake_w, b"x")
-        except (OSError, TypeError):
+        except OSError:
             return None
         a.done.wait(timeout)
         return a.reply
 
-    def _fail_asks(self):
+    def _fail_asks(self) -> None:
         while True:
             try:
                 a = self._asks.get_nowait()
             except queue.Empty:
                 return
-            if a is not _RESTART:
+            if isinstance(a, _Ask):  # not _RESTART
                 a.done.set()
 
     # -- the runner --------------------------------------------------------------------------
 
-    def _command(self):
+    def _command(self) -> list[str]:
         cmd = [self.python, str(self.runner or desk_path())]
         if self.store is not None:
             cmd += ["--store", str(self.store)]
@@ -395,28 +425,30 @@ class VirtualBoard:
             cmd.append("--driven")
         return cmd
 
-    def _spawn(self):
+    def _spawn(self) -> None:
         try:
             proc = subprocess.Popen(self._command(), stdin=subprocess.PIPE,
                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
         except OSError as e:
             raise SimError("cannot start the runner %r: %s" % (self._command(), e)) from None
-        os.set_blocking(proc.stdout.fileno(), False)
-        os.set_blocking(proc.stderr.fileno(), False)
-        self._sel.register(proc.stdout, selectors.EVENT_READ, "out")
-        self._sel.register(proc.stderr, selectors.EVENT_READ, "err")
+        _, stdout, stderr = _pipes(proc)
+        os.set_blocking(stdout.fileno(), False)
+        os.set_blocking(stderr.fileno(), False)
+        self._hub.register(stdout, selectors.EVENT_READ, "out")
+        self._hub.register(stderr, selectors.EVENT_READ, "err")
         self._proc = proc
         self._out = LineReader(MAX_REPLY)
         self._fifo = []
         self.starts += 1
         self._started_at = time.monotonic()
 
-    def _stop_runner(self):
+    def _stop_runner(self) -> None:
         proc, self._proc = self._proc, None
         if proc is None:
             return
+        stdin, stdout, stderr = _pipes(proc)
         try:
-            proc.stdin.close()
+            stdin.close()
         except OSError:
             pass
         try:
@@ -424,23 +456,23 @@ class VirtualBoard:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-        for f in (proc.stdout, proc.stderr):
+        for f in (stdout, stderr):
             f.close()
 
-    def _runner_died(self):
+    def _runner_died(self, proc: subprocess.Popen[bytes]) -> None:
         """The runner's stdout ended: unanswered lines get nothing; start it again."""
-        proc = self._proc
-        for f in (proc.stdout, proc.stderr):
+        stdin, stdout, stderr = _pipes(proc)
+        for f in (stdout, stderr):
             try:
-                self._sel.unregister(f)
+                self._hub.unregister(f)
             except (KeyError, ValueError):
                 pass
         self._drain_stderr(proc)
         proc.wait()
-        for f in (proc.stdout, proc.stderr):
+        for f in (stdout, stderr):
             f.close()
         try:
-            proc.stdin.close()
+            stdin.close()
         except OSError:
             pass
         self.log.append("runner exited with %d" % proc.returncode)
@@ -455,35 +487,35 @@ class VirtualBoard:
         if self.restart and not self._closing and self._quick < _QUICK_DEATHS:
             self._spawn()
 
-    def _drain_stderr(self, proc):
+    def _drain_stderr(self, proc: subprocess.Popen[bytes]) -> None:
         try:
-            data = proc.stderr.read()
+            data = _pipes(proc)[2].read()
         except (OSError, ValueError):
             return
         if data:
             self.log.extend(data.decode(errors="replace").splitlines())
             del self.log[:-100]
 
-    def _to_runner(self, data, owners):
+    def _to_runner(self, data: bytes, owners: Sequence[_Client | _Ask]) -> None:
         """Write whole lines to the runner; owners receive their replies in order."""
         proc = self._proc
-        if proc is None or proc.stdin.closed:
+        if proc is None or _pipes(proc)[0].closed:
             for owner in owners:
                 if isinstance(owner, _Ask):
                     owner.done.set()
             return  # a board in reset hears nothing: the client will send again
         self._fifo.extend(owners)
         try:
-            proc.stdin.write(data)
+            _pipes(proc)[0].write(data)
         except (BrokenPipeError, OSError):
             pass  # it is dying: its stdout ends next and _runner_died cleans up
 
     # -- the hub loop ------------------------------------------------------------------------
 
-    def _loop(self):
+    def _loop(self) -> None:
         while not self._closing:
             try:
-                ready = self._sel.select(0.5)
+                ready = self._hub.select(0.5)
             except (OSError, ValueError):
                 return
             for key, _ in ready:
@@ -498,12 +530,13 @@ class VirtualBoard:
                     self._drain_stderr_once()
                 elif what == "accept":
                     self._accept()
-                else:
-                    self._from_client(key.fileobj)
+                else:  # "client": the pty's fd or a TCP connection
+                    self._from_client(cast("int | socket.socket", key.fileobj))
 
-    def _wake(self):
+    def _wake(self) -> None:
         try:
-            os.read(self._wake_r, 4096)
+            if self._wake_r is not None:  # None: closed
+                os.read(self._wake_r, 4096)
         except OSError:
             pass
         while True:
@@ -511,42 +544,44 @@ class VirtualBoard:
                 a = self._asks.get_nowait()
             except queue.Empty:
                 return
-            if a is _RESTART:
-                self._end_runner()
-            else:
+            if isinstance(a, _Ask):
                 self._to_runner(a.line.encode() + b"\n", [a])
+            else:  # _RESTART
+                self._end_runner()
 
-    def _end_runner(self):
+    def _end_runner(self) -> None:
         """reset(): close the runner's stdin; once it has answered and exits, it is
         started again (_runner_died)."""
         proc = self._proc
-        if proc is not None and not proc.stdin.closed:
+        if proc is not None and not _pipes(proc)[0].closed:
             self._killed = proc
             try:
-                proc.stdin.close()
+                _pipes(proc)[0].close()
             except OSError:
                 pass
 
-    def _drain_stderr_once(self):
+    def _drain_stderr_once(self) -> None:
         proc = self._proc
         try:
-            data = proc.stderr.read(65536) if proc else None
+            data = _pipes(proc)[2].read(65536) if proc else None
         except OSError:
             data = None
         if data:
             self.log.extend(data.decode(errors="replace").splitlines())
             del self.log[:-100]
 
-    def _from_runner(self):
+    def _from_runner(self) -> None:
         proc = self._proc
+        if proc is None:  # stopped meanwhile (close)
+            return
         try:
-            data = proc.stdout.read(65536)
+            data = _pipes(proc)[1].read(65536)
         except OSError:
             data = b""
         if data is None:
             return
         if not data:
-            self._runner_died()
+            self._runner_died(proc)
             return
         for item in self._out.feed(data):
             if not isinstance(item, str):
@@ -568,23 +603,25 @@ class VirtualBoard:
                 self.log.append(item)
                 del self.log[:-100]
 
-    def _accept(self):
+    def _accept(self) -> None:
+        if self._server is None:  # closed meanwhile
+            return
         try:
             conn, peer = self._server.accept()
         except OSError:
             return
         conn.setblocking(False)
 
-        def write(data, conn=conn):
+        def write(data: bytes, conn: socket.socket = conn) -> None:
             try:
                 conn.send(data)
             except OSError:
                 pass  # a client that stopped reading loses lines, as on a real port
 
         self._clients[conn] = _Client("%s:%d" % peer[:2], write)
-        self._sel.register(conn, selectors.EVENT_READ, "client")
+        self._hub.register(conn, selectors.EVENT_READ, "client")
 
-    def _from_client(self, f):
+    def _from_client(self, f: int | socket.socket) -> None:
         client = self._clients.get(f)
         if client is None:
             return
@@ -596,7 +633,7 @@ class VirtualBoard:
             data = b""
         if not data:
             if isinstance(f, socket.socket):
-                self._sel.unregister(f)
+                self._hub.unregister(f)
                 del self._clients[f]
                 f.close()
             return
@@ -604,7 +641,9 @@ class VirtualBoard:
             owners = [client] * len(client.counter.feed(seg))
             self._to_runner(seg, owners)
 
-    def _pty_write(self, data):
+    def _pty_write(self, data: bytes) -> None:
+        if self._master is None:  # closed: the line is lost
+            return
         try:
             os.write(self._master, data)
         except OSError:
