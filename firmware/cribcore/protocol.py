@@ -24,10 +24,6 @@ FIELDS = (" code:w rev:i proto:i fw:w desk:i lanes:i holes:i p:i n:i src:w targe
 CHANGE = 1  # changes state: takes id=, saved on flash before the reply
 DESK = 2  # the desktop runner only; the Pico answers desk_only
 ONE = 4  # needs at least one of its [optional] arguments
-# A board that serves the table only: the module that owns such a verb adds its row and
-# fields to these tables when it is imported (cribcore.table.gamelines: `games`), so a
-# plain Pico's heap holds none of them.
-SERVES = 8
 
 # verb, flags, arguments (name=low..high for numbers; [optional]), help: four to a row.
 COMMANDS = (

@@ -4,7 +4,8 @@ from apprig import Files, Rig, config, transcript
 
 from cribcore import VERSION
 from cribcore.pegs import Board
-from cribcore.protocol import DESK, SERVES, command, decode, verbs
+from cribcore.protocol import DESK, command, decode, verbs
+from cribcore.table.gamelines import SERVES
 
 
 def test_boot_announces_itself():
@@ -173,8 +174,6 @@ def test_the_pico_app_answers_every_verb_of_the_protocol_but_the_desks_and_only_
 
     desk = [v for v in verbs() if command(v)[1] & DESK]
     assert desk == ["btn", "tick"]
-    import cribcore.table.gamelines  # noqa: F401 - it adds `games` to the protocol's tables
-
     served = [v for v in verbs() if command(v)[1] & SERVES]  # their modules register them
     assert "games" in served
     assert sorted(App.VERBS) == sorted(v for v in verbs() if v not in desk + served)
