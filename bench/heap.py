@@ -7,7 +7,12 @@ restart reads it back) and runs the scripted 3-lane 121 game of tests/firmware/d
 answering every line exactly as CPython does. The unix port's objects are larger than
 the Pico's (64-bit), so these figures overstate what the Pico (about 190K free) needs.
 Then the same for the table engine (cribcore.table, which a plain Pico's build leaves
-off): the smallest heap its scripted games of every kind finish in, and their live peak.
+off): the smallest heap its scripted games of every kind finish in, and their live peak;
+and its live peak on the real rp2 port (the emulated Pico, tests/pico/enginegame.py: a
+scripted 2-player game by cards from the .mpy build, over the REPL), beside the free heap
+the board's app leaves (python bench/pico.py prints that one).
+
+    python bench/heap.py [--pico]     --pico: only the emulated Pico's figure
 """
 
 import shutil
@@ -141,5 +146,21 @@ def engine_main():
     return 0 if mpy[0] and src[0] else 1
 
 
+def pico_main():
+    """The engine's live peak on the emulated Pico (rp2 port), from the .mpy build."""
+    sys.path.insert(0, str(ROOT / "tests" / "pico"))
+    from enginegame import engine_game
+
+    r = engine_game(2, "cards", 11)
+    print("engine on the emulated Pico (rp2 port, .mpy build, a 2-player game by cards to"
+          " 61, %d questions, %.1f s emulated): live peak %d bytes (%d before the engine"
+          " was imported), least free %d bytes; over %s, scores %s"
+          % (r["questions"], r["ms"] / 1000, r["peak"], r["base"], r["low_free"],
+             r["over"], r["scores"]))
+    return 0 if r["over"] else 1
+
+
 if __name__ == "__main__":
-    sys.exit(main() or engine_main())
+    if "--pico" in sys.argv[1:]:
+        sys.exit(pico_main())
+    sys.exit(main() or engine_main() or pico_main())

@@ -11,7 +11,10 @@ python bench/pico.py [--uf2 PATH]   prints, in emulated milliseconds (see
   beside the rate the animation itself changes at (a short jump moves a hole every
   HOLE_MS, so it cannot show more frames than that; a long one is capped at JUMP_MS);
 - the heap the running app leaves free (`state`'s free=: gc.mem_free() after a collection,
-  inside the app): idle after boot, after the burst, during a win's animation.
+  inside the app): idle after boot, after the burst, during a win's animation;
+- where the boot on the saved game goes: the same flash booted with PHASES as main.py,
+  which imports the boot's modules one by one and notes the time after each and after
+  each step of pegboard.pico's boot (its longer source starts them about 30 ms later).
 """
 
 import argparse
@@ -22,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "pico"))
 
-from picorig import WALL_TIMEOUT, Pico, deploy_files, fs_image  # noqa: E402
+from picorig import WALL_TIMEOUT, Pico, deploy_files, fs_image, write_fs  # noqa: E402
 
 from cribcore.protocol import decode  # noqa: E402
 from pegboard.render import HOLE_MS, JUMP_MS  # noqa: E402
@@ -31,6 +34,61 @@ BURST = 300  # enough for every slot's log to fill and be compacted (an erase) t
 SINGLE = 8
 FULL = 70  # pegs of the saved game booted from: more than its 64-jump undo history
 LONG = 5 * WALL_TIMEOUT  # s of wall time for a burst (PICO_WALL_TIMEOUT on a loaded machine)
+
+
+# main.py for the phases: the real boot (pegboard.pico.main), its steps wrapped to note the
+# time (a step's mark is its end), the modules its first frame needs imported first.
+PHASES = """
+import time
+T = [("reset to main.py", time.ticks_us())]
+
+
+def mark(what):
+    T.append((what, time.ticks_us()))
+
+
+def timed(owner, name, what):
+    run = getattr(owner, name)
+    first = [True]
+
+    def step(*args, **kwargs):
+        got = run(*args, **kwargs)
+        if first[0]:  # the first call only (draw runs every step)
+            first[0] = False
+            mark(what)
+        return got
+
+    setattr(owner, name, step)
+
+
+import fastboot
+
+fastboot.setup()
+mark("fastboot.setup()")
+for name in ("pegboard.pico", "pegboard.layout", "pegboard.render", "pegboard.restore",
+             "pegboard.store", "pegboard.storeboot", "cribcore.boardread"):
+    __import__(name)
+    mark("import " + name)
+import sys
+
+pico = sys.modules["pegboard.pico"]
+timed(sys.modules["pegboard.layout"], "boot_layout", "the layout from layout.cache")
+timed(pico, "WS2812", "the WS2812 driver")
+timed(sys.modules["pegboard.store"].Store, "load", "the nine slots read")
+timed(sys.modules["pegboard.restore"], "restore", "the board, settings and ids restored")
+timed(sys.modules["pegboard.render"].Renderer, "__init__", "the renderer built")
+timed(sys.modules["pegboard.render"].Renderer, "draw", "the first frame drawn and sent")
+
+
+def running():
+    mark("the app built (evt boot next)")
+    fastboot.done()
+    for i in range(len(T)):
+        print("phase %7.1f %s" % ((T[i][1] - (T[i - 1][1] if i else 0)) / 1000, T[i][0]))
+
+
+pico.main(running)
+"""
 
 
 def flash_cost(before, after):
@@ -130,6 +188,16 @@ def main(argv=None):
         boot_ms, frame_ms = boot_times(p)
         print("reset to evt boot (saved game)      %7.1f ms" % boot_ms)
         print("reset to first frame (saved game)   %7.1f ms" % frame_ms)
+    with Pico(flash=write_fs(flash, {"main.py": PHASES.encode()})) as p:
+        p.booted()
+        p.wait(lambda: p.frames, what="the first frame")
+        p.wait_line(lambda text: text.startswith("phase") and "app built" in text,
+                    what="the boot's phases")
+        print("where the boot on the saved game goes (emulated ms; an instrumented main.py):")
+        for ln in p.lines:
+            if ln.text.startswith("phase "):
+                print("  %s" % ln.text[6:])
+        print("  (its first frame at %.1f ms)" % (p.frames[0]["t"] / 1e6))
 
 
 if __name__ == "__main__":

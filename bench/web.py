@@ -5,7 +5,9 @@ request sent to the moment the last of the 8 screens has the new state), tap-to-
 latency (from the request to the first board picture, read from the virtual board's LEDs,
 whose pegs have moved: the jump animation starts; answers that peg only), and checks that
 nothing was lost and nothing pegged twice (the scores and the board's pegs against a
-reference game). The taps of a hand are bench/table.py's.
+reference game). The taps of a hand are bench/table.py's. Then, in this process (the app
+on Starlette's test client, no board), the questions and views the engine builds and the
+calls on its worker thread per answer (the one hop: 1 of each).
 
     python bench/web.py [--phones 8] [--ops 1000]
 
@@ -121,6 +123,60 @@ def main():
             serve.stop()
         result["board"] = board_fronts(os.path.join(d, "sim"))
     report(result, args)
+    builds = builds_per_answer()
+    print(f"per answer (in process, {builds['answers']} answers): {builds['question']:.2f}"
+          f" questions and {builds['view']:.2f} views built, {builds['worker']:.2f} calls"
+          " on the engine's worker")
+
+
+def builds_per_answer(answers=200):
+    """The questions and views the engine builds, and the calls on its worker, per answer
+    through the app's route (in process, an in-memory board)."""
+    from starlette.testclient import TestClient
+    from webtools import KEY, make_hub
+
+    import cribcore.table.engine as core_engine
+    import cribcore.table.questions as questions
+    from crib.web.app import create_app
+
+    counts = {"question": 0, "view": 0, "worker": 0}
+    question_init, view = questions.Question.__init__, core_engine.TableEngine.view
+
+    def counting_init(self, *args):
+        counts["question"] += 1
+        question_init(self, *args)
+
+    def counting_view(self):
+        counts["view"] += 1
+        return view(self)
+    questions.Question.__init__ = counting_init
+    core_engine.TableEngine.view = counting_view
+    try:
+        with tempfile.TemporaryDirectory() as d:
+            hub = make_hub(os.path.join(d, "history.sqlite3"))
+            app = create_app(hub, KEY, "http://127.0.0.1/?k=" + KEY, poll=False)
+            with TestClient(app, headers={"X-Crib-Key": KEY}) as c:
+                submit = hub._pool.submit
+
+                def counting_submit(*args, **kwargs):
+                    counts["worker"] += 1
+                    return submit(*args, **kwargs)
+                token = c.post("/api/join", json={"seat": "table"}).json()["token"]
+                players = Players(2, 121, False, seed=1)
+                hub._pool.submit = counting_submit
+                for key in counts:
+                    counts[key] = 0
+                for _ in range(answers):
+                    q = c.get("/state").json()["question"]
+                    r = c.post("/api/answer", json={"question": q["id"], "seat": "table",
+                                                    "token": token,
+                                                    "answer": players.answer(_Q(q))})
+                    assert r.status_code == 200, r.text
+    finally:
+        questions.Question.__init__, core_engine.TableEngine.view = question_init, view
+    out = {k: v / answers for k, v in counts.items()}
+    out["answers"] = answers
+    return out
 
 
 def board_fronts(store):

@@ -34,6 +34,7 @@ PACKAGES = ("pegboard", "cribcore")  # whole: a package found in the pack is loo
 BUILTINS = ("time", "machine", "json", "binascii", "struct", "os", "select", "array",
             "micropython", "io")
 _DIR, _FILE = 0x4000, 0x8000  # stat's st_mode
+_mounted = None  # the Pack setup() mounted, until done()
 
 
 class Pack:
@@ -93,6 +94,15 @@ class Pack:
         return open(self.root + path, mode)
 
 
+def crc(path):
+    """The CRC-32 (an int) the mounted pack's index holds for a module's file ("/pegboard/
+    config.mpy"), or None: no pack mounted, or that file is not in it. pegboard.layout keys
+    its cache on its validator's code with it: reading that 4.4K module and summing it took
+    the emulated Pico's boot 7.6 ms."""
+    at = None if _mounted is None else _mounted._files.get(path)
+    return None if at is None else at[2]
+
+
 def builtins():
     """Import BUILTINS without looking on the flash, into sys.modules."""
     path = sys.path[:]
@@ -111,22 +121,27 @@ def setup():
     """Both of the above; whatever fails, the boot goes on without it. (Mounting the
     LittleFS again reading 256 bytes a block-device call instead of rp2's 32 helped the
     imports of the modules' own files; with the pack it made the boot 14 ms slower.)"""
+    global _mounted
     builtins()
     try:
         import vfs
 
-        vfs.mount(Pack(PACK), MOUNT)
+        pack = Pack(PACK)
+        vfs.mount(pack, MOUNT)
     except (ImportError, OSError, ValueError, MemoryError):  # no vfs, no pack, damage...
         return
     sys.path.insert(0, MOUNT)
+    _mounted = pack
 
 
 def done():
     """The app is running: unmount the pack (closing its file, freeing its index); any
     later import reads the module's own file."""
+    global _mounted
     if MOUNT not in sys.path:
         return
     sys.path.remove(MOUNT)
+    _mounted = None
     import vfs
 
     vfs.umount(MOUNT)

@@ -1,7 +1,10 @@
 """A fake Pico for the deploy tests: the unix MicroPython answering mpremote's REPL on a pty.
 
-Run as `micropython fake_pico.py IMAGE [MPY VERSION]` with stdin and stdout on the master
-side of a pseudo terminal; mpremote and pyserial open the slave side like a USB serial port.
+Run as `micropython fake_pico.py IMAGE [MPY VERSION] [machine=NAME]` with stdin and stdout on
+the master side of a pseudo terminal; mpremote and pyserial open the slave side like a USB
+serial port. NAME is what os.uname().machine says (default a plain Pico's, MACHINE); a
+board with Wi-Fi ("Raspberry Pi Pico 2 W with RP2350") also has a fake network module
+whose access point opens at once, at 192.168.4.1.
 IMAGE is a host file holding the device's flash, a LittleFS filesystem mounted at / as on a
 Pico, so files are really written, renamed, hashed with the real hashlib and imported by a
 real MicroPython, and they stay between runs. MPY and VERSION override what
@@ -21,6 +24,7 @@ import micropython as _micropython
 
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n>"
 FRIENDLY = b"\r\nMicroPython (fake Pico)\r\n>>> "
+MACHINE = "Raspberry Pi Pico with RP2040"
 WINDOW = 256
 BLOCK = 4096
 BLOCKS = 352  # 1.4 MB, the filesystem of a 2 MB Pico
@@ -62,6 +66,53 @@ class _OldSys:
         self.platform = "rp2"
         self.modules = sys.modules
         self.path = sys.path
+
+
+class _Uname:
+    def __init__(self, machine):
+        self.sysname = "rp2"
+        self.machine = machine
+
+
+class _Os:
+    """The os module with uname() (the unix port has none) saying machine."""
+
+    def __init__(self, machine):
+        self._uname = _Uname(machine)
+
+    def uname(self):
+        return self._uname
+
+    def __getattr__(self, name):
+        return getattr(os, name)
+
+
+class _Wlan:
+    """network.WLAN: an access point that opens at once at 192.168.4.1."""
+
+    def __init__(self, kind):
+        self.kind = kind
+        self.on = False
+        self.settings = {}
+
+    def active(self, on=None):
+        if on is None:
+            return self.on
+        self.on = bool(on)
+
+    def config(self, **kwargs):
+        self.settings.update(kwargs)
+
+    def ifconfig(self, values=None):
+        return ("192.168.4.1", "255.255.255.0", "192.168.4.1", "192.168.4.1")
+
+
+class _Network:
+    """The network module of a board with Wi-Fi."""
+
+    STA_IF = 0
+    AP_IF = 1
+    WLAN = _Wlan
 
 
 class _Pin:
@@ -374,8 +425,15 @@ def main():
     os.chdir("/")
     # A Pico's import path: the flash root, frozen modules, then /lib.
     sys.path[:] = ["", ".frozen", "/lib"]
-    if len(sys.argv) > 3:
-        sys.modules["sys"] = _OldSys(int(sys.argv[2]), sys.argv[3])
+    args = sys.argv[1:]
+    machine = MACHINE
+    if args[-1].startswith("machine="):
+        machine = args.pop()[len("machine="):]
+    if len(args) > 2:
+        sys.modules["sys"] = _OldSys(int(args[1]), args[2])
+    sys.modules["os"] = _Os(machine)
+    if "W" in machine.split(" with ")[0].split():
+        sys.modules["network"] = _Network
     Device().serve()
 
 

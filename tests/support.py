@@ -87,7 +87,7 @@ def v1_board(board):
     from cribcore.boardread import _decode_hist
     from cribcore.pegs import checksum
 
-    hist = _decode_hist(board, board._htext)  # each jump: lane + 4 * its back peg before
+    hist = _decode_hist(board, board._htext.encode())  # each jump: lane + 4 * its back peg before
     body = board._body("v1", ",".join([str(h) for h in hist]))
     return body + "*" + checksum(body)
 

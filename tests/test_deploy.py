@@ -27,7 +27,7 @@ from crib.deploy import build
 from crib.deploy import device as deploy
 from crib.deploy import plan as planning
 from cribcore import VERSION
-from cribcore.protocol import PROTO
+from cribcore.protocol import PROTO, decode
 from pegboard.config import default_dict
 
 FAKE = TESTS / "fake_pico.py"
@@ -37,7 +37,7 @@ WATCHDOG_S = 120  # a hung exchange fails the test instead of hanging the suite
 class FakePico:
     """A fake Pico on a pseudo terminal: .port is its device path, .image its flash."""
 
-    def __init__(self, image, mpy=None, version=None):
+    def __init__(self, image, mpy=None, version=None, machine=None):
         self.image = Path(image)
         self.master, self.slave = pty.openpty()
         tty.setraw(self.slave)  # as pyserial will: no echo, no line editing
@@ -45,6 +45,8 @@ class FakePico:
         args = [micropython_path(), "-X", "heapsize=256K", str(FAKE), str(self.image)]
         if mpy is not None:
             args += [str(mpy), version]
+        if machine is not None:
+            args.append("machine=" + machine)
         self.proc = subprocess.Popen(args, stdin=self.master, stdout=self.master)
         self.timer = threading.Timer(WATCHDOG_S, self.stop)
         self.timer.start()
@@ -162,6 +164,33 @@ def test_a_plain_pico_is_not_given_the_table_engine(tmp_path):
     written = build.build(tmp_path / "served", extras=build.OPTIONAL)
     assert any(p.as_posix().endswith("cribcore/table/engine.mpy") for p in written)
     assert any(p.as_posix().endswith("pegboard/gamerecord.mpy") for p in written)
+
+
+@pytest.mark.parametrize("machine, wifi", [
+    ("Raspberry Pi Pico 2 W with RP2350", True), ("Raspberry Pi Pico W with RP2040", True),
+    ("Raspberry Pi Pico with RP2040", False), ("Raspberry Pi Pico2 with RP2350", False),
+    ("Pimoroni Pico LiPo with RP2040", False), ("", False),
+])
+def test_the_board_kind_is_told_from_micropythons_name_for_it(machine, wifi):
+    assert planning.has_wifi(machine) is wifi
+
+
+WIFI_ONLY = ("pegboard/wifi.mpy", "pegboard/joining.mpy", "cribcore/table/engine.mpy")
+
+
+def test_a_board_with_wifi_is_planned_the_server_side_and_a_plain_pico_is_not(tmp_path):
+    plan = planning.plan_firmware(tmp_path)
+    plain = {it.path: it for it in plan.files_for(False)}
+    wifi = {it.path: it for it in plan.files_for(True)}
+    assert not set(WIFI_ONLY) & set(plain) and set(WIFI_ONLY) <= set(wifi)
+    assert set(plain) <= set(wifi) and wifi["main.py"].data == plain["main.py"].data
+    assert b"/pegboard/wifi.mpy" in wifi["code.pack"].data
+    assert b"/pegboard/wifi.mpy" not in plain["code.pack"].data
+    assert plan.files_for(True)[-1].path == "main.py"  # last, as for a plain Pico
+    text = "\n".join(planning.describe(plan, "auto"))
+    assert "os.uname().machine" in text
+    assert "board with Wi-Fi only: write pegboard/wifi.mpy" in text
+    assert "never touch" in text and " wifi " in text  # the board's own Wi-Fi details
 
 
 def test_a_bad_layout_is_refused_before_any_device(tmp_path, capsys):
@@ -349,6 +378,30 @@ def test_deploy_copies_verifies_resets_and_gets_hello(pico, built, capsys):
             assert got[path] == data, path
     # Nothing left half-way.
     assert not [p for p in pico.files([p + deploy.PART for p in built]).values() if p]
+
+
+def test_a_plain_pico_gets_no_server_side_and_says_it_has_no_wifi(pico, tmp_path):
+    out = _deploy(FIRMWARE, pico.port, tmp_path)
+    assert any("a plain Pico" in line for line in out)
+    assert set(pico.files(list(WIFI_ONLY) + ["wifi"]).values()) == {None}
+    assert pico.ask("wifi").startswith("err code=unknown_verb ")
+
+
+def test_a_board_with_wifi_gets_the_server_side_and_keeps_its_details(tmp_path):
+    fake = FakePico(tmp_path / "w.img", machine="Raspberry Pi Pico 2 W with RP2350")
+    try:
+        out = _deploy(FIRMWARE, fake.port, tmp_path)
+        assert any("Pico 2 W with RP2350" in line and "a board with Wi-Fi" in line
+                   for line in out)
+        assert None not in fake.files(WIFI_ONLY).values()
+        first = decode(fake.ask("wifi"))  # the boot opened the (fake) access point
+        assert first.kind == "ok" and first.args["address"] == "192.168.4.1"
+        assert first.args["ssid"].startswith("Cribbage-")
+        _deploy(_changed_firmware(tmp_path), fake.port, tmp_path)  # a redeploy
+        again = decode(fake.ask("wifi"))  # and another boot: the details are the board's
+        assert again.args == first.args
+    finally:
+        fake.stop()
 
 
 def test_redeploy_writes_only_what_changed(pico, tmp_path):

@@ -80,7 +80,7 @@ def test_invariants_and_round_trip_after_any_ops(shape, seq):
         assert Board.loads(text).dumps() == text
         again = Board.loads(text)  # the history text kept as it goes is the canonical one
         assert again._htext == b._htext and again.undo_count == b.undo_count
-        assert encode_hist(b._back, _decode_hist(b, b._htext)) == b._htext
+        assert encode_hist(b._back, _decode_hist(b, b._htext.encode())) == b._htext
     assert b.rev == changes
 
 

@@ -7,16 +7,21 @@ from memory afterwards.
 
 from cribcore.boardtext import FORMAT, WORTH, crc
 
+_FORMAT = FORMAT.encode()
 
-def loads(cls, text):
-    """A `cls` board from its text; ValueError if it is corrupt or inconsistent."""
+
+def loads(cls, text, framed=False):
+    """A `cls` board from its text; ValueError if it is corrupt or inconsistent. framed:
+    a text without its checksum is taken (its file checked its bytes: Board.loads)."""
     if type(text) is not str:
         raise ValueError(f"board text must be a str, got {text!r}")
-    body, _, check = text.partition("*")
-    if check != crc(body):
+    body, star, check = text.partition("*")
+    if (star or not framed) and check != crc(body):
         raise ValueError(f"board text fails its checksum: {text!r}")
-    fields = body.split("/")
-    if len(fields) != 10 or fields[0] != FORMAT:
+    # Its fields as bytes: every str made at the Pico's boot is looked for among the
+    # interned names first (about 0.1 ms each by then; pegboard.storeboot).
+    fields = body.encode().split(b"/")
+    if len(fields) != 10 or fields[0] != _FORMAT:
         raise ValueError(f"not a {FORMAT} board text: {text!r}")
     try:
         vals = [_parse_ints(f[1:]) for f in fields[1:9]]
@@ -28,6 +33,7 @@ def loads(cls, text):
         b._back = vals[6] + pad
         h = fields[9][1:]
         hist = _decode_hist(b, h)
+        h = h.decode()
         b.set_dealer(vals[2][0])
         b.rev = vals[3][0]
         _check(b, hist, lanes)
@@ -68,11 +74,12 @@ def _check(board, hist, lanes):
 
 
 def _decode_hist(board, text):
-    """The history from v2's text (ValueError if it is not v2's); _check() then checks it."""
+    """The history from v2's text, bytes (ValueError if it is not v2's); _check() then
+    checks it."""
     vals = []
     v = 0
     w = 1
-    for c in text.encode():  # bytes: no string per character
+    for c in text:  # bytes: no string per character
         w = WORTH[c] if c < 128 else 0
         if w > 32:
             if w == 33 and not v:
@@ -98,4 +105,5 @@ def _decode_hist(board, text):
 
 
 def _parse_ints(text):
-    return list(map(int, text.split(","))) if text else []  # map: no comprehension's function
+    # bytes; map: no comprehension's function
+    return list(map(int, text.split(b","))) if text else []

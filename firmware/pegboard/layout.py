@@ -4,7 +4,8 @@ Pico's boot, taken from the board's own record of the last validation.
 Validating means importing pegboard.config and checking every field: about 75 ms of the
 emulated Pico's boot. `boot_layout()` keeps what a validation produced in `layout.cache`
 beside config.json: the layout as JSON, under a header with the CRC-32s of the
-config.json text and of the validator's own file it came from, and of the JSON itself.
+config.json text and of the validator's own file it came from (at the Pico's boot, the
+code pack's index has that CRC: fastboot.crc), and of the JSON itself.
 Any difference (a new config.json, new firmware, a damaged cache) and the board validates
 again and rewrites the cache: one small file, written once per new layout. A layout that
 fails validation is never cached (the board blinks red and says why at every boot).
@@ -59,12 +60,28 @@ def _read(name):
 
 
 def _key(root, text):
-    """The cache's key for config.json text: the text's CRC and the validator's."""
+    """The cache's key for config.json text: the text's CRC and the validator's (at the
+    Pico's boot, from the code pack's index: fastboot.crc)."""
     for name in VALIDATOR:
-        code = _read(root + name)
+        code = _packed(root, name)
+        if code is None:
+            code = _read(root + name)
+            code = None if code is None else crc(code)
         if code is not None:
-            return "%s %s %s" % (MAGIC, crc(text), crc(code))
+            return "%s %s %s" % (MAGIC, crc(text), code)
     return None
+
+
+def _packed(root, name):
+    """The validator's CRC as the code pack's index has it (8 hex digits), or None: no
+    pack mounted (fastboot is main.py's: imported only at the Pico's boot), or a root
+    other than the board's own. Its module is what the pack's import gives, checked
+    against that CRC."""
+    import sys
+
+    fastboot = sys.modules.get("fastboot")
+    got = fastboot.crc("/" + name) if fastboot is not None and not root else None
+    return None if got is None else "%08x" % got
 
 
 def cache_data(text, validator, config):

@@ -100,9 +100,12 @@ def sample(sampler, period):
     return timer
 
 
-def run(config, problem, strip, readers, port, faults, first=None, running=None):
+def run(config, problem, strip, readers, port, faults, first=None, running=None,
+        serve=None):
     """Build the app on the drivers (and, at boot, on what first_frame loaded and drew),
-    call running() if given, and step it as fast as the loop goes."""
+    call running() if given, and step it as fast as the loop goes; with serve (a board
+    with Wi-Fi: pegboard.wifi.serve), serve(app) steps it instead, unless it returns
+    False (no access point or server: then this loop does)."""
     import micropython
 
     from pegboard.app import App
@@ -129,16 +132,32 @@ def run(config, problem, strip, readers, port, faults, first=None, running=None)
     # port hands over to the REPL on CR, Ctrl-C, CR (mpremote's way in) instead.
     micropython.kbd_intr(-1)
     try:
-        while True:
-            app.step(time.ticks_ms())
+        if serve is None or not serve(app):
+            while True:
+                app.step(time.ticks_ms())
     finally:
         micropython.kbd_intr(3)
         timer.deinit()
 
 
-def main(running=None):
+def wifi():
+    """pegboard.wifi.serve on a board with Wi-Fi, else None. `crib deploy` ships that module
+    to such a board alone, and only a Wi-Fi board's MicroPython has the network module: on
+    a plain Pico this is one failed lookup in the code pack, after the first frame."""
+    try:
+        from pegboard.wifi import serve  # first: on a plain Pico, the pack answers at once
+    except ImportError:
+        return None
+    try:
+        import network  # type: ignore[import-not-found]  # noqa: F401 - Wi-Fi boards only
+    except ImportError:
+        return None
+    return serve
+
+
+def main(running=None, serve=None):
     """Run the app; restart it after any fault; return only for the REPL hand-over.
-    running(): called once the app is built (main.py: fastboot.done)."""
+    running(): called once the app is built (main.py: fastboot.done); serve: see run()."""
     faults: list = []
     made = parts = None  # the drivers; with the port
     while True:
@@ -150,7 +169,8 @@ def main(running=None):
                 from pegboard.usbserial import UsbSerial
 
                 parts = made + (buttons(made[0]), UsbSerial())
-            run(*parts, faults, first, running)  # running: again after a restart, harmless
+                serve = serve or wifi()
+            run(*parts, faults, first, running, serve)  # running: again after a restart
         except KeyboardInterrupt:
             return
         except Exception as e:  # noqa: BLE001 - anything else: start again

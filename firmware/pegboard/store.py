@@ -82,23 +82,25 @@ class Store:
     def _slot(self, seq):
         return f"{self.path}.{seq % SLOTS}/h"
 
-    def load(self):
-        """The text of the newest good state (its lines, board first), or None."""
+    def load(self, lines=False):
+        """The text of the newest good state (its lines, board first), or None; with
+        lines=True, the list of its lines (the boot's: no text to split again)."""
         from pegboard.storeboot import Ring
 
         ring = self._ring = Ring(self.path, self.files)
-        text = ring.load()
+        got = ring.load()
         self.seq, self.problems, self._absent = ring.seq, ring.problems, ring.absent
         self._where = ring.where
-        return text
+        return got if lines or got is None else "\n".join(got)
 
-    def older(self):
-        """The next good state, older than the last one offered (None when none is left)."""
+    def older(self, lines=False):
+        """The next good state, older than the last one offered (None when none is left);
+        lines as in load()."""
         if self._ring is None:
             return None
-        text = self._ring.older()
+        got = self._ring.older()
         self._where = self._ring.where
-        return text
+        return got if lines or got is None else "\n".join(got)
 
     def refuse(self, reason):
         """The app cannot use the state load()/older() gave: set it aside in `<path>.kept`

@@ -13,16 +13,25 @@ _HEAD = ord(HEAD)
 
 def unframe(data):
     """(seq, lines) from a slot file's bytes, or None if it is corrupt or truncated."""
+    got = _framed(data)
+    if got is None:
+        return None
+    try:
+        return got[0], [line.decode() for line in got[1]]
+    except UnicodeError:
+        return None
+
+
+def _framed(data):
+    """unframe() with its lines left as bytes: the Ring makes a str only of a line it
+    uses. (Every str made at the Pico's boot is looked for among the interned names first,
+    about 0.1 ms each by then: decoding and splitting the nine slots took 7 ms.)"""
     if len(data) < 11 or data[0] != _HEAD or data[9] != 32:  # "H<crc> "
         return None
     body = data[10:]
     if data[1:9] != crc(body).encode():
         return None
-    try:
-        text = body.decode()
-    except UnicodeError:
-        return None
-    lines = text.split("\n")
+    lines = body.split(b"\n")
     if not lines[0].isdigit():
         return None
     return int(lines[0]), lines[1:]
@@ -61,12 +70,12 @@ class Ring:
         self.problems = []  # a line per damaged copy found
         self.absent = []  # slot files not found (the store makes their folders ahead)
         self.where = {}  # line -> (seq, index) of the offered state's lines in the slots
-        self._slots = {}  # seq -> lines of every good slot file
+        self._slots = {}  # seq -> lines (bytes) of every good slot file
         self._order = []  # the seqs older() has still to offer
         self._newest = None  # the seq of the state last offered
 
     def load(self):
-        """The text of the newest good state, or None."""
+        """The lines of the newest good state, or None."""
         for i in range(SLOTS):
             name = f"{self.path}.{i}/h"
             data = self.files.read(name)
@@ -74,7 +83,7 @@ class Ring:
                 self.absent.append(name)
             if not data:  # absent, or empty: a save the power cut had only created
                 continue
-            got = unframe(data)
+            got = _framed(data)
             if got is None:
                 self.problems.append(f"{name}: corrupt or truncated, ignored")
             elif got[0] % SLOTS != i:
@@ -86,29 +95,34 @@ class Ring:
         return self.older()
 
     def older(self):
-        """The next good state, older than the last one offered (None when none is left)."""
+        """The lines of the next good state, older than the last one offered (None when
+        none is left)."""
         while self._order:
             seq = self._order.pop(0)
             got = self._lines(seq)
             if got is not None:
                 self._newest = seq
-                return "\n".join(got)
+                return got
         self._newest = None
         self.where = {}
         return None
 
     def _held(self, seq, back, index):
-        """The line `back` saves before seq at `index` of its slot, or None if it is gone."""
+        """The line `back` saves before seq at `index` of its slot, or None if it is gone
+        (or is no text: its slot passed its CRC, but no store wrote that)."""
         held = self._slots.get(seq - back)
         if back < 0 or back > KEEP or held is None or not 0 < index < len(held) - 1:
             return None
-        return held[index]
+        try:
+            return held[index].decode()
+        except UnicodeError:
+            return None
 
     def _settings(self, seq):
         """(line, (seq, index)): the second line of the newest state before seq that still
         has it (slots.TWICE: the store keeps that line in two slots), or None."""
         for older in sorted(self._slots, reverse=True):
-            refs = self._slots[older][-1].encode()
+            refs = self._slots[older][-1]
             if older < seq and refs[:1] == b"@" and len(refs) > 1:
                 back, index, _ = _ref(refs, 1)
                 line = self._held(older, back, index)
@@ -123,12 +137,16 @@ class Ring:
         settings) is then the state's before (the store keeps it twice), any other (a
         remembered reply) is left out; each loss of the newest state is reported."""
         own = self._slots[seq]
-        refs = own[-1].encode()
+        refs = own[-1]
         name = f"{self.path}.{seq % SLOTS}/h"
-        if refs[:1] != b"@":
+        try:
+            board = own[0].decode()
+        except UnicodeError:
+            board = None
+        if refs[:1] != b"@" or board is None:
             self.problems.append(f"{name}: no line list, ignored")
             return None
-        out = [own[0]]
+        out = [board]
         where = {}
         k = 1
         while k < len(refs):

@@ -176,6 +176,20 @@ def test_dumps_round_trip():
     assert eval(repr(c), {"Board": Board}).dumps() == c.dumps()
 
 
+def test_a_framed_text_may_leave_out_its_checksum_and_only_a_framed_one():
+    """dumps(check=False) is for a file that checks its own bytes (the store's slots):
+    loads(framed=True) takes it, and still checks a checksum that is there; unframed, a
+    text without one is refused as before."""
+    for b in (Board(), played()):
+        body = b.dumps(check=False)
+        assert "*" not in body and b.dumps() == body + "*" + crc(body)
+        assert Board.loads(body, framed=True).dumps() == b.dumps()
+        assert Board.loads(b.dumps(), framed=True).dumps() == b.dumps()
+        assert refused(lambda body=body: Board.loads(body), "bad_board")
+        assert refused(lambda body=body: Board.loads(body + "*00000000", framed=True),
+                       "bad_board")
+
+
 def test_loads_rejects_every_truncation():
     text = played().dumps()
     for i in range(len(text)):
@@ -223,6 +237,7 @@ def test_loads_rejects_inconsistent_texts_with_a_valid_checksum():
     ]
     for body in bad:
         assert refused(lambda body=body: Board.loads(resigned(body)), "bad_board"), body
+        assert refused(lambda body=body: Board.loads(body, framed=True), "bad_board"), body
     for junk in (None, 5, b"v2", "", "*", "v2*1"):
         assert refused(lambda junk=junk: Board.loads(junk), "bad_board"), junk
 

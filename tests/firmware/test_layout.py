@@ -153,3 +153,32 @@ def test_the_build_ships_the_cache_the_board_reads(tmp_path):
     assert proc.stdout.split() == [str(want.leds), *("%s" % (want.lanes[2].colour,)).split(),
                                    str(want.lane_leds[0][121]), str(want.brightness)], (
         proc.stdout + proc.stderr)
+
+
+def test_the_pico_boot_takes_the_validators_crc_from_the_code_pack(tmp_path):
+    """At the Pico's boot (fastboot's pack mounted) the cache's key comes from the pack's
+    index, not from reading and summing the validator's module (7.6 ms of the emulated
+    Pico's boot): with that file gone the cache is still read, and the key is the file's."""
+    from crib.deploy import build
+
+    build.build(tmp_path)
+    code = ("import sys; sys.path.insert(0, '')\n"
+            "from pegboard import layout as L\n"
+            "text = open('config.json', 'rb').read()\n"
+            "print(L._key('', text))\n"
+            "import fastboot\n"
+            "fastboot.PACK = 'code.pack'\n"
+            "fastboot.setup()\n"
+            "import os\n"
+            "os.rename('pegboard/config.mpy', 'config.mpy.away')\n"
+            "print(L._key('', text))\n"
+            "c = L.cached('', text)\n"
+            "print(c is not None and c.leds, 'pegboard.config' in sys.modules)\n"
+            "fastboot.done()\n"
+            "print(L._key('', text))\n")
+    proc = run_micropython(["-c", code], heap="256K", cwd=tmp_path)
+    from_file, from_pack, read, after = proc.stdout.splitlines()
+    assert from_file.startswith(layout_module.MAGIC + " "), proc.stdout + proc.stderr
+    assert from_pack == from_file
+    assert read == "%d False" % load_config(TEXT).leds
+    assert after == "None"  # unmounted: the file is read again, and it is gone

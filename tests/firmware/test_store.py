@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import earlier_state_file as earlier
 
+from cribcore.boardtext import crc
 from pegboard.slots import KEEP, SLOTS, frame, names
 from pegboard.store import Store
 from pegboard.storeboot import unframe
@@ -103,6 +104,51 @@ def test_the_state_before_the_newest_stays_whole_as_its_fallback():
             prev = n - 1
             want = state(prev, ids=prev % 9, settings="set %d" % (prev // 5))
             assert again.older() == "\n".join(want)
+
+
+def test_the_boot_gets_the_lines_themselves():
+    """load(lines=True) and older(lines=True): the same state as a list of its lines (the
+    boot's restore reads them without joining and splitting a text)."""
+    files = Files()
+    s = Store("state", files)
+    for n in range(1, 12):
+        s.save(state(n, ids=n % 9))
+    again = Store("state", files)
+    assert again.load(lines=True) == state(11, ids=11 % 9)
+    assert again.older(lines=True) == state(10, ids=10 % 9)
+    assert Store("state", Files()).load(lines=True) is None
+
+
+def raw_slot(seq, lines):
+    """A slot file's bytes around any bytes lines, its CRC made to match."""
+    body = b"\n".join([b"%d" % seq] + lines)
+    return b"H" + crc(body).encode() + b" " + body
+
+
+def test_a_slot_that_passes_its_crc_but_is_no_text_loses_only_its_own_lines():
+    """Lines are decoded only when used (pegboard.storeboot): bytes no store writes, in
+    a slot whose CRC was made to match, cost that slot's lines, as damage does."""
+    files = Files()
+    s = Store("state", files)
+    for n in range(1, 12):
+        s.save(state(n))
+    newest = s.seq
+    older = "state.%d/h" % ((newest - 1) % SLOTS)
+    seq, lines = unframe(files.files[older])
+    assert lines[1].startswith("id ")
+    files.files[older] = raw_slot(seq, [lines[0].encode(), b"id \xff",
+                                        *[x.encode() for x in lines[2:]]])
+    again = Store("state", files)
+    want = state(newest)
+    assert again.load().split("\n") == [x for x in want if x != lines[1]]
+    assert again.problems == ["state.%d/h: line of save %d missing, left out"
+                              % (newest % SLOTS, seq)]
+    newest_name = "state.%d/h" % (newest % SLOTS)
+    seq, lines = unframe(files.files[newest_name])
+    files.files[newest_name] = raw_slot(seq, [b"board \xff", *[x.encode() for x in lines[1:]]])
+    again = Store("state", files)
+    assert again.load() is not None and again.seq == newest
+    assert newest_name + ": no line list, ignored" in again.problems
 
 
 @settings(max_examples=60, deadline=None)

@@ -123,6 +123,15 @@ def read_fs(flash, names):
     return out
 
 
+def write_fs(flash, files):
+    """A whole-flash image with files ({path: bytes}) written into its filesystem."""
+    fs = _lfs(flash[FS_OFFSET:FS_OFFSET + FS_BLOCK * FS_BLOCKS])
+    for path, data in files.items():
+        with fs.open(path, "wb") as f:
+            f.write(data)
+    return flash[:FS_OFFSET] + bytes(fs.context.buffer) + flash[FS_OFFSET + FS_BLOCK * FS_BLOCKS:]
+
+
 # -- the running emulator ------------------------------------------------------------------
 
 class Line:

@@ -11,6 +11,8 @@ with no input, no printing, no threads and no clock.
     engine.undone()                  # what the last undo took back, while its question is open
     events = engine.redo(q.id)       # put it back: the answers it took back, given again
     events = engine.board_event(ev)  # a press on the board's buttons, whenever it happens
+    events = engine.poll()           # the board's news (Board.events()), each board_event
+    engine.question_id()             # the open question's id alone (nothing built)
     view = engine.view()             # scores, pegs, dealer, this hand so far, the result
 
 Inside, the flow of a session is a generator (cribcore.table.session, turns, show) that
@@ -127,8 +129,9 @@ class TableEngine:
         """True when the session has ended (no game wanted, or the setup refused)."""
         return self._started and self._ask is None
 
-    def question(self):
-        """The open question (a Question), or None when the session is over."""
+    def question_id(self):
+        """The open question's id (None when the session is over), without building the
+        question or the view: what a server compares to see whether anything changed."""
         self.start()
         ask = self._ask
         if ask is None:
@@ -138,16 +141,38 @@ class TableEngine:
             self._serial += 1
             self._sig = sig
             self._fresh = False
-        return Question("%s-%d" % (self._nonce, self._serial), ask, ask.undo, self.view())
+        return "%s-%d" % (self._nonce, self._serial)
+
+    def question(self, known=True):
+        """The open question (a Question), or None when the session is over. known=False
+        leaves its `known` (the view) None, for a front end that builds the view itself."""
+        qid = self.question_id()
+        if qid is None:
+            return None
+        return Question(qid, self._ask, self._ask.undo, self.view() if known else None)
 
     def _check(self, question_id):
-        q = self.question()
-        if q is None:
+        """The open question's id if question_id is it; AnswerError, StaleQuestion if not."""
+        qid = self.question_id()
+        if qid is None:
             raise AnswerError("the session is over: nothing is asked")
-        if question_id != q.id:
+        if question_id != qid:
             raise StaleQuestion("question %r is no longer open (now %s: %s)"
-                                % (question_id, q.id, q.prompt))
-        return q
+                                % (question_id, qid, self._ask.prompt))
+        return qid
+
+    def _take(self, ask):
+        """The events since the last take; a show with no owner named is the hand of the
+        player ask (the question open before the step) asked for: named here, so that
+        every front end says whose it was."""
+        events = self._events.take()
+        table = self.session.table
+        if ask is None or ask.asks is None or table is None \
+                or not 0 <= ask.asks < len(table.names):
+            return events
+        name = table.names[ask.asks]
+        return [Event(ev.kind, name, ev.text, ev.points, ev.data)
+                if ev.kind == "show" and ev.who is None else ev for ev in events]
 
     def answer(self, question_id, text, by=None):
         """Validate the answer (text as a player gives it: '5h', 'go', '12', 'y', '' for
@@ -156,7 +181,8 @@ class TableEngine:
         answer, when it may be another than the player asked (a phone's seat): an answer
         for another is said first among the events, on every screen while the next
         question is open (answered()), and recorded with each entry it made."""
-        q = self._check(question_id)
+        self._check(question_id)
+        ask = self._ask
         if not isinstance(text, str):
             raise AnswerError("an answer is text, not %s" % type(text).__name__)
         table = self.session.table
@@ -164,7 +190,6 @@ class TableEngine:
         if by is not None and (type(by) is not int or not 0 <= by < len(names)):
             raise AnswerError("no such player: %r" % (by,))
         text = text.strip()
-        ask = self._ask
         if not text and ask.default is not None:
             text = str(ask.default)
         try:
@@ -175,10 +200,10 @@ class TableEngine:
             raise AnswerError(str(e) or "not understood: %r" % (text,)) from None
         sig = ask.signature()
         said = None
-        if by is not None and q.asks is not None and by != q.asks:  # for another player
-            said = {"by": names[by], "for": names[q.asks],
-                    "text": "%s answered for %s: %s" % (names[by], names[q.asks], text)}
-            table.answering = (by, q.asks)
+        if by is not None and ask.asks is not None and by != ask.asks:  # for another player
+            said = {"by": names[by], "for": names[ask.asks],
+                    "text": "%s answered for %s: %s" % (names[by], names[ask.asks], text)}
+            table.answering = (by, ask.asks)
         try:
             self._run(lambda: self._flow.send(value))
         finally:
@@ -186,16 +211,16 @@ class TableEngine:
                 table.answering = None
         self._trail = self._trail[-TRAIL:] + [(sig, text, by)]
         self._undone = None
-        events = self._events.take()  # before question(): it starts the flow, taking them
-        after = self.question()
-        self._for = (after.id, said) if said and after is not None else None
+        events = self._take(ask)  # before question_id(): it starts the flow, taking them
+        after = self.question_id()
+        self._for = (after, said) if said and after is not None else None
         return ([Event("note", said["by"], said["text"], 0, None)] if said else []) + events
 
     def answered(self):
         """Who answered the last question for another player ({"by", "for", "text"}),
         while the question that answer opened is the open one; else None."""
-        q = self.question()
-        if self._for is None or q is None or q.id != self._for[0]:
+        qid = self.question_id()
+        if self._for is None or qid is None or qid != self._for[0]:
             return None
         return dict(self._for[1])
 
@@ -204,10 +229,11 @@ class TableEngine:
         if question_id is not None:
             self._check(question_id)
         self.start()
-        if self._ask is None or not self._ask.undo:
+        ask = self._ask
+        if ask is None or not ask.undo:
             raise AnswerError("nothing to undo at this question")
         self._run(lambda: self._flow.throw(UndoRequest()))
-        events = self._events.take()
+        events = self._take(ask)
         self._remember_undo(events)
         return events
 
@@ -216,22 +242,22 @@ class TableEngine:
         question now open was last asked (it is asked again exactly as it was)."""
         said = [ev.text[len(UNDONE):] for ev in events
                 if ev.kind == "note" and ev.text.startswith(UNDONE)]
-        q = self.question()
+        qid = self.question_id()
         back = []
-        if q is not None:
+        if qid is not None:
             sig = self._ask.signature()
             for i in range(len(self._trail) - 1, -1, -1):
                 if self._trail[i][0] == sig:
                     back, self._trail = self._trail[i:], self._trail[:i]
                     break
         text = "; ".join(said) or ("the answer %r" % (back[0][1],) if back else "")
-        self._undone = (q.id, text, back) if q is not None and text else None
+        self._undone = (qid, text, back) if qid is not None and text else None
 
     def undone(self):
         """What the last undo took back ({"text", "redo": whether redo can put it back}),
         while the question it opened is still the open one; else None."""
-        q = self.question()
-        if self._undone is None or q is None or q.id != self._undone[0]:
+        qid = self.question_id()
+        if self._undone is None or qid is None or qid != self._undone[0]:
             return None
         return {"text": "Undone: " + self._undone[1], "redo": bool(self._undone[2])}
 
@@ -244,23 +270,38 @@ class TableEngine:
         back, self._undone = self._undone[2], None
         out = []
         for sig, text, by in back:
-            q = self.question()
-            if q is None or self._ask.signature() != sig:
+            qid = self.question_id()
+            if qid is None or self._ask.signature() != sig:
                 break  # the game went another way (a board peg, say): stop here
-            out += self.answer(q.id, text, by)
+            out += self.answer(qid, text, by)
         return out
 
     def board_event(self, ev):
         """A board event (a press on the board's buttons, the link's news): recorded at
         once; the open question is asked again if it no longer applies."""
-        table = self.session.table
-        if table is None or self._ask is None:
+        table, ask = self.session.table, self._ask
+        if table is None or ask is None:
             return self._events.take()  # no game yet: news from before it
         self._lit = None  # the board's news (back after a restart, say): tell it again
         changed = table.board_event(ev)
         if (changed or table.decisions) and self.session.playing:
             self._run(lambda: self._flow.throw(StateChanged()), news=True)
-        return self._events.take()
+        return self._take(ask)
+
+    def poll(self):
+        """The board's news since the last poll (Board.events(): its buttons' presses),
+        each applied as board_event does; the events they made."""
+        self.start()
+        ask = self._ask
+        self._news()
+        out = self._take(ask)
+        for ev in self.board.events():
+            out += self.board_event(ev)
+        return out
+
+    def _news(self):
+        """What a poll does before it reads the board's presses (the host tries an
+        offline board again here); nothing in the core."""
 
     # -- what the table sees ------------------------------------------------------------------
 

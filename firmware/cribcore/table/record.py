@@ -1,9 +1,18 @@
 """The engine's two small interfaces, and the in-memory kinds the core (and the board)
 uses: a Record of entries and a Board that shows the pegs.
 
-    Record   append(entry), entries() (those that stand, in order), undo(entry)
-    Board    peg(lane, n, op_id), undo(op_id), new_game(target, lanes, op_id, match),
-             set_dealer(lane), set_turn(lane), state(), events(); kind, capacity
+    Record   append(entry: Entry) -> None       (the host's also takes ops: its board's)
+             entries() -> list[Entry]           those that stand, in order
+             undo(entry: Entry) -> None
+    Board    peg(lane: int, n: int, op_id: str) -> state | None
+             undo(op_id: str) -> state | None
+             new_game(target: int, lanes: int, op_id: str, match: bool = False)
+                 -> state | None
+             set_dealer(lane: int) -> None
+             set_turn(lane: int) -> bool        False: it cannot show whose turn it is
+             state() -> state | None            (the host's: crib.board.state.BoardState)
+             events() -> list[BoardEvent]       (kind, lane, n, rev: its buttons' presses)
+             kind: str ("none", "sim", "pico"...), capacity: int (the most lanes)
 
 An entry is one thing that happened at the table (crib.table keeps them in the SQLite
 history, a board could keep them in a flash log); MemoryRecord keeps them in a list.

@@ -15,7 +15,7 @@ from crib.connect import add_board_arguments, list_ports_text, open_board, wants
 from crib.env import Env
 from crib.errors import CribError
 
-HELP = "the board: status, peg, undo, new, set, watch, snapshot"
+HELP = "the board: status, peg, undo, new, set, watch, snapshot, wifi"
 SET_HELP = "dealer=LANE|none, brightness=1..100, budget_ma, pause_ms, idle_ms"
 
 
@@ -52,6 +52,12 @@ def add_arguments(parser: ArgumentParser) -> None:
     p.add_argument("--seconds", type=float, default=None, help="stop after this long")
     p = action("snapshot", "save a picture of the board as lit now")
     p.add_argument("file", metavar="FILE.svg|FILE.png")
+    p = action("wifi", "a board with Wi-Fi: its network, password and page (and their QR "
+                       "codes' text); change them")
+    p.add_argument("--name", help="a new network name (1 to 32 printable ASCII characters)")
+    p.add_argument("--password", help="a new WPA2 password (8 to 63 printable ASCII)")
+    p.add_argument("--new-key", action="store_true",
+                   help="a new page key: the old page address stops working")
 
 
 def run(args: Namespace, env: Env):
@@ -236,5 +242,22 @@ def _snapshot(link, config, args: Namespace, env: Env) -> int:
     return 0
 
 
+def _wifi(link, config, args: Namespace, env: Env) -> int:
+    from crib.board.wifi import details
+    from crib.hardware.card import Details
+
+    changed = args.name is not None or args.password is not None or args.new_key
+    d = Details(**details(link, args.name, args.password, args.new_key))
+    if args.json:
+        env.print(json.dumps(dict(d.to_dict(), changed=changed)))
+        return 0
+    env.print("network   %s\npassword  %s\npage      %s" % (d.ssid, d.password, d.page_url()))
+    env.print("join QR   %s\npage QR   %s" % (d.join_payload(), d.page_url()))
+    if changed:
+        env.print("changed: the board uses them from its next start (unplug it and plug it "
+                  "in again); print a new card: crib hardware card --out DIR")
+    return 0
+
+
 _ACTIONS = {"status": _status, "peg": _peg, "undo": _undo, "new": _new, "set": _set,
-            "watch": _watch, "snapshot": _snapshot}
+            "watch": _watch, "snapshot": _snapshot, "wifi": _wifi}

@@ -2,7 +2,9 @@
 the power budget, the bill of materials, the pin map, the schematic and wiring sheet, the
 face drawing and its fabrication files (laser SVG, DXF, drilling templates), the files of
 hardware/. Without --out a text document goes to stdout; `all` writes them all.
-The schematic and the fabrication files need the hardware extra: pip install '.[hardware]'."""
+The schematic and the fabrication files need the hardware extra: pip install '.[hardware]'.
+`card` is a board with Wi-Fi's join card (a PDF and a PNG): its details from the board
+on --port, or given with --ssid, --password and --key."""
 
 import json
 from argparse import ArgumentParser, Namespace
@@ -13,7 +15,7 @@ from crib.errors import CribError
 
 HELP = "guide, parts, pins, schematic, wiring, face and fabrication files from the layout"
 WHAT = ("guide", "power", "bom", "pins", "schematic", "wiring", "stripboard", "face", "cut",
-        "box", "all")
+        "box", "card", "all")
 FILES = {"guide": ("README.md",), "power": ("power.md",), "bom": ("BOM.csv", "BOM.md"),
          "pins": ("pins.md",), "schematic": ("schematic.svg",), "wiring": ("wiring.svg",),
          "stripboard": ("stripboard.svg",),
@@ -21,7 +23,9 @@ FILES = {"guide": ("README.md",), "power": ("power.md",), "bom": ("BOM.csv", "BO
          "cut": ("face-cut.svg", "face.dxf", "face-template-a4.pdf",
                  "face-template-letter.pdf"),
          "box": ("box-cut.svg", "box.dxf", "box-template-a4.pdf", "box-template-letter.pdf",
-                 "section.svg")}
+                 "section.svg"),
+         "card": ("card.pdf", "card.png")}  # made by _card, from a board's Wi-Fi details
+CARD = FILES["card"]
 SHOWN = {"guide": "README.md", "power": "power.md", "bom": "BOM.md", "pins": "pins.md",
          "schematic": "schematic.svg", "wiring": "wiring.svg",
          "stripboard": "stripboard.svg", "face": "face.svg", "cut": "face-cut.svg",
@@ -38,6 +42,14 @@ def add_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--bed", metavar="MM", type=float, default=None,
                         help="longest piece the cutter takes; a longer face is split "
                              "(default 400)")
+    card = parser.add_argument_group("card (a board with Wi-Fi's join card)")
+    card.add_argument("--port", metavar="auto|PATH|URL",
+                      help="read the details from the board here (default: $CRIB_PORT, else "
+                           "a Pico found by its USB id)")
+    card.add_argument("--ssid", metavar="NAME", help="the board's network name, instead")
+    card.add_argument("--password", help="its WPA2 password")
+    card.add_argument("--key", help="its page key")
+    card.add_argument("--address", help="its page's address (default 192.168.4.1)")
 
 
 def _json(config, what, ps):
@@ -80,7 +92,7 @@ def _json(config, what, ps):
                             "holes": len(b.holes)} for b in box.parts(config, ps=ps)]}
     if what in ("guide", "schematic"):
         return {"wires": [vars(w) for w in circuit.wires(config)]}
-    return {k: _json(config, k, ps) for k in WHAT[:-1]}
+    return {k: _json(config, k, ps) for k in WHAT if k not in ("card", "all")}
 
 
 # What the `hardware` extra installs (pip install 'ledcrib[hardware]'), by import name.
@@ -101,11 +113,46 @@ def run(args: Namespace, env: Env):
             " folder, or `pipx install --force '.[hardware]'`" % (args.what, e.name)) from None
 
 
+def _card(args: Namespace, env: Env) -> int:
+    """`crib hardware card`: the join card of a board with Wi-Fi, into --out."""
+    from crib.hardware import card
+
+    given = (args.ssid, args.password, args.key)
+    if any(v is not None for v in given):
+        if None in given:
+            raise CribError("give --ssid, --password and --key together, or none of them "
+                            "(the details are then read from the board)")
+        d = card.Details(args.ssid, args.password, args.key, args.address or card.ADDRESS)
+    else:
+        from crib.board.wifi import details
+        from crib.connect import open_link
+
+        with open_link(args.port or env.environ.get("CRIB_PORT") or "auto") as link:
+            d = card.Details(**details(link))
+    if args.json:
+        env.print(json.dumps(d.to_dict(), indent=2, sort_keys=True))
+        return 0
+    if args.out is None:
+        raise CribError("`crib hardware card` writes %s: give --out DIR" % " and ".join(CARD))
+    files = {CARD[0]: card.pdf(d), CARD[1]: card.png(d)}  # both made before either is written
+    out = Path(args.out)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for name, body in files.items():
+            (out / name).write_bytes(body)
+            env.print("wrote %s" % (out / name))
+    except OSError as e:
+        raise CribError("cannot write into %s: %s" % (out, e)) from None
+    return 0
+
+
 def _run(args: Namespace, env: Env) -> int:
     # The document makers (svg, xml, schemdraw, ezdxf, fpdf2) are imported here, not when
     # the CLI imports every command module to build its parser.
     from dataclasses import replace
 
+    if args.what == "card":
+        return _card(args, env)
     from crib import hardware
     from crib.hardware.panel import DEFAULT_PANEL
     from crib.layout import face

@@ -16,10 +16,13 @@ from crib.layout.source import firmware_dir
 
 # main.py and boot.py must stay source: MicroPython runs them by name at boot.
 KEEP_SOURCE = ("main.py", "boot.py")
-# Packages a plain Pico does not run, left off its build unless asked for (extras): the
-# table engine (cribcore.table) and the game record on flash (pegboard.gamerecord) are for
-# a board that serves the game itself.
-OPTIONAL = ("cribcore/table", "pegboard/gamerecord.py")
+# Packages and modules a plain Pico does not run, left off its build unless asked for
+# (extras): a board with Wi-Fi's, which serves the game itself: the table engine
+# (cribcore.table), the request rules and the server (cribcore.webrules, boardweb), its
+# access point and its join details (pegboard.wifi, pegboard.joining), its game record on
+# flash (pegboard.gamerecord).
+OPTIONAL = ("cribcore/table", "cribcore/webrules.py", "boardweb", "pegboard/wifi.py",
+            "pegboard/joining.py", "pegboard/gamerecord.py")
 
 
 class BuildError(CribError):

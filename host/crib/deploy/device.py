@@ -44,6 +44,7 @@ from crib.deploy.plan import (
     Item,
     check_config,
     describe,
+    has_wifi,
     plan_config,
     plan_firmware,
 )
@@ -57,9 +58,13 @@ HELLO_TIMEOUT = 15.0  # s for main.py to start after the reset and answer hello
 HELLO_EVERY = 1.0  # s between hellos while it starts
 
 
-_INFO = """import sys
+_INFO = """import os, sys
 _i = sys.implementation
-print(repr((tuple(_i.version)[:3], getattr(_i, '_mpy', None), sys.platform)))
+try:
+    _m = os.uname().machine
+except AttributeError:
+    _m = getattr(_i, '_machine', '')
+print(repr((tuple(_i.version)[:3], getattr(_i, '_mpy', None), sys.platform, _m)))
 """
 
 _HASHES = """import hashlib
@@ -96,15 +101,16 @@ def _eval(transport, code):
 
 
 def device_info(transport):
-    """(MicroPython version tuple, sys.implementation._mpy or None, sys.platform)."""
-    version, mpy, platform = _eval(transport, _INFO)
-    return tuple(version), mpy, platform
+    """(MicroPython version tuple, sys.implementation._mpy or None, sys.platform, the
+    board's name: os.uname().machine, e.g. "Raspberry Pi Pico 2 W with RP2350")."""
+    version, mpy, platform, machine = _eval(transport, _INFO)
+    return tuple(version), mpy, platform, machine
 
 
 def check_versions(info: tuple, mpy: int, compiler: str = "") -> None:
     """Raise DeployError unless a device reporting info runs a MicroPython the firmware
     needs (MIN_MICROPYTHON or newer) and can import .mpy format mpy; say what to do."""
-    version, dev_mpy, _ = info
+    version, dev_mpy = info[0], info[1]
     shown = ".".join(str(v) for v in version)
     if dev_mpy is None:
         raise DeployError(
@@ -327,17 +333,21 @@ def run(plan, port, out=print):
     """Carry out a plan on the device at port; return the board's hello fields."""
     transport = connect(port)
     try:
+        files = plan.files
         if plan.mpy is not None:
             info = device_info(transport)
-            out("device    MicroPython %s on %s (.mpy v%s)"
+            wifi = has_wifi(info[3])
+            out("device    MicroPython %s on %s (.mpy v%s): %s, %s"
                 % (".".join(str(v) for v in info[0]), info[2],
-                   "?" if info[1] is None else info[1] & 0xFF))
+                   "?" if info[1] is None else info[1] & 0xFF, info[3] or "no name",
+                   "a board with Wi-Fi" if wifi else "a plain Pico"))
             check_versions(info, plan.mpy, plan.compiler)
+            files = plan.files_for(wifi)
         config, lanes = _device_layout(transport, plan, out)
-        game = earlier_game(transport, lanes, out) if plan.files else None
-        items = plan.files + ([config] if config is not None else [])
+        game = earlier_game(transport, lanes, out) if files else None
+        items = files + ([config] if config is not None else [])
         push(transport, items, out)
-        remove_shadows(transport, plan.files, out)
+        remove_shadows(transport, files, out)
         if game is not None:  # after the firmware: the earlier one cannot read a slot
             push(transport, [game], out)
     except BaseException:

@@ -6,6 +6,7 @@ the protocol's and the board's rules; describe() is what `crib deploy --dry-run`
 from __future__ import annotations
 
 import hashlib
+import importlib
 from pathlib import Path
 
 from crib.deploy import build, migrate
@@ -20,6 +21,8 @@ CONFIG = "config.json"
 STATE = "state"  # main.py's Store("/state")
 STATE_FILES = slots.names(STATE) + migrate.names(STATE)  # the game, and earlier firmware's
 PART = ".part"
+WIFI_FILE = "wifi"  # pegboard.joining's FILE: the board's Wi-Fi details, made on the board
+PAGE = "page"  # the phone page's files, pre-compressed (crib.web.assets), on a board with Wi-Fi
 # The oldest MicroPython the firmware runs on: pegboard.ws2812 has rp2.DMA write to a
 # StateMachine (its TX FIFO), which MicroPython 1.23 brought.
 MIN_MICROPYTHON = (1, 23, 0)
@@ -47,13 +50,27 @@ class Item:
 class Plan:
     """What a deploy will do: the firmware files, the layout, the expected hello."""
 
-    def __init__(self, files, config, config_always, lanes, mpy=None, compiler=""):
-        self.files = files  # Items, in write order (main.py last)
+    def __init__(self, files, config, config_always, lanes, mpy=None, compiler="",
+                 wifi_files=None):
+        self.files = files  # Items, in write order (main.py last): a plain Pico's
         self.config = config  # the config.json Item
         self.config_always = config_always  # --config: replace the device's layout
         self.lanes = lanes  # the lane count the new layout has
         self.mpy = mpy  # .mpy format version of the compiled files (None: no .mpy)
         self.compiler = compiler
+        self.wifi_files = files if wifi_files is None else wifi_files  # a board with Wi-Fi's
+
+    def files_for(self, wifi: bool) -> list:
+        """The Items for a board with Wi-Fi (wifi) or a plain Pico."""
+        return self.wifi_files if wifi else self.files
+
+
+def has_wifi(machine: str) -> bool:
+    """Whether MicroPython's name for the board (os.uname().machine, e.g. "Raspberry Pi
+    Pico 2 W with RP2350") is a board with Wi-Fi: a W after the board's name (Pico W,
+    Pico 2 W); "Raspberry Pi Pico with RP2040" and "Raspberry Pi Pico2 with RP2350" are
+    not."""
+    return "W" in machine.split(" with ")[0].split()
 
 
 def _order(path):
@@ -71,27 +88,48 @@ def check_config(text: str, source: object) -> int:
 
 def plan_firmware(work_dir: str | Path, root: str | Path | None = None) -> "Plan":
     """Compile the firmware (root, default the firmware folder) into work_dir; the Plan of a
-    full deploy."""
+    full deploy: a plain Pico's files, and a board with Wi-Fi's (the same, with the
+    optional packages, build.OPTIONAL, and the phone page; their own code pack)."""
     root = firmware_dir() if root is None else root
-    written = build.build(work_dir, root)
     work_dir = Path(work_dir)
+    files, config, mpy = _items(work_dir, build.build(work_dir, root))
+    wifi_dir = work_dir / ".wifi"
+    written = build.build(wifi_dir, root, extras=build.OPTIONAL)
+    wifi_files = _items(wifi_dir, written + page_files(wifi_dir / PAGE))[0]
+    if config is None:
+        raise DeployError("%s has no %s" % (root, CONFIG))
+    lanes = check_config(config.data.decode(), Path(root) / CONFIG)
+    _check_paths(files + wifi_files + [config])
+    return Plan(files, config, False, lanes, mpy, build.mpy_cross_version(), wifi_files)
+
+
+def _items(out_dir, written):
+    """(Items of the files a deploy writes, in write order; the config.json Item; the .mpy
+    version) of a build's written paths."""
     files = []
     config = None
     mpy = None
     for path in written:
-        rel = path.relative_to(work_dir).as_posix()
+        rel = path.relative_to(out_dir).as_posix()
         if rel == CONFIG:
             config = Item(rel, path.read_bytes())
-        elif path.suffix in (".py", ".mpy", ".pack") or rel == CACHE:
+        elif path.suffix in (".py", ".mpy", ".pack", ".gz") or rel == CACHE:
             files.append(Item(rel, path.read_bytes()))
             if path.suffix == ".mpy":
                 mpy = build.mpy_version(path)
-    if config is None:
-        raise DeployError("%s has no %s" % (root, CONFIG))
-    lanes = check_config(config.data.decode(), Path(root) / CONFIG)
     files.sort(key=lambda it: _order(it.path))
-    _check_paths(files + [config])
-    return Plan(files, config, False, lanes, mpy, build.mpy_cross_version())
+    return files, config, mpy
+
+
+def page_files(folder: Path) -> list[Path]:
+    """The phone page's files, gzipped at build time (crib.web.assets.write, issue 27's
+    server work), written into folder; none while that module is not there."""
+    try:
+        assets = importlib.import_module("crib.web.assets")
+    except ImportError:
+        return []
+    assets.write(folder)
+    return sorted(p for p in folder.rglob("*") if p.is_file())
 
 
 def plan_config(path: str | Path) -> "Plan":
@@ -107,7 +145,7 @@ def plan_config(path: str | Path) -> "Plan":
 def _check_paths(items):
     for it in items:
         name = it.path.rsplit("/", 1)[-1]
-        if it.path in STATE_FILES or name.endswith(PART):
+        if it.path in STATE_FILES or it.path == WIFI_FILE or name.endswith(PART):
             raise DeployError("refusing to deploy %r: that name belongs to the state file "
                               "or to a copy in progress" % it.path)
 
@@ -122,9 +160,17 @@ def describe(plan: "Plan", port: str) -> list[str]:
     if plan.mpy is not None:
         out.append("refuse unless the device runs MicroPython %s or newer and loads .mpy "
                    "format v%d" % (".".join(str(v) for v in MIN_MICROPYTHON[:2]), plan.mpy))
+    if plan.files:
+        out.append("tell the board's kind from os.uname().machine: a board with Wi-Fi (a W "
+                   "after its name: \"Raspberry Pi Pico 2 W with RP2350\") or a plain Pico")
     for it in plan.files:
         out.append("write %s (%d bytes, sha256 %s) unless the device has it already"
                    % (it.path, len(it.data), it.sha.hex()[:12]))
+    plain = {it.path: it.sha for it in plan.files}
+    for it in plan.wifi_files:
+        if plain.get(it.path) != it.sha:
+            out.append("board with Wi-Fi only: write %s (%d bytes, sha256 %s) unless the "
+                       "device has it already" % (it.path, len(it.data), it.sha.hex()[:12]))
     if plan.config_always:
         out.append("write %s (%d lanes)" % (CONFIG, plan.lanes))
     else:
@@ -139,8 +185,9 @@ def describe(plan: "Plan", port: str) -> list[str]:
         out.append("if no slot holds a saved game but earlier firmware's files do (state.a, "
                    "state.b and state.r0..; or state, state.new, state.old): write the newest "
                    "good one, in today's format, as its slot, after the files above")
-    out.append("never touch %s (the game in progress) or any file not listed here, but for "
-               "that slot" % ", ".join(STATE_FILES))
+    out.append("never touch %s (the game in progress), %s (a board with Wi-Fi's network "
+               "name, password and page key) or any file not listed here, but for that slot"
+               % (", ".join(STATE_FILES), WIFI_FILE))
     out.append("soft reset; send hello until the board answers ok proto=%d lanes=..."
                % protocol.PROTO)
     return out

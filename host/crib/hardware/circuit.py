@@ -25,6 +25,9 @@ PICO_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 1
             12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
             22: 29, 26: 31, 27: 32, 28: 34}
 PICO_POWER = {38: "GND", 39: "VSYS", 40: "VBUS"}
+# A Pico W / Pico 2 W drives its radio (CYW43439) from these: power, data, chip select and
+# clock. None is on the header, so a layout that maps to the header leaves the radio alone.
+RADIO_GPIOS = (23, 24, 25, 29)
 # 74AHCT125 (DIP-14): the pins in use. Buffer 1 carries the data; 2-4 are tied off.
 AHCT125 = {"1": "1OE", "2": "1A", "3": "1Y", "4": "2OE", "5": "2A", "7": "GND", "9": "3A",
            "10": "3OE", "12": "4A", "13": "4OE", "14": "VCC"}

@@ -129,6 +129,16 @@ def _singles(config, spec) -> str:
             % ", ".join(str(i) for i in ones))
 
 
+def _wifi_power(w) -> str:
+    """The Pico 2 W's power in a sentence: the radio's allowance and the supply."""
+    text = ("Its radio adds about %d mA (power.md): %d mA in all, a 5 V %d A supply."
+            % (w["radio_ma"], w["need_ma"], w["supply_a"]))
+    if w["usb_ok"]:
+        return text
+    return text + (" That is more than a computer's USB 2.0 port gives: power the board from "
+                   "a USB charger or power bank rated 1 A or more, through J1 as above.")
+
+
 def guide_markdown(config: Config, source: str, spec: FaceSpec = face.DEFAULT_SPEC,
                    ps: PanelSpec = DEFAULT_PANEL) -> str:
     """hardware/README.md text."""
@@ -166,6 +176,7 @@ def guide_markdown(config: Config, source: str, spec: FaceSpec = face.DEFAULT_SP
         "pieces": str(len(face.strip_pieces(config, spec))),
         "wires": wire_steps(config, spec), "diode": _diode(config, spec),
         "usb": usb, "power_bank": _power_bank(config), "hold_up": _hold_up(config),
+        "wifi_power": _wifi_power(p["wifi"]),
     }
     text = TEMPLATE.read_text()
     missing = set(re.findall(r"\{\{(\w+)\}\}", text)) - set(values)

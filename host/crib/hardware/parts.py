@@ -46,6 +46,9 @@ def pins_markdown(config: Config, source: str) -> str:
     for pin, name, what, ends in pin_rows(config):
         to = "; ".join(wire_text(config, e) for e in ends) or "nothing"
         lines.append("| %d | %s | %s | %s |" % (pin, name, _md_cell(what), _md_cell(to)))
+    lines += ["", "A Pico 2 W (or Pico W) in U1's place has the same header: its radio uses "
+              "GP%s, which are not on the header and so never in a layout's pins." % ", GP".join(
+                  str(g) for g in circuit.RADIO_GPIOS)]
     lines += ["", "## 74AHCT125 (U2)", "",
               "Buffer 1 carries the data; 1OE on GND keeps it on. The unused buffers' "
               "inputs go to GND and their enables to 5 V.", "",
@@ -138,8 +141,11 @@ def bom_rows(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
     corners = count["mount"]
     sb = stripboard.board(config, spec)
     return [
-        ("U1", 1, "", "Raspberry Pi Pico (RP2040), MicroPython 1.23 or newer",
-         "Raspberry Pi SC0915", 4.00, "sits on the stripboard on HDR1; a Pico H has them"),
+        ("U1", 1, "", "Raspberry Pi Pico (RP2040), MicroPython 1.23 or newer; or a Pico 2 W "
+         "(RP2350 with Wi-Fi, about 7.00) to play without a computer",
+         "Raspberry Pi SC0915", 4.00,
+         "sits on the stripboard on HDR1; a Pico H has them. The Pico 2 W has the same pins "
+         "(its radio uses GP23-GP25 and GP29, not on the header)"),
         ("HDR1", 2, "", "20-pin male header, 2.54 mm", "generic", 0.30,
          "solder to the bare Pico, then into the stripboard"),
         ("LED1", strip_m, "m", "WS2812B LED strip, 5 V, %d LEDs/m, 12 mm wide, IP30"

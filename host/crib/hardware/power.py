@@ -18,6 +18,13 @@ Config = Any
 
 VOLTS = 5
 PICO_MA = 50  # the Pico draws about 25 mA busy (datasheet); the rest covers the 74AHCT125
+# A Pico 2 W's radio (Infineon CYW43439) serving its access point: an allowance at the 5 V
+# input, averaged, not measured on this board. Measured elsewhere: a Pico W running a
+# program without Wi-Fi drew 31 mA at 5 V (elektronik-kompendium.de, "Raspberry Pi Pico W:
+# Messung des Stromverbrauchs"); Wi-Fi in use added 73 mA at 5 V to a Pico with a Wi-Fi
+# coprocessor (M. J. Oldfield, "Pico power", mjoldfield.com, 2021). 100 mA covers that with
+# room; transmit peaks are short, and C1 and the supply's headroom take them.
+RADIO_MA = 100
 HEADROOM = (5, 4)  # run a supply at no more than 80% of its rating: need * 5 / 4
 SUPPLY_A = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60)  # common 5 V supplies
 USB_MA = 500  # what a USB 2.0 port promises
@@ -207,4 +214,13 @@ def power_budget(config: Config) -> dict[str, Any]:
         "pico_ma": PICO_MA, "plan": plan, "uncapped": uncapped,
         "options": [power_plan(config, b) for b in budgets],
         "usb_ok": plan["need_ma"] <= USB_MA,
+        "wifi": wifi_plan(plan["need_ma"]),
     }
+
+
+def wifi_plan(need_ma: int) -> dict[str, Any]:
+    """A board with a Pico 2 W: the radio's allowance on top of need_ma, the supply it
+    takes, and whether a USB 2.0 port still carries it."""
+    need = need_ma + RADIO_MA
+    return {"radio_ma": RADIO_MA, "need_ma": need, "supply_a": supply_a(need),
+            "usb_ok": need <= USB_MA}

@@ -5,6 +5,7 @@ from crib.hardware.power import (
     FEED_M,
     HEADROOM,
     PICO_MA,
+    RADIO_MA,
     STRIP_MOHM_M,
     USB_MA,
     VOLTS,
@@ -14,6 +15,21 @@ from crib.hardware.power import (
 
 def _w(mw) -> str:
     return "%d.%d W" % (mw // 1000, mw % 1000 // 100)
+
+
+def _wifi_text(w) -> str:
+    """The Pico 2 W's paragraph: its radio's allowance and what follows."""
+    text = ("Its radio, serving the board's own Wi-Fi, adds an allowance of %d mA, averaged "
+            "at 5 V and not yet measured on this board (measured elsewhere: a Pico W running "
+            "a program without Wi-Fi drew 31 mA at 5 V, elektronik-kompendium.de, \"Raspberry "
+            "Pi Pico W: Messung des Stromverbrauchs\"; Wi-Fi in use added 73 mA at 5 V to a "
+            "Pico with a Wi-Fi coprocessor, M. J. Oldfield, \"Pico power\", mjoldfield.com): "
+            "%d mA in all, **a 5 V %d A supply**." % (RADIO_MA, w["need_ma"], w["supply_a"]))
+    if w["usb_ok"]:
+        return text + " That is still within the %d mA of a USB 2.0 port." % USB_MA
+    return text + (" That is more than the %d mA a USB 2.0 port promises: power a board "
+                   "with Wi-Fi from a USB charger or power bank rated 1 A or more, or the "
+                   "supply, into J1; not from a computer's USB port." % USB_MA)
 
 
 def power_markdown(config, source):
@@ -67,6 +83,10 @@ def power_markdown(config, source):
         ("That is more than the %d mA a USB 2.0 port promises: power the board from the "
          "5 V supply on the barrel jack (USB 3 ports give 900 mA, many laptops cope, but "
          "do not count on it)." % USB_MA),
+        "",
+        "### A Pico 2 W (play without a computer)",
+        "",
+        _wifi_text(p["wifi"]),
         "",
         "## Wire and power injection",
         "",

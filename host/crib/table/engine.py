@@ -13,14 +13,18 @@ Every answer is written to the history before it is pegged (crib.table.record).
 
 import secrets
 import time
+from collections.abc import Callable
+from typing import Any
 
+from crib.board.api import GameBoard
 from crib.errors import CribError
-from crib.table.session import Session
+from crib.history.db import History
+from crib.table.session import Session, Setup
 from cribcore import CoreError
 from cribcore.table.engine import TURN_KINDS, StaleQuestion
 from cribcore.table.engine import TableEngine as CoreEngine
 from cribcore.table.entries import StateChanged
-from cribcore.table.questions import Event, Events
+from cribcore.table.questions import Events
 from cribcore.table.turns import Turns
 
 __all__ = ["RETRY_S", "TURN_KINDS", "StaleQuestion", "TableEngine"]
@@ -34,9 +38,11 @@ class TableEngine(CoreEngine):
     BOARD_ERRORS = (CribError, OSError)
     ANSWER_ERRORS = (CribError, CoreError, ValueError)
 
-    def __init__(self, history, board, options=None, setup=None, resume=False,
-                 board_name=None, clock=time.monotonic, turns=None, games=0,
-                 offer_resume=True):
+    def __init__(self, history: History, board: GameBoard, options: dict[str, Any] | None = None,
+                 setup: Setup | None = None, resume: bool = False,
+                 board_name: str | None = None,
+                 clock: Callable[[], float] = time.monotonic, turns: type | None = None,
+                 games: int = 0, offer_resume: bool = True) -> None:
         """options: recorded with each game (muggins, manual, review, confirm, totals);
         setup: what is known of the match (cribcore.table.session.Setup); resume: go on
         with the unfinished game; turns: the questions of a hand (default the table's:
@@ -49,11 +55,11 @@ class TableEngine(CoreEngine):
                           offer_resume=offer_resume)
         super().__init__(session, setup, resume, secrets.token_hex(3))
         self._clock = clock
-        self._retried = None
+        self._retried: float | None = None
 
-    def poll(self) -> list[Event]:
-        """The board's news since the last poll (and an offline board tried again)."""
-        self.start()
+    def _news(self) -> None:
+        """Before a poll reads the board's presses: an offline board tried again (every
+        RETRY_S), and the open question asked again if what the board holds changed it."""
         table = self.session.table
         if table is not None and table.offline:
             now = self._clock()
@@ -61,7 +67,3 @@ class TableEngine(CoreEngine):
                 self._retried = now
                 if table.retry_board() and self.session.playing and self._ask is not None:
                     self._run(lambda: self._flow.throw(StateChanged()), news=True)
-        out = self._events.take()
-        for ev in self.board.events():
-            out += self.board_event(ev)
-        return out

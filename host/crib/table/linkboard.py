@@ -12,9 +12,13 @@ lanes); a Pico, or a sim that runs on its own, has the lanes it has. The table s
 the calls of crib.board.api.GameBoard; the link is used only for talking to the board.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 from crib.board.guard import Guard
+from crib.board.link import Link
 from crib.board.memory import BoardError
-from crib.board.state import BoardEvent
+from crib.board.state import BoardEvent, BoardState
 
 BUTTON = "button"
 
@@ -23,23 +27,23 @@ class _GuardedLink:
     """What the board's picture reads of the link (crib.web.picture): its info and name,
     its LEDs and its state, each through the guard."""
 
-    def __init__(self, link, guard):
+    def __init__(self, link: Link, guard: Guard) -> None:
         self._link = link
         self._guard = guard
 
     @property
-    def info(self):
+    def info(self) -> dict[str, Any]:
         return self._link.info
 
     @property
-    def name(self):
+    def name(self) -> str:
         return self._link.name
 
-    def leds(self):
+    def leds(self) -> list[tuple[int, int, int]]:
         """The board's pixels now (BoardOffline at once while it is offline)."""
         return self._guard.call(self._link.leds)
 
-    def state(self):
+    def state(self) -> BoardState:
         """The board's state now (BoardOffline at once while it is offline)."""
         return self._guard.call(self._link.state)
 
@@ -49,7 +53,7 @@ class LinkBoard:
     the board more lanes (`most_lanes`, `widen(lanes)`: a crib.sim.opener.SimOpener that
     started a virtual board for this game), or None: the board has the lanes it has."""
 
-    def __init__(self, link, guard=None, widener=None):
+    def __init__(self, link: Link, guard: Guard | None = None, widener: Any = None) -> None:
         self._link = link
         self._widener = widener
         info = link.info or link.hello()
@@ -63,20 +67,25 @@ class LinkBoard:
         self.guard = guard or Guard(link)
         self.link = _GuardedLink(link, self.guard)
 
-    def _call(self, change, *args, **kw):
-        """Run a Link change; a refusal becomes BoardError. The flow's state after."""
+    def _call(self, change: Callable[..., BoardState | None], *args: Any,
+              **kw: Any) -> BoardState:
+        """Run a Link change; a refusal becomes BoardError. The flow's state after (asked
+        for when the reply did not carry it)."""
         from crib.board.link import BoardRefused
 
+        def run() -> BoardState:
+            st = change(*args, **kw)
+            return (st if st is not None else self._link.state()).copy()
         try:
-            return self.guard.call(lambda: change(*args, **kw).copy())
+            return self.guard.call(run)
         except BoardRefused as e:
             raise BoardError(str(e), e.code) from None
 
-    def state(self):
+    def state(self) -> BoardState:
         """The board's state, fetched now."""
         return self.guard.call(lambda: self._link.state().copy())
 
-    def new_game(self, target, lanes, op_id, match=False):
+    def new_game(self, target: int, lanes: int, op_id: str, match: bool = False) -> BoardState:
         """A new game of lanes to target (match: clear the games-won tally); a virtual board
         of ours with fewer lanes is widened first (restarted: its own time, not the game's
         budget, as the game waits for its board to be set up)."""
@@ -85,15 +94,15 @@ class LinkBoard:
                 self._link.hello()  # the link learns the lanes the restarted board has
         return self._call(self._link.new, target=target, players=lanes, match=match, id=op_id)
 
-    def set_dealer(self, lane):
+    def set_dealer(self, lane: int) -> None:
         """The crib marker."""
         self._call(self._link.set, dealer=lane)
 
-    def peg(self, lane, n, op_id):
+    def peg(self, lane: int, n: int, op_id: str) -> BoardState:
         """Lane scores n, once per op_id."""
         return self._call(self._link.peg, lane, n, id=op_id)
 
-    def undo(self, op_id):
+    def undo(self, op_id: str) -> BoardState:
         """Undo the last jump, once per op_id."""
         return self._call(self._link.undo, id=op_id)
 
@@ -114,10 +123,10 @@ class LinkBoard:
             return False
         return True
 
-    def events(self):
+    def events(self) -> list[BoardEvent]:
         """What the buttons did (and what the link noticed) since the last call; `back`
         when the guard found an offline board answering again."""
-        out = []
+        out: list[BoardEvent] = []
         for ev in self._link.poll_events():
             a = ev.args
             if ev.name in ("peg", "undo", "new") and a.get("src") == BUTTON:
@@ -131,7 +140,7 @@ class LinkBoard:
             out.append(BoardEvent("back", -1, 0, None))
         return out
 
-    def close(self):
+    def close(self) -> None:
         """Close the link (and a virtual board its opener started)."""
         self.guard.close()
         self._link.close()

@@ -4,8 +4,12 @@ unfinished game (its pending board operations settled, the board reconciled) and
 question a game of another kind asks before it takes over a board that holds one.
 """
 
+from collections.abc import Generator, Sequence
+from typing import Any, cast
+
+from crib.board.api import GameBoard
 from crib.board.ids import new_prefix
-from crib.history.db import HistoryError
+from crib.history.db import History, HistoryError, Row
 from crib.table.record import Table
 from crib.words import when
 from cribcore.rules import GAME_POINTS
@@ -28,10 +32,10 @@ __all__ = ["CUT", "LATER", "Session", "Setup", "dealer_ask", "dealer_parser", "d
            "parse_names", "parse_resume", "parse_target", "result", "resume_ask"]
 
 
-def describe_game(history, game):
+def describe_game(history: History, game: Row) -> str:
     """An unfinished game in a line: sides, target, scores, when it started."""
     match = history.match(game["match_id"])
-    t = Table(history, _NoBoard(), None, game["id"])
+    t = Table(history, cast(GameBoard, _NoBoard()), None, game["id"])
     scores = " ".join(f"{n} {s}" for n, s in zip(t.side_names, t.game.scores))
     return (f"{' v '.join(t.side_names)} to {match['target']}, {scores}, started"
             f" {when(game['started'])}")
@@ -40,7 +44,7 @@ def describe_game(history, game):
 LATER = "later"
 
 
-def parse_resume(text):
+def parse_resume(text: str) -> bool | None:
     """The answer to an unfinished game: True go on, False a new game, None later."""
     low = text.strip().lower()
     if low in ("", "y", "yes"):
@@ -52,7 +56,7 @@ def parse_resume(text):
     raise AnswerError(f"answer y (go on with it), n (a new game) or later, not {text!r}")
 
 
-def resume_ask(text, names):
+def resume_ask(text: str, names: Sequence[str] | None) -> Ask:
     """The one question of an unfinished game met by a new session: go on with it, start a
     new game (names: its players, when given) or neither (stop, keep it for later)."""
     new = "New game" + (f": {' v '.join(names)}" if names else "")
@@ -70,14 +74,15 @@ class _NoBoard:
 class Session(CoreSession):
     """One session at the table, kept in the history, game after game."""
 
-    def __init__(self, history, board, view, options, board_name, turns=Turns, games=0,
-                 offer_resume=True):
+    def __init__(self, history: History, board: GameBoard, view: Any, options: dict[str, Any],
+                 board_name: str | None, turns: type = Turns, games: int = 0,
+                 offer_resume: bool = True) -> None:
         super().__init__(board, view, options, turns, games)
         self.offer_resume = offer_resume  # False: a game of another kind (practice)
         self.h = history
         self.board_name = board_name
 
-    def start(self, setup, resume):
+    def start(self, setup: Setup, resume: bool) -> Generator[Ask, Any, Table | None]:
         """The Table to play: the unfinished game, or a new match from setup (generator)."""
         h = self.h
         old = h.unfinished()
@@ -100,7 +105,7 @@ class Session(CoreSession):
             if not resume:
                 h.abandon(old["id"])
                 self.view.note("that game is kept in the history, marked abandoned")
-        if resume:
+        if resume and old is not None:  # (resume with none raised above)
             table = Table(h, self.board, self.view, old["id"])
             self.view.heading(f"Resuming: {describe_game(h, old)}")
             table.settle_pending()
@@ -114,18 +119,20 @@ class Session(CoreSession):
         match = h.new_match(setup.names, setup.partnerships, setup.target, GAME_POINTS)
         return self._new_game(match, setup.dealer, True)
 
-    def _new_game(self, match_id, dealer, first):
+    def _new_game(self, match_id: int, dealer: Any, first: bool) -> Any:
+        """A new game of the match in the history (dealer: a player, or CUT: cut for it);
+        the flow of its first deal."""
         dealer = None if dealer == CUT else dealer
         game_id = self.h.new_game(match_id, dealer, self.options, self.board_name,
                                   new_prefix())
         table = Table(self.h, self.board, self.view, game_id)
         return self.open_game(table, self.h.game(game_id)["number"], first)
 
-    def new_game(self, last, dealer, first):
+    def new_game(self, last: Table, dealer: int | str | None, first: bool) -> Any:
         """The next game of the match, in the history."""
         return self._new_game(last.row["match_id"], dealer, first)
 
-    def keep_result(self, table, level, points):
+    def keep_result(self, table: Table, level: int, points: int) -> list[int]:
         """Record the result in the history; the match tally after it."""
         g = table.game
         self.h.finish_game(table.game_id, g.winner, g.scores, level, points)
@@ -134,5 +141,6 @@ class Session(CoreSession):
             tally[row["winner"]] += row["game_points"]
         return tally
 
-    def unfinish(self, table):
+    def unfinish(self, table: Table) -> None:
+        """The game is not over after all (an undo took back its last peg)."""
         self.h.unfinish(table.game_id)

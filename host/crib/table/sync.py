@@ -11,6 +11,11 @@ is never changed silently (no board at all: nothing to ask about, it is rebuilt 
 record).
 """
 
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from crib.board.state import BoardEvent, BoardState
 from crib.errors import CribError
 from cribcore.game import CUT
 from cribcore.table.entries import (
@@ -20,15 +25,21 @@ from cribcore.table.entries import (
     RECONCILE,
     describe,
 )
+from cribcore.table.record import Entry
+
+# A board operation as written to the history and sent: verb ("peg", "undo", "new"), lane
+# (None for a new game), n (points; for "new", 1 to clear the match's tally), op id.
+BoardOp = tuple[str, Any, int, str]
 
 
 class BoardSync:
-    """Board events, pending operations and reconciliation for a Table (module docstring)."""
+    """Board events, pending operations and reconciliation for a Table (module docstring):
+    table is the crib.table.record.Table it belongs to (which imports this module)."""
 
-    def __init__(self, table):
+    def __init__(self, table: Any) -> None:
         self.t = table
 
-    def board_event(self, ev):
+    def board_event(self, ev: BoardEvent) -> bool:
         """Record what the board's buttons did (one BoardEvent); True if that ends the game,
         takes back entries or needs a decision (the open question may no longer apply)."""
         g = self.t.game
@@ -63,9 +74,9 @@ class BoardSync:
             return True
         return False
 
-    def _jumps(self):
+    def _jumps(self) -> list[Entry]:
         """Standing entries that made a jump on the board, after the last barrier."""
-        out = []
+        out: list[Entry] = []
         for e in self.t.entries:
             if e.kind == "note" and e.info.get(BARRIER):
                 out = []
@@ -73,7 +84,7 @@ class BoardSync:
                 out.append(e)
         return out
 
-    def _board_undo(self, lane):
+    def _board_undo(self, lane: int) -> bool:
         """The board's undo button took back its last jump: take back its entry too."""
         jumps = self._jumps()
         if not jumps or jumps[-1].side != lane:
@@ -93,7 +104,7 @@ class BoardSync:
 
     # -- after a crash ------------------------------------------------------------------------
 
-    def settle_pending(self):
+    def settle_pending(self) -> None:
         """Decide, from the board's state, whether each pending operation was applied; send
         those that were not (with the same id); leave other differences to reconcile. The
         board is asked once, then each operation sent answers with the state after: one
@@ -126,12 +137,12 @@ class BoardSync:
             else:
                 self.t.h.settle_op(op["op_id"], "skipped")
 
-    def _sent(self, op):
+    def _sent(self, op: BoardOp) -> BoardState:
         """Send op; the board's state after (asked for if the reply did not say)."""
         st = self.t.send(op)
         return st if st is not None else self.t.board.state()
 
-    def reconcile(self):
+    def reconcile(self) -> None:
         """Make the board and the record agree, saying what differs; each change is a
         decision the flow asks about (self.t.decisions), so the board is never changed
         silently (with no board at all there is nothing to ask: it is done at once)."""
@@ -161,30 +172,31 @@ class BoardSync:
                 text = f"the board shows {name} {b}, the record {r}"
                 self.t.view.problem(text)
                 self._decide(quiet, f"Record the {b - r} as {PEGGED_ON_BOARD}",
-                             lambda lane=lane, n=b - r: self.t.record(
-                                 "peg", [lane, n, PEGGED_ON_BOARD], source=RECONCILE,
-                                 info={"lane": lane}))
+                             partial(self.t.record, "peg", [lane, b - r, PEGGED_ON_BOARD],
+                                     source=RECONCILE, info={"lane": lane}))
             else:
                 if not quiet:
                     self.t.view.problem(f"the board shows {name} {b}, the record {r}")
                 self._decide(quiet, f"Peg {r - b} for {name} on the board",
-                             lambda lane=lane, n=r - b: self._peg_difference(lane, n))
+                             partial(self._peg_difference, lane, r - b))
 
-    def _decide(self, quiet, prompt, action):
+    def _decide(self, quiet: bool, prompt: str, action: Callable[[], Any]) -> None:
         """Do it at once with no board to ask about, else leave it to the flow to ask."""
         if quiet:
             action()
         elif all(p != prompt for p, _ in self.t.decisions):
             self.t.decisions.append((prompt, action))
 
-    def _peg_difference(self, lane, n):
-        op = ("peg", lane, n, self.t.op_id())
+    def _peg_difference(self, lane: int, n: int) -> None:
+        """Peg the board up to the record (behind by n on lane), after a barrier."""
+        op: BoardOp = ("peg", lane, n, self.t.op_id())
         self.t.note("note", {BARRIER: True, "lane": lane, "n": n, "why": "board behind"})
         self.t.h.add_ops(self.t.game_id, [op], self.t.entries[-1].id)
         self.t.send(op)
 
-    def _rebuild_board(self):
-        op = ("new", None, 0, self.t.op_id())
+    def _rebuild_board(self) -> None:
+        """Set the board up again with the record's scores, after a barrier."""
+        op: BoardOp = ("new", None, 0, self.t.op_id())
         self.t.note("note", {BARRIER: True, "why": "board set up again"})
         self.t.h.add_ops(self.t.game_id, [op], self.t.entries[-1].id)
         self.t.send(op)
@@ -194,5 +206,6 @@ class BoardSync:
         self.t.mark_dealer()
 
 
-def _delta(op):
+def _delta(op: Any) -> int:
+    """What a pending operation (a history row) changes its lane's score by."""
     return op["n"] if op["verb"] == "peg" else -op["n"] if op["verb"] == "undo" else 0

@@ -2,12 +2,13 @@
 screen (server-sent events), and the answers, undos and seats posted back.
 
 Every request but the page's shell and its assets must carry the session key (an
-X-Crib-Key header, or `k` in the query): without it, 403 and nothing else. The key is never
+X-Crib-Key header, or `k` in the query): without it, 403 and nothing else (the HTTP rules,
+cribcore.webrules, the board's own server applies too). The key is never
 in a cookie (cookies are not scoped by port: every server on the host would get it): the
 page takes it from the joining address (`/?k=KEY`), keeps it in its origin's own storage,
 drops it from the address bar and sends it with each request (static/app.js).
 
-Posted bodies are JSON objects of known fields, at most seats.MAX_BODY bytes; what does not
+Posted bodies are JSON objects of known fields, at most webrules.MAX_BODY bytes; what does not
 fit is refused with a clear message and changes nothing (crib.web.seats). Every answer goes
 through the engine's own validation.
 
@@ -21,12 +22,11 @@ through the engine's own validation.
     POST /api/redo    {question, seat, token}       put back what the last undo took back
 """
 
-import io
-import json
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
-import jinja2
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
@@ -41,112 +41,52 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from crib.table.engine import StaleQuestion
 from crib.web import seats
+from crib.web.assets import page_html, qr_svg
 from crib.web.hub import Hub
 from crib.web.seats import Refused
-from cribcore.table.answers import AnswerError
+from cribcore import webrules
 
 HERE = Path(__file__).resolve().parent
 HEARTBEAT_S = 15.0  # a comment line on an idle event stream, so dead screens are noticed
-FORBIDDEN = "403: this page needs the address `crib serve` printed (it carries the key)"
-# The page runs only its own script and style, talks only to the companion, is framed by
-# no one, and never sends its address (with the key) to another site.
-PAGE_HEADERS = {
-    "Cache-Control": "no-store",
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self';"
-                               " script-src 'self'; connect-src 'self'; base-uri 'none';"
-                               " form-action 'none'; frame-ancestors 'none'",
-    "Referrer-Policy": "no-referrer",
-    "X-Content-Type-Options": "nosniff",
-}
-
-
-CROSS_ORIGIN = "403: a page of another site may not post to the companion"
-NOT_JSON = "415: answers are posted as application/json"
-
-
-def _foreign(req: Request) -> str | None:
-    """Why a write comes from elsewhere (a refusal), or None: a browser names the page's
-    origin on every cross-site POST, and a page's own script posts JSON (another type is
-    what a form, or a script of another site that wants no preflight, sends)."""
-    if req.method not in ("POST", "PUT", "PATCH", "DELETE"):
-        return None
-    origin = req.headers.get("origin")
-    host = req.headers.get("host", "")
-    if origin is not None and origin not in (f"http://{host}", f"https://{host}"):
-        return CROSS_ORIGIN
-    kind = req.headers.get("content-type")
-    if kind is not None and kind.split(";")[0].strip().lower() != "application/json":
-        return NOT_JSON
-    return None
-
-
-UNKNOWN_HOST = "421: this companion does not answer to that host name"
-
-
-def _public(path: str) -> bool:
-    """The page's shell and its script and style: nothing of the game, no key (the page
-    reads its key from its own storage, so a reload needs no key in the address)."""
-    return path == "/" or path.startswith("/static/")
 
 
 class KeyCheck:
-    """ASGI middleware: every HTTP request carries the session key (X-Crib-Key, or k in the
-    query; never a cookie), or gets 403, but the page's shell (_public); a write from
-    another site's page, or not JSON, is refused too (_foreign); with hosts, a Host header
-    not among them (a name another site made point here) gets 421."""
+    """ASGI middleware: the HTTP rules of every request (cribcore.webrules: the key, a
+    write from another site or not JSON, with hosts an unknown Host header) before any
+    route runs."""
 
-    def __init__(self, app, key, hosts=None):
+    def __init__(self, app: Any, key: str, hosts: set[str] | None = None):
         self.app = app
         self.key = key
         self.hosts = hosts
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
             req = Request(scope)
-            if self.hosts is not None and req.headers.get("host") not in self.hosts:
-                await PlainTextResponse(UNKNOWN_HOST, 421)(scope, receive, send)
-                return
             given = req.query_params.get("k") or req.headers.get("x-crib-key")
-            if not seats.key_ok(self.key, given) and not _public(req.url.path):
-                await PlainTextResponse(FORBIDDEN, 403)(scope, receive, send)
-                return
-            why = _foreign(req)
+            why = webrules.refusal(req.method, req.url.path, req.headers.get, given,
+                                   self.key, self.hosts)
             if why is not None:
-                await PlainTextResponse(why, int(why[:3]))(scope, receive, send)
+                await PlainTextResponse(why[1], why[0])(scope, receive, send)
                 return
         await self.app(scope, receive, send)
 
 
-def qr_svg(url: str) -> str:
-    """The joining address as a QR code (SVG text)."""
-    import segno
-
-    out = io.BytesIO()
-    segno.make(url, error="m").save(out, kind="svg", scale=5, border=2, xmldecl=False,
-                                    svgns=True, title="join this game")
-    return out.getvalue().decode()
-
-
 async def _body(request: Request, fields: dict, required: tuple[str, ...]) -> dict:
     """The posted JSON object, size-limited and checked field by field (Refused if not)."""
-    size = request.headers.get("content-length")
-    if size is not None and not (size.isascii() and size.isdigit()):
-        raise Refused(400, "bad Content-Length")
-    if size is not None and int(size) > seats.MAX_BODY:
-        raise Refused(413, f"request too large (at most {seats.MAX_BODY} bytes)")
+    why = webrules.length_refusal(request.headers.get("content-length"),
+                                  "transfer-encoding" in request.headers)
+    if why is not None:
+        raise Refused(*why)
     raw = b""
     async for chunk in request.stream():
         raw += chunk
-        if len(raw) > seats.MAX_BODY:
-            raise Refused(413, f"request too large (at most {seats.MAX_BODY} bytes)")
-    try:
-        body = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise Refused(400, "the request is not valid JSON") from None
-    except RecursionError:
-        raise Refused(400, "the request is nested too deeply") from None
+        if len(raw) > webrules.MAX_BODY:
+            raise Refused(413, webrules.TOO_LARGE)
+    body, why = webrules.json_body(raw)
+    if why is not None:
+        raise Refused(*why)
     return seats.check_fields(body, fields, required)
 
 
@@ -160,21 +100,18 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
                hosts: set[str] | None = None) -> Starlette:
     """The web app around a Hub (started and stopped with the app); join_url: the address
     (with its key) the QR code carries; hosts: the Host headers answered (None: any)."""
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(HERE / "templates"),
-                             autoescape=True)
-    page = env.get_template("index.html")
     qr = qr_svg(join_url)
     session = seats.seat_token(key, "session")[:12]  # names the seat a phone keeps
 
-    def players():
+    def players() -> list[str]:
         view = hub.state.get("view") or {}
         names = view.get("names")
         return names or []
 
-    html = page.render()  # the same shell for everyone: what is secret is fetched with the key
+    html = page_html()  # the same shell for everyone: what is secret is fetched with the key
 
     async def index(request: Request) -> Response:
-        return HTMLResponse(html, headers=PAGE_HEADERS)
+        return HTMLResponse(html, headers=webrules.PAGE_HEADERS)
 
     async def joining(request: Request) -> Response:
         return JSONResponse({"url": join_url, "session": session},
@@ -185,7 +122,7 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
                         headers={"Cache-Control": "no-store"})
 
     async def events(request: Request) -> Response:
-        async def stream():
+        async def stream() -> AsyncIterator[str]:
             async for text in hub.states(HEARTBEAT_S):
                 yield ": still here\n\n" if text is None else f"data: {text}\n\n"
         return StreamingResponse(stream(), media_type="text/event-stream",
@@ -214,50 +151,29 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
         return JSONResponse({"ok": True, "seat": seat, "name": name,
                              "token": seats.seat_token(key, seat)})
 
-    async def _checked(request, fields, required):
-        body = await _body(request, fields, required)
-        seat = seats.check_seat(key, body.get("seat"), body.get("token"), len(players()))
-        q = await hub.question()
-        if q is None:
-            raise Refused(409, "the session is over: nothing is asked")
-        if body["question"] != q.id:
-            raise Refused(409, f"that question is no longer open (now: {q.prompt})")
-        return body, seat, q
-
-    async def _act(act) -> Response:
-        """Run an answer or an undo; every refusal becomes its status and message."""
+    async def _act(request: Request, kind: str, fields: dict[str, Any]) -> Response:
+        """An answer, an undo or a redo: the body and the seat checked here, the rest in
+        one call to the room (hub.act); every refusal becomes its status and message."""
         try:
-            await act()
+            body = await _body(request, fields, ("question", "answer") if kind == "answer"
+                               else ("question",))
+            seat = seats.check_seat(key, body.get("seat"), body.get("token"), len(players()))
+            await hub.act(kind, body, seat)
         except Refused as e:
             return _refusal(e.status, e.message)
-        except StaleQuestion as e:
-            return _refusal(409, str(e))
-        except AnswerError as e:
-            return _refusal(422, str(e))
         return JSONResponse({"ok": True, "version": hub.version})
 
     async def answer(request: Request) -> Response:
-        async def act():
-            body, seat, q = await _checked(request, seats.ANSWER_FIELDS, ("question", "answer"))
-            seats.check_turn(seat, q.asks, players(), body.get("for", False))
-            await hub.answer(body["question"], body["answer"],
-                             seat if isinstance(seat, int) else None)
-        return await _act(act)
+        return await _act(request, "answer", seats.ANSWER_FIELDS)
 
     async def undo(request: Request) -> Response:
-        async def act():
-            body, _seat, _q = await _checked(request, seats.UNDO_FIELDS, ("question",))
-            await hub.undo(body["question"])
-        return await _act(act)
+        return await _act(request, "undo", seats.UNDO_FIELDS)
 
     async def redo(request: Request) -> Response:
-        async def act():
-            body, _seat, _q = await _checked(request, seats.UNDO_FIELDS, ("question",))
-            await hub.redo(body["question"])
-        return await _act(act)
+        return await _act(request, "redo", seats.UNDO_FIELDS)
 
     @asynccontextmanager
-    async def lifespan(app):
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.open(poll=poll)
         try:
             yield

@@ -7,14 +7,17 @@ their seats (a seat's token is derived from the key). A small JSON file beside t
 import json
 import os
 from pathlib import Path
+from typing import Any
+
+Db = str | os.PathLike[str]  # the history file's path
 
 
-def keep_path(db) -> Path:
+def keep_path(db: Db) -> Path:
     """Where the address of the history db's unfinished game is kept."""
     return Path(f"{db}.serve.json")
 
 
-def load(db, game_id) -> dict | None:
+def load(db: Db, game_id: int | None) -> dict[str, Any] | None:
     """The kept {"key", "port"} of game_id, or None (none kept, another game, unreadable)."""
     try:
         data = json.loads(keep_path(db).read_text())
@@ -25,7 +28,7 @@ def load(db, game_id) -> dict | None:
     return data if ok else None
 
 
-def save(db, game_id, key: str, port: int) -> None:
+def save(db: Db, game_id: int, key: str, port: int) -> None:
     """Keep the address of game_id (written whole, then renamed into place)."""
     path = keep_path(db)
     tmp = path.with_name(path.name + ".tmp")
@@ -35,7 +38,7 @@ def save(db, game_id, key: str, port: int) -> None:
     os.replace(tmp, path)
 
 
-def forget(db) -> None:
+def forget(db: Db) -> None:
     """No unfinished game: nothing to keep."""
     try:
         keep_path(db).unlink()

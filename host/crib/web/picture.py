@@ -13,7 +13,7 @@ class BoardPicture:
     drawn, `lanes` says each lane's name and colour ("#rrggbb"), so the page colours each
     side's row as its lane."""
 
-    def __init__(self, store: str | None):
+    def __init__(self, store: str | None) -> None:
         self.store = store
         self.lanes: list[dict[str, str]] | None = None
         self._key: Any = None

@@ -7,9 +7,11 @@ most PER_CLIENT connections of one address may wait for their first request; a n
 closes the oldest of them, so a phone that asks at once is always served, however many
 idle sockets are open. After a response, uvicorn's keep-alive timeout closes idle ones."""
 
+import asyncio
 import socket
 import threading
 import time
+from typing import Any
 
 import uvicorn
 
@@ -46,10 +48,10 @@ def listen(lan: bool, port: int) -> socket.socket:
 def guarded(base: type, request_s: float = REQUEST_S, per_client: int = PER_CLIENT) -> type:
     """uvicorn's HTTP protocol class base, with the idle connections' limits (module
     docstring); its own count of waiting connections (one class per server)."""
-    waiting: dict[str, list] = {}  # client address -> connections without a request yet
+    waiting: dict[str, list[Any]] = {}  # client address -> connections without a request yet
 
     class Guarded(base):  # type: ignore[misc, valid-type]
-        def connection_made(self, transport):
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)
             self._host = self.client[0] if self.client else ""
             queue = waiting.setdefault(self._host, [])
@@ -60,12 +62,12 @@ def guarded(base: type, request_s: float = REQUEST_S, per_client: int = PER_CLIE
                 oldest._forget()
                 oldest.transport.close()
 
-        def _too_slow(self):
+        def _too_slow(self) -> None:
             if self.cycle is None:  # no whole request head yet
                 self.transport.close()
             self._forget()
 
-        def _forget(self):
+        def _forget(self) -> None:
             timer, self._timer = getattr(self, "_timer", None), None
             if timer is not None:
                 timer.cancel()
@@ -75,19 +77,19 @@ def guarded(base: type, request_s: float = REQUEST_S, per_client: int = PER_CLIE
                 if not queue:
                     waiting.pop(self._host, None)
 
-        def data_received(self, data):
+        def data_received(self, data: bytes) -> None:
             super().data_received(data)
             if self.cycle is not None:
                 self._forget()
 
-        def connection_lost(self, exc):
+        def connection_lost(self, exc: Exception | None) -> None:
             self._forget()
             super().connection_lost(exc)
 
     return Guarded
 
 
-def server(app, **options) -> uvicorn.Server:
+def server(app: Any, **options: Any) -> uvicorn.Server:
     """A uvicorn Server for app: quiet, quick to stop (open event streams are cut after a
     second), and guarded against idle connections (module docstring)."""
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
@@ -102,7 +104,7 @@ class Background:
     """The app served on a thread (on sock, default a free loopback port):
     `with Background(app) as url`."""
 
-    def __init__(self, app, sock: socket.socket | None = None):
+    def __init__(self, app: Any, sock: socket.socket | None = None) -> None:
         self.sock = sock or listen(False, 0)
         self.url = "http://127.0.0.1:%d" % self.sock.getsockname()[1]
         self.server = server(app)
@@ -118,7 +120,7 @@ class Background:
             time.sleep(0.01)
         return self.url
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
         self.thread.join(10)
         self.sock.close()

@@ -1,0 +1,103 @@
+"""The board's web server under MicroPython's unix port: the firmware App on fake drivers
+(as desk.py runs it) as the engine's board, the page served on a TCP port. The tests,
+bench/board_web.py and a player without a Pico 2 W run it this way (crib.web.unixboard
+starts it with the heap capped):
+
+    MICROPYPATH=firmware:MICRODOT micropython -X heapsize=256K -m boardweb.unix \\
+        --port 8080 --key KEY --files DIR [--names Alice,Bob] [--target 121]
+        [--dealer 0] [--join URL] [--hosts h1,h2] [--hooks]
+
+--files DIR   the page's gzipped files (crib.web.assets.write) and qr.svg if made
+--names       the players (else the page asks); --target 61/121; --dealer a player
+--hooks       the tests' /test/board (pegs and lit LEDs) and /test/heap routes
+Prints `serving PORT` when it listens; exit status 2 for bad arguments.
+"""
+
+import gc
+import sys
+
+if hasattr(gc, "threshold"):
+    gc.threshold(32768)  # collect often enough that garbage never spreads over the heap
+
+USAGE = ("usage: boardweb.unix --port N --key KEY --files DIR [--names A,B] [--target N]"
+         " [--dealer N] [--join URL] [--hosts H,...] [--hooks]")
+VALUED = ("--port", "--key", "--files", "--names", "--target", "--dealer", "--join",
+          "--hosts", "--store")
+
+
+def parse_args(argv):
+    """The options as a dict; ValueError if bad."""
+    opts = {"hooks": False}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--hooks":
+            opts["hooks"] = True
+        elif a in VALUED and i + 1 < len(argv):
+            opts[a[2:]] = argv[i + 1]
+            i += 1
+        else:
+            raise ValueError("bad argument %r" % (a,))
+        i += 1
+    for need in ("port", "key", "files"):
+        if need not in opts:
+            raise ValueError("--%s is needed" % need)
+    for name in ("port", "target", "dealer"):
+        if name in opts:
+            opts[name] = int(opts[name])
+    return opts
+
+
+def _clock():
+    import time
+
+    return time.ticks_ms()
+
+
+def make(opts):
+    """The server: the App on fake drivers, its board, the engine, the room."""
+    import os
+
+    import desk
+
+    from boardweb.appboard import AppBoard, LoopPort
+    from boardweb.server import BoardServer
+    from cribcore.table.engine import TableEngine
+    from cribcore.table.questions import Events
+    from cribcore.table.room import Room
+    from cribcore.table.session import Session, Setup
+
+    port = LoopPort()
+    app = desk.build({"store": opts.get("store"), "config": None, "driven": False}, port)
+    board = AppBoard(app, port, _clock)
+    names = opts["names"].split(",") if "names" in opts else None
+    setup = Setup(names, False if names and len(names) < 4 else None, opts.get("target"),
+                  opts.get("dealer"))
+    nonce = "".join("%02x" % b for b in os.urandom(3))
+    engine = TableEngine(Session(board, Events(), {"confirm": True}), setup, nonce=nonce)
+    # No picture of the board (its own LEDs are the board): as crib serve without one.
+    room = Room(engine, run="".join("%02x" % b for b in os.urandom(4)),
+                extra={"board_rev": None, "lanes": None})
+    room.start()
+    hosts = opts["hosts"].split(",") if "hosts" in opts else None
+    join = opts.get("join") or "http://127.0.0.1:%d/?k=%s" % (opts["port"], opts["key"])
+    return BoardServer(room, board, opts["key"], opts["files"], join, hosts, opts["hooks"])
+
+
+def main(argv):
+    try:
+        opts = parse_args(argv)
+    except ValueError as e:
+        sys.stderr.write("boardweb.unix: %s\n%s\n" % (e, USAGE))
+        return 2
+    import asyncio
+
+    server = make(opts)
+    gc.collect()
+    print("serving %d" % opts["port"])
+    asyncio.run(server.serve("127.0.0.1", opts["port"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,61 @@
+"""A board with Wi-Fi's join details over the link: the protocol's `wifi` verb (network
+name, WPA2 password, page key, address), reported or changed. `crib board wifi` and
+`crib hardware card` read them here."""
+
+from __future__ import annotations
+
+from crib.board.link import BoardRefused, Link
+from crib.errors import CribError
+from cribcore.protocol import MAX_LINE, ProtocolError, encode
+from pegboard.joining import check_password, check_ssid, extend_protocol
+
+extend_protocol()  # the `wifi` verb, which only a board with Wi-Fi has
+
+FIELDS = ("ssid", "password", "key", "address")
+
+
+class NoWifi(CribError):
+    """The board has no Wi-Fi (a plain Pico, or the virtual board)."""
+
+
+class BadDetails(CribError):
+    """A name or password the board (or the protocol's line) cannot take."""
+
+
+def details(link: Link, ssid: str | None = None, password: str | None = None,
+            new_key: bool = False) -> dict:
+    """{ssid, password, key, address} as the board has them, after the changes given (each
+    sent as a command of its own: a password of many quotes needs the whole line). Raises
+    NoWifi on a board without Wi-Fi, BadDetails for a refused change (nothing changed)."""
+    why = ((ssid is not None and check_ssid(ssid))
+           or (password is not None and check_password(password)))
+    if why:  # the board's own rules, before anything is sent
+        raise BadDetails(why)
+    changes: list[dict] = [{}]
+    if ssid is not None:
+        changes.append({"ssid": ssid})
+    if password is not None:
+        changes.append({"password": password})
+    if new_key:
+        changes.append({"newkey": 1})
+    for args in changes:  # all checked before the first is sent
+        try:
+            encode("wifi", **args)
+        except ProtocolError as e:
+            raise BadDetails("cannot send %s: %s (a protocol line is at most %d characters, "
+                             "and each \" or \\ is sent as two: choose one with fewer)"
+                             % (", ".join(args), e, MAX_LINE)) from None
+    reply = None
+    for args in changes[1:] if len(changes) > 1 else changes:
+        try:
+            reply = link.request("wifi", **args)
+        except BoardRefused as e:
+            # A plain Pico's tables have no `wifi` (unknown_verb); a board whose tables
+            # have it but whose app does not answers it as a verb not its own (desk_only).
+            if e.code in ("unknown_verb", "desk_only"):
+                raise NoWifi("this board has no Wi-Fi (a plain Pico, or firmware without "
+                             "it): `crib deploy` to a Pico 2 W gives a board its own network "
+                             "and page") from None
+            raise BadDetails(str(e)) from None
+    assert reply is not None
+    return {k: reply.args[k] for k in FIELDS}

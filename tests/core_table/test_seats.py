@@ -1,0 +1,82 @@
+"""cribcore.table.seats: the key, the seats' tokens (HMAC-SHA256 on hashlib.sha256) and
+the checks before the engine (plain asserts: CPython and MicroPython)."""
+
+from binascii import hexlify
+
+from cribcore.table.seats import (
+    ANSWER_FIELDS,
+    TABLE,
+    UNDO_FIELDS,
+    Refused,
+    check_fields,
+    check_seat,
+    check_turn,
+    hmac_sha256,
+    key_ok,
+    same,
+    seat_token,
+)
+
+KEY = "test-key-0123456789"
+
+
+def _status(fn):
+    try:
+        fn()
+    except Refused as e:
+        assert e.message
+        return e.status
+    return None
+
+
+def test_hmac_sha256_gives_rfc_4231s_answers():
+    assert hexlify(hmac_sha256(b"Jefe", b"what do ya want for nothing?")).decode() == \
+        "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
+    big = hmac_sha256(b"\xaa" * 131, b"Test Using Larger Than Block-Size Key - Hash Key First")
+    assert hexlify(big).decode() == \
+        "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54"
+
+
+def test_same_compares_whole_strings():
+    assert same(b"abc", b"abc") and same(b"", b"")
+    assert not same(b"abc", b"abd") and not same(b"abc", b"ab") and not same(b"", b"a")
+
+
+def test_the_key_and_the_tokens():
+    assert key_ok(KEY, KEY) and not key_ok(KEY, KEY + "x")
+    assert not key_ok(KEY, None) and not key_ok(KEY, "") and not key_ok(KEY, 5)
+    tokens = [seat_token(KEY, s) for s in (0, 1, 2, 3, TABLE, "session")]
+    assert len(set(tokens)) == 6 and all(len(t) == 24 for t in tokens)
+    assert seat_token("another", 0) != tokens[0]
+
+
+def test_fields_are_checked():
+    ok = {"question": "t-1", "answer": "5h", "seat": 0, "token": "x", "for": False}
+    assert check_fields(ok, ANSWER_FIELDS, ("question", "answer")) is ok
+    assert _status(lambda: check_fields([1], ANSWER_FIELDS, ())) == 400
+    assert _status(lambda: check_fields({"question": "q", "x": 1}, UNDO_FIELDS, ())) == 400
+    assert _status(lambda: check_fields({}, UNDO_FIELDS, ("question",))) == 400
+    assert _status(lambda: check_fields({"question": 5}, UNDO_FIELDS, ())) == 400
+    assert _status(lambda: check_fields({"question": "q", "seat": True}, UNDO_FIELDS,
+                                        ())) == 400
+    assert _status(lambda: check_fields({"question": "q", "for": 1}, ANSWER_FIELDS,
+                                        ())) == 400
+
+
+def test_a_seat_needs_its_own_token():
+    assert check_seat(KEY, 1, seat_token(KEY, 1), 2) == 1
+    assert check_seat(KEY, TABLE, seat_token(KEY, TABLE), 2) == TABLE
+    assert _status(lambda: check_seat(KEY, None, None, 2)) == 403
+    assert _status(lambda: check_seat(KEY, 1, seat_token(KEY, 0), 2)) == 403
+    assert _status(lambda: check_seat(KEY, 1, None, 2)) == 403
+    assert _status(lambda: check_seat(KEY, 2, seat_token(KEY, 2), 2)) == 400
+    assert _status(lambda: check_seat(KEY, "bob", seat_token(KEY, "bob"), 2)) == 400
+
+
+def test_only_the_seat_asked_may_answer_unless_for_another():
+    names = ["Ann", "Bob"]
+    check_turn(0, 0, names, False)
+    check_turn(TABLE, 0, names, False)
+    check_turn(1, None, names, False)
+    check_turn(1, 0, names, True)
+    assert _status(lambda: check_turn(1, 0, names, False)) == 409

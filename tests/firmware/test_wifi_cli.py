@@ -1,0 +1,108 @@
+"""`crib board wifi` against the firmware's own app with the `wifi` verb (a board with Wi-Fi)
+and without it (a plain Pico), reached over a socket like any board."""
+
+import json
+import threading
+
+import pytest
+from apprig import Files, Rig
+from link.rig import FakePeer
+
+from crib.cli import main
+from crib.hardware.card import Details
+from pegboard import joining, wifi
+from pegboard.joining import Joining, load
+
+
+class Board:
+    """The firmware app answering on a socket; with_wifi: pegboard.joining's verb too."""
+
+    def __init__(self, with_wifi=True):
+        self.rig = Rig(desk_verbs=False)
+        self.files = Files()
+        self.lock = threading.Lock()
+        if with_wifi:
+            details, _ = load(self.files, _urandom)
+            Joining(self.files, _urandom, details, wifi.ADDRESS).register(self.rig.app)
+        self.peer = FakePeer(self.reply)
+        self.url = self.peer.url
+
+    def reply(self, line):
+        with self.lock:
+            return "".join(x + "\n" for x in self.rig.send(line)).encode()
+
+    def kept(self):
+        return joining.parse(self.files.read(joining.FILE))
+
+
+def _urandom(n, state=[0]):  # noqa: B006 - a counter: different bytes each call
+    state[0] += 1
+    return bytes((state[0] * 131 + i * 29) % 256 for i in range(n))
+
+
+@pytest.fixture
+def board():
+    b = Board()
+    yield b
+    b.peer.close()
+
+
+def run(capsys, argv):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_wifi_prints_the_details_and_both_qr_payloads(capsys, board):
+    code, out, err = run(capsys, ["board", "--port", board.url, "wifi"])
+    assert code == 0 and err == ""
+    kept = board.kept()
+    d = Details(kept["ssid"], kept["password"], kept["key"])
+    assert "network   %s" % d.ssid in out and "password  %s" % d.password in out
+    assert "join QR   " + d.join_payload() in out
+    assert "page QR   http://192.168.4.1/?k=" + d.key in out
+
+
+def test_wifi_changes_name_password_and_key(capsys, board):
+    before = board.kept()
+    code, out, _ = run(capsys, ["board", "--port", board.url, "--json", "wifi", "--name",
+                                "Kitchen board", "--password", 'a "quoted" pass', "--new-key"])
+    assert code == 0
+    got = json.loads(out)
+    assert (got["ssid"], got["password"], got["changed"]) == ("Kitchen board",
+                                                             'a "quoted" pass', True)
+    assert got["key"] != before["key"]
+    assert board.kept() == {k: got[k] for k in ("ssid", "password", "key")}
+    assert got["join_qr"] == 'WIFI:T:WPA;S:Kitchen board;P:a \\"quoted\\" pass;;'
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--password", "short"], "WPA2"),
+    (["--name", "x" * 33], "1 to 32"),
+    (["--name", "ok", "--password", "caf\u00e9-caf\u00e9"], "WPA2"),  # one bad: none sent
+    (["--password", '"' * 63], "cannot send"),  # 126 escaped: past the protocol's line
+])
+def test_bad_changes_are_refused_and_change_nothing(capsys, board, argv, words):
+    before = board.kept()
+    code, _, err = run(capsys, ["board", "--port", board.url, "wifi"] + argv)
+    assert code == 1 and err.startswith("crib: error: ") and words in err
+    assert board.kept() == before
+
+
+def test_a_plain_pico_says_it_has_no_wifi(capsys):
+    plain = Board(with_wifi=False)
+    try:
+        code, out, err = run(capsys, ["board", "--port", plain.url, "wifi"])
+    finally:
+        plain.peer.close()
+    assert code == 1 and "no Wi-Fi" in err
+
+
+def test_the_card_reads_its_details_from_the_board(capsys, board, tmp_path):
+    code, out, _ = run(capsys, ["hardware", "card", "--port", board.url, "--json"])
+    assert code == 0
+    got = json.loads(out)
+    assert got["ssid"] == board.kept()["ssid"] and got["address"] == "192.168.4.1"
+    code, out, _ = run(capsys, ["hardware", "card", "--port", board.url, "--out",
+                                str(tmp_path)])
+    assert code == 0 and (tmp_path / "card.png").exists() and (tmp_path / "card.pdf").exists()

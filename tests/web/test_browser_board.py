@@ -1,0 +1,75 @@
+"""The phone page against the board's own server (firmware/boardweb: microdot under
+MicroPython's unix port, heap capped), in a real browser: a whole 2-player game tapped on
+two phones (360x740), one per player, the board's LEDs (the firmware App's pegs, which it
+lights, and the lane asked to play, which pulses) checked after each peg. Screenshots into
+$CRIB_SHOTS as board-*.png."""
+
+import os
+
+import httpx2 as httpx
+import pytest
+from browser import CHROMIUM, CHROMIUM_ARGS, Phone
+from webtools import KEY, NAMES, Players
+
+from crib.web.unixboard import UnixBoard
+
+pytestmark = pytest.mark.browser
+TALL = {"width": 360, "height": 740}
+
+
+class _Q:
+    def __init__(self, d):
+        self.__dict__.update(d)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def test_a_whole_game_on_two_phones_against_the_board(browser):
+    board = UnixBoard(KEY, names=NAMES, target=61, dealer=0)
+    phones = []
+    with board as url, httpx.Client(base_url=url, headers={"X-Crib-Key": KEY},
+                                    timeout=20) as http:
+        try:
+            phones = [Phone(browser, board.join_url, 0, TALL),
+                      Phone(browser, board.join_url, 1, TALL)]
+            players = Players(2, 61, False, seed=5)
+            s = http.get("/state").json()
+            pegged = shots = 0
+            while s["question"]["kind"] != "another":
+                q = s["question"]
+                phone = phones[q["asks"] if q["asks"] is not None else 0]
+                new = phone.answer(q, players.answer(_Q(q)))
+                for other in phones:  # pushed to every screen
+                    other.wait_for(new)
+                before, s = s, http.get("/state").json()
+                lit = http.get("/test/board").json()
+                assert lit["pegs"] == s["view"]["pegs"], (q, lit, s["view"]["pegs"])
+                if s["view"]["pegs"] != before["view"]["pegs"]:
+                    pegged += 1
+                asked = s["question"]
+                if asked["kind"] == "play" and not s["view"]["over"]:
+                    assert lit["turn"] == asked["asks"], (asked, lit)
+                if os.environ.get("CRIB_SHOTS") and shots < 3 and q["kind"] == "play":
+                    shots += 1
+                    phone.page.screenshot(path=os.path.join(os.environ["CRIB_SHOTS"],
+                                                            "board-play-%d.png" % shots))
+            g = players.g
+            assert g.over and s["view"]["over"] and s["view"]["scores"] == list(g.scores)
+            assert pegged > 10
+            for phone in phones:
+                assert "wins" in phone.page.text_content("#log")
+            phones[0].shot("board-over.png")
+            phones[0].answer(s["question"], "n")
+            assert http.get("/state").json()["question"] is None
+            assert board.alive() and "Traceback" not in board.output(), board.output()
+        finally:
+            for phone in phones:
+                phone.close()
