@@ -151,16 +151,19 @@ def test_plan_compiles_every_firmware_file_main_last(tmp_path):
 
 
 def test_a_plain_pico_is_not_given_the_table_engine(tmp_path):
-    """cribcore.table (a game served by the board itself) stays off a plain Pico's build:
-    its flash and heap are as before; asked for, it is compiled and packed like the core."""
+    """cribcore.table and pegboard.gamerecord (a game served by the board itself) stay off
+    a plain Pico's build: its flash and heap are as before; asked for, they are compiled
+    and packed like the core."""
     plan = planning.plan_firmware(tmp_path / "plain")
     paths = {it.path for it in plan.files}
     assert "cribcore/game.mpy" in paths
-    assert not any(p.startswith("cribcore/table") for p in paths)
+    assert not any(p.startswith(("cribcore/table", "pegboard/gamerecord")) for p in paths)
     pack = next(it for it in plan.files if it.path == "code.pack").data
     assert b"/cribcore/table" not in pack and b"/cribcore/game.mpy" in pack
+    assert b"gamerecord" not in pack and b"/pegboard/app.mpy" in pack
     written = build.build(tmp_path / "served", extras=build.OPTIONAL)
     assert any(p.as_posix().endswith("cribcore/table/engine.mpy") for p in written)
+    assert any(p.as_posix().endswith("pegboard/gamerecord.mpy") for p in written)
 
 
 @pytest.mark.parametrize("machine, wifi", [

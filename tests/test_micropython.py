@@ -17,7 +17,8 @@ from support import CORE_TESTS, FIRMWARE, MP_RUN, TESTS, run_micropython
 
 from crib.deploy import build
 
-SUITES = {"core": CORE_TESTS, "board": TESTS / "board", "core_table": TESTS / "core_table"}
+SUITES = {"core": CORE_TESTS, "board": TESTS / "board", "core_table": TESTS / "core_table",
+          "record": TESTS / "record"}
 MODULES = [(suite, p.stem) for suite, folder in sorted(SUITES.items())
            for p in sorted(folder.glob("test_*.py"))]
 # A Pico has about 190K of heap at boot; 128K leaves a margin for the app around the tests.
@@ -25,7 +26,9 @@ TEST_HEAP = "128K"
 # The table engine's whole games (a record of every entry in memory, two games a match):
 # the module passes in about 380K from source and 312K from .mpy on the unix port
 # (64-bit objects; python bench/heap.py prints the engine's peak); a little above that.
-HEAPS = {"core_table": "416K"}
+# The board's game record (tests/record): a whole game's engine beside the test's fake
+# flash, its every operation and the answers it replays after each cut.
+HEAPS = {"core_table": "416K", "record": "416K"}
 
 
 @pytest.fixture(scope="module")

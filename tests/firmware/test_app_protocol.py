@@ -5,6 +5,7 @@ from apprig import Files, Rig, config, transcript
 from cribcore import VERSION
 from cribcore.pegs import Board
 from cribcore.protocol import DESK, command, decode, verbs
+from cribcore.table.gamelines import SERVES
 
 
 def test_boot_announces_itself():
@@ -173,15 +174,30 @@ def test_the_pico_app_answers_every_verb_of_the_protocol_but_the_desks_and_only_
 
     desk = [v for v in verbs() if command(v)[1] & DESK]
     assert desk == ["btn", "tick"]
-    assert sorted(App.VERBS) == sorted(v for v in verbs() if v not in desk + ["wifi"])
+    served = [v for v in verbs() if command(v)[1] & SERVES]  # their modules register them
+    assert "games" in served
+    assert sorted(App.VERBS) == sorted(v for v in verbs() if v not in desk + served + ["wifi"])
     pico = Rig(desk_verbs=False).app
     assert pico.VERBS is App.VERBS and pico.desk == 0
     for name in ("driven", "pressed", "names", "_q_btn", "_q_tick", "_virtual"):
         assert not hasattr(pico, name), name
-    # (pegboard.joining's wifi, which only a board with Wi-Fi adds, left out)
-    assert sorted(Rig().app.VERBS) == sorted(v for v in verbs() if v != "wifi")
+    # (pegboard.joining's wifi and gamelines' games, which only a board with Wi-Fi adds,
+    # left out)
+    assert sorted(Rig().app.VERBS) == sorted(v for v in verbs() if v not in served + ["wifi"])
     for verb, run in App.VERBS.items():  # each to its own method
         assert run.__name__.endswith("_" + verb), verb
+
+
+def test_a_board_without_the_game_record_refuses_the_games_verb():
+    """`games` is a board's that serves the table (pegboard.gamerecord registers it): a
+    plain Pico and the plain desktop runner refuse it, as a verb their app has no method
+    for (desk_only: the app's one refusal of such a verb, kept as it was so the Pico's
+    heap stays within its cap); a host reads either code as "no record"."""
+    import cribcore.table.gamelines  # noqa: F401 - it adds `games` to the protocol's tables
+
+    for rig in (Rig(desk_verbs=False), Rig()):
+        m = rig.ask("games")
+        assert (m.kind, m.args["code"]) == ("err", "desk_only")
 
 
 def test_desk_verbs_are_refused_by_the_pico_build():

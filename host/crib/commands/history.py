@@ -1,17 +1,21 @@
 """The games played at the table: matches, games, winners, skunks; or one game entry by
-entry (each card, go, show and peg with its reason and who made it)."""
+entry (each card, go, show and peg with its reason and who made it). `crib history
+import` copies a board's own finished games (a board that serves the table keeps them on
+its flash) into the history over USB."""
 
 import argparse
 import json
 from argparse import ArgumentParser, Namespace
 
+from crib.connect import add_board_arguments, list_ports_text, open_board, wants_port_list
 from crib.env import Env
+from crib.history.boardgames import import_games
 from crib.history.db import History, default_path
 from crib.history.reports import game_entries, games
 from crib.ui.cards import stored_symbols
 from crib.words import agree
 
-HELP = "list the games played (or one game, entry by entry) from the history"
+HELP = "list the games played (or one game, entry by entry); import a board's games"
 
 def add_arguments(parser: ArgumentParser) -> None:
     """[--game ID [--all]] [--limit N] [--db PATH] [--json]."""
@@ -21,6 +25,15 @@ def add_arguments(parser: ArgumentParser) -> None:
                         help="the latest N games (default 20; 0: every game)")
     parser.add_argument("--db", metavar="PATH", help=f"the history file ({default_path()})")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
+    sub = parser.add_subparsers(dest="action", metavar="ACTION")
+    imp = sub.add_parser("import", help="copy the board's finished games into the history"
+                         " (a board that serves the table keeps them; importing twice adds"
+                         " nothing)")
+    add_board_arguments(imp)
+    imp.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS,
+                     help=f"the history file ({default_path()})")
+    imp.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                     help="print JSON for scripts")
 
 
 def _limit(text):
@@ -116,8 +129,38 @@ def _flags(info):
     return f" ({', '.join(said)})" if said else ""
 
 
+def _import(args: Namespace, env: Env) -> int:
+    """`crib history import`: 0 when every finished game on the board is in the history
+    now, 1 when a damaged one was left out (each said)."""
+    if wants_port_list(args):
+        env.print(list_ports_text())
+        return 0
+    h = History.open(args.db or default_path(env.environ))
+    try:
+        board = open_board(args)
+        try:
+            report = import_games(board, h)
+        finally:
+            board.close()
+    finally:
+        h.close()
+    if args.json:
+        env.print(json.dumps(report.as_dict()))
+    else:
+        for n, i in report.imported:
+            env.print(f"board game {n}: imported as #{i}")
+        for n, why in report.damaged:
+            env.error(f"crib: board game {n} not imported: {why}")
+        name = f" (board record {report.record})" if report.record else ""
+        env.print(f"{len(report.imported)} imported, {len(report.skipped)} already in the"
+                  f" history, {len(report.damaged)} damaged{name}")
+    return 1 if report.damaged else 0
+
+
 def run(args: Namespace, env: Env) -> int:
-    """Print the games (or one game) and return 0."""
+    """Print the games (or one game) and return 0; or import a board's games."""
+    if getattr(args, "action", None) == "import":
+        return _import(args, env)
     h = History.open(args.db or default_path(env.environ), lock=False)
     try:
         if args.game is not None:

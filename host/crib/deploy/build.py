@@ -19,9 +19,10 @@ KEEP_SOURCE = ("main.py", "boot.py")
 # Packages and modules a plain Pico does not run, left off its build unless asked for
 # (extras): a board with Wi-Fi's, which serves the game itself: the table engine
 # (cribcore.table), the request rules and the server (cribcore.webrules, boardweb), its
-# access point and its join details (pegboard.wifi, pegboard.joining).
+# access point and its join details (pegboard.wifi, pegboard.joining), its game record on
+# flash (pegboard.gamerecord).
 OPTIONAL = ("cribcore/table", "cribcore/webrules.py", "boardweb", "pegboard/wifi.py",
-            "pegboard/joining.py")
+            "pegboard/joining.py", "pegboard/gamerecord.py")
 
 
 class BuildError(CribError):

@@ -360,6 +360,18 @@ class History:
                     " VALUES (?, ?, ?, ?, ?)",
                     (game_id, number, dealer, starter, json.dumps(summary)))
 
+    def imported(self, key: str) -> int | None:
+        """The history's id of the game imported under key (`crib history import`), or None."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?",
+                                ("import " + key,)).fetchone()
+        return int(row[0]) if row else None
+
+    def mark_imported(self, key: str, game_id: int) -> None:
+        """Note that the game imported under key is game_id here (in the caller's batch)."""
+        with _tx(self.conn):
+            self.conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)",
+                              ("import " + key, str(game_id)))
+
     def query(self, sql: str, params: Sequence = ()) -> list[Row]:
         """Rows of a read-only query, as dicts (for history and stats)."""
         return [dict(r) for r in self.conn.execute(sql, params).fetchall()]

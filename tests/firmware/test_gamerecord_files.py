@@ -1,0 +1,88 @@
+"""pegboard.gamerecord's Files on a real filesystem (the board's LittleFS calls, here on
+the host's): a game played, the board restarted mid-game resumes it, a torn line at the
+end of a game's file is dropped and the next lines stay whole, the verb reads it back."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "record"))
+
+from recordgame import boot, reference, state  # noqa: E402
+
+from pegboard.gamerecord import Files, GameLog  # noqa: E402
+
+
+class RealFiles(Files):
+    """The real Files under a folder, counting writes like the fake (reference() reads
+    `ops` and keeps `history`)."""
+
+    def __init__(self, root):
+        self.root = str(root)
+        self.ops = 0
+        self.history = None
+
+    def _p(self, name):
+        return self.root + "/" + name
+
+    def lines(self, name):
+        return Files.lines(self, self._p(name))
+
+    def line_at(self, name, offset):
+        return Files.line_at(self, self._p(name), offset)
+
+    def read(self, name):
+        return Files.read(self, self._p(name))
+
+    def write(self, name, data):
+        self.ops += 1
+        Files.write(self, self._p(name), data)
+
+    def append(self, name, data):
+        self.ops += 1
+        Files.append(self, self._p(name), data)
+
+    def last(self, name):
+        return Files.last(self, self._p(name))
+
+    def size(self, name):
+        return Files.size(self, self._p(name))
+
+    def names(self, folder):
+        return Files.names(self, self._p(folder))
+
+    def remove(self, name):
+        self.ops += 1
+        Files.remove(self, self._p(name))
+
+    def mkdir(self, name):
+        Files.mkdir(self, self._p(name))
+
+
+def test_a_game_on_real_files_resumes_and_reads_back(tmp_path):
+    files = RealFiles(tmp_path)
+    answers, states, _, _ = reference(target=61, files=files)
+    assert (tmp_path / "rec" / "g1").stat().st_size > 2000
+    log = GameLog("rec", files).open()
+    assert log.answer({})["games"] == (1,)
+    r = log.replay(1)
+    assert r.result is not None and r.damage is None
+    # A second game, the board restarted in the middle of it: it goes on where it was.
+    engine = boot(files, target=61)
+    for text in answers[:40]:
+        engine.answer(engine.question().id, text)
+    before = engine.view()
+    again = boot(files, target=61)
+    assert again.view() == before and state(again) is not None
+    # A torn line at the end of game 1's file (an append the power cut short, where
+    # LittleFS would have kept none of it): the tail still has the line, so the next
+    # append writes it again, after a newline; the torn piece costs nothing.
+    g1 = tmp_path / "rec" / "g1"
+    lines = g1.read_bytes().splitlines(keepends=True)
+    g1.write_bytes(b"".join(lines[:-1]) + lines[-1][:17])
+    torn = GameLog("rec", files).open()
+    torn.game, torn.tail, torn.sealed = 1, [lines[-1].decode()], len(lines) - 1
+    torn._seal([])
+    now = g1.read_bytes().splitlines(keepends=True)
+    assert now[-2] == lines[-1][:17] + b"\n" and now[-1] == lines[-1]
+    r = GameLog("rec", files).open().replay(1)
+    assert r.damage is None and r.result is not None and r.seq == len(lines)

@@ -1,0 +1,125 @@
+"""Flash in a dict for the game record's tests (pegboard.gamerecord's Files methods), with
+power cuts: plain Python, run on CPython and under MicroPython.
+
+cut_at=k: the k-th write, append or remove from now is cut: a rewrite leaves the old file
+(LittleFS commits a file when it is closed), a new file is left empty (LittleFS records the
+name first), an append keeps only its first `keep` bytes (stricter than LittleFS, which
+commits an append whole: a torn line), and PowerCut is raised. `ops` counts them.
+A file is a tuple of the chunks written to it: a small heap never needs one piece for a
+whole game's file."""
+
+
+class PowerCut(BaseException):
+    """The power went: nothing after this runs."""
+
+
+class MemFiles:
+    def __init__(self, files=None):
+        self.files = dict(files or {})
+        self.ops = 0
+        self.cut_at = None
+        self.keep = 0
+        self.history = None  # a list: every write, append and remove, (kind, name, data)
+
+    def copy(self):
+        return MemFiles(self.files)
+
+    def _cut(self, kind="", name="", data=b""):
+        self.ops += 1
+        if self.history is not None:
+            self.history.append((kind, name, bytes(data)))
+        return self.cut_at is not None and self.ops == self.cut_at
+
+    def data(self, name):
+        """A file's bytes in one piece (None when absent)."""
+        chunks = self.files.get(name)
+        return None if chunks is None else b"".join(chunks)
+
+    def lines(self, name):
+        part = b""
+        for chunk in self.files.get(name, ()):
+            at = 0
+            while at < len(chunk):
+                end = chunk.find(b"\n", at)
+                if end < 0:
+                    part += chunk[at:]
+                    break
+                yield part + chunk[at:end + 1]
+                part = b""
+                at = end + 1
+        if part:
+            yield part
+
+    def line_at(self, name, offset):
+        at = 0
+        for raw in self.lines(name):
+            if at == offset:
+                return raw, at + len(raw)
+            at += len(raw)
+        return b"", offset
+
+    def read(self, name):
+        return self.data(name)
+
+    def write(self, name, data):
+        if self._cut("write", name, data):
+            if name not in self.files:
+                self.files[name] = ()
+            raise PowerCut
+        self.files[name] = (bytes(data),)
+
+    def append(self, name, data):
+        old = self.files.get(name, ())
+        if self._cut("append", name, data):
+            self.files[name] = old + (bytes(data[:self.keep]),)
+            raise PowerCut
+        self.files[name] = old + (bytes(data),)
+
+    def last(self, name):
+        for chunk in reversed(self.files.get(name, ())):
+            if chunk:
+                return chunk[-1:]
+        return b""
+
+    def size(self, name):
+        return sum([len(c) for c in self.files.get(name, ())])
+
+    def names(self, folder):
+        return [n[len(folder) + 1:] for n in self.files if n.startswith(folder + "/")]
+
+    def remove(self, name):
+        if self._cut("remove", name):
+            raise PowerCut
+        del self.files[name]
+
+    def mkdir(self, name):
+        pass
+
+
+def _run(files, op):
+    kind, name, data = op
+    if kind == "remove":
+        files.remove(name)
+    else:
+        getattr(files, kind)(name, data)
+
+
+def cut_flashes(history, keeps=(0,)):
+    """(k, keep, files) for each operation of history (k from 1) and each `keep`: the files
+    the operations before the k-th left, with the k-th cut by the power as MemFiles cuts
+    it (an append keeping `keep` bytes: a negative keep counts from its end)."""
+    base = MemFiles()
+    for k in range(1, len(history) + 1):
+        op = history[k - 1]
+        for keep in (keeps if op[0] == "append" else (0,)):
+            files = MemFiles(base.files)
+            files.cut_at = 1
+            files.keep = keep if keep >= 0 else max(0, len(op[2]) + keep)
+            try:
+                _run(files, op)
+            except PowerCut:
+                pass
+            files.cut_at = None
+            files.ops = 0
+            yield k, keep, files
+        _run(base, op)
