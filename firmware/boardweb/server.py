@@ -286,11 +286,13 @@ class BoardServer:
 
         @app.get("/test/board")
         async def board(req):
-            """The pegs as the App holds them, the lane asked, and with ?lit=1 the colour
-            of the LED under each lane's front peg now."""
+            """The pegs as the App holds them, the lane asked, whether a jump or the win
+            chase is in motion, and with ?lit=1 the colour of the LED under each lane's
+            front peg now."""
             renderer = self.board.app.renderer
             pegs = self.board.pegs()
-            out = {"pegs": pegs, "turn": renderer.turn}
+            out = {"pegs": pegs, "turn": renderer.turn,
+                   "animating": renderer.animating(self.board.clock())}
             if req.args.get("lit"):
                 out["fronts"] = [list(renderer.pixel(renderer.hole_led(lane, peg[1])))
                                  for lane, peg in enumerate(pegs)]

@@ -49,10 +49,12 @@ def test_a_whole_game_by_http(server):
 
 
 def settled(c, seconds=6):
-    """The board once its pegs have jumped to their holes (a win chases for 3 s)."""
+    """The board once its pegs have jumped to their holes and the win's chase (3 s, its
+    trail crosses every lane) has run, in the winner's blink's lit phase."""
     end = time.monotonic() + seconds
     while True:
         lit = c.get("/test/board", params={"lit": 1}).json()
-        if all(max(rgb) > 0 for rgb in lit["fronts"]) or time.monotonic() > end:
+        done = not lit["animating"] and all(max(rgb) > 0 for rgb in lit["fronts"])
+        if done or time.monotonic() > end:
             return lit
         time.sleep(0.2)
