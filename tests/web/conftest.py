@@ -9,6 +9,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from webtools import KEY, make_hub  # noqa: E402
 
 from crib.web.app import create_app  # noqa: E402
@@ -43,3 +44,14 @@ def history(db):
     h = History.open(db)
     yield h
     h.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, headless, shared by a browser module's tests."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()

@@ -7,7 +7,7 @@ a reload. `crib serve` runs as players run it."""
 import signal
 
 import pytest
-from browser import CHROMIUM, CHROMIUM_ARGS, Phone, Serve
+from browser import Phone, Serve
 from webtools import Players
 
 pytestmark = pytest.mark.browser
@@ -17,15 +17,6 @@ class _Q:
     def __init__(self, d):
         self.__dict__.update(d)
 
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def play(serve, phones, players, until, check_board=True):

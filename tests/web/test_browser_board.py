@@ -8,7 +8,7 @@ import os
 
 import httpx2 as httpx
 import pytest
-from browser import CHROMIUM, CHROMIUM_ARGS, Phone
+from browser import Phone
 from webtools import KEY, NAMES, Players
 
 from crib.web.unixboard import UnixBoard
@@ -21,15 +21,6 @@ class _Q:
     def __init__(self, d):
         self.__dict__.update(d)
 
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def test_a_whole_game_on_two_phones_against_the_board(browser):

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import pytest
 from browser import Phone, Serve
-from test_browser import browser, play  # noqa: F401  (the browser fixture)
+from test_browser import play
 from webtools import Players
 
 pytestmark = pytest.mark.browser

@@ -9,7 +9,6 @@ from contextlib import contextmanager
 
 import pytest
 from browser import WAIT_MS, Phone, Serve
-from test_browser import browser  # noqa: F401  (the browser fixture)
 from webtools import KEY, Unplugged, make_hub
 
 from crib.web.app import create_app
