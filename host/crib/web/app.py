@@ -9,7 +9,7 @@ page takes it from the joining address (`/?k=KEY`), keeps it in its origin's own
 drops it from the address bar and sends it with each request (static/app.js).
 
 Posted bodies are JSON objects of known fields, at most webrules.MAX_BODY bytes; what does not
-fit is refused with a clear message and changes nothing (crib.web.seats). Every answer goes
+fit is refused with a clear message and changes nothing (cribcore.table.seats). Every answer goes
 through the engine's own validation.
 
     GET  /            the page (no key) GET /state       the state now (JSON)
@@ -41,11 +41,11 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from crib.web import seats
 from crib.web.assets import page_html, qr_svg
 from crib.web.hub import Hub
-from crib.web.seats import Refused
 from cribcore import webrules
+from cribcore.table import seats
+from cribcore.table.seats import Refused
 
 HERE = Path(__file__).resolve().parent
 HEARTBEAT_S = 15.0  # a comment line on an idle event stream, so dead screens are noticed

@@ -1,25 +1,8 @@
-"""Who may answer: the session's key, seats and their tokens, and the checks a request
-passes before the engine sees it: cribcore.table.seats (shared with the board's own
-server), and new_key, a fresh session key for `crib serve`."""
+"""A fresh session key for `crib serve`. Who may answer (the key, seats and their
+tokens, the checks before the engine) is cribcore.table.seats, shared with the board's own
+server."""
 
 import secrets
-
-from cribcore.table.seats import (
-    ANSWER_FIELDS,
-    JOIN_FIELDS,
-    MAX_BODY,
-    TABLE,
-    UNDO_FIELDS,
-    Refused,
-    check_fields,
-    check_seat,
-    check_turn,
-    key_ok,
-    seat_token,
-)
-
-__all__ = ["ANSWER_FIELDS", "JOIN_FIELDS", "MAX_BODY", "TABLE", "UNDO_FIELDS", "Refused",
-           "check_fields", "check_seat", "check_turn", "key_ok", "new_key", "seat_token"]
 
 
 def new_key() -> str:
