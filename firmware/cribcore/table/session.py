@@ -251,7 +251,10 @@ class Session:
                 continue
             if not again:
                 return
-            table = self.new_game(table, (yield from self._next_dealer(table)), False)
+            last = table
+            table = self.new_game(last, (yield from self._next_dealer(last)), False)
+            last.retire()
+            last = None
 
     def _next_dealer(self, table):
         """The first dealer of the next game: the loser of two, else a cut (asked)."""

@@ -51,6 +51,16 @@ class Table:
             replay(g, e.kind, e.args)
         self.game = g
 
+    def retire(self):
+        """The game is over and the next one is set up (Session.games): its entries, record
+        and game leave the heap. Nothing reads a finished game's table again, but a
+        reference to it can outlive it: MicroPython's collector is conservative (a stale
+        slot of a generator's frame keeps what it last held), and each retired table
+        held this way would otherwise keep a whole game's entries."""
+        self.entries = []
+        self.rec = None
+        self.game = None
+
     def hand_entries(self, hand=None):
         """The standing entries of a hand (default: the current one)."""
         hand = self.game.hand_no if hand is None else hand
