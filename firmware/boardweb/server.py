@@ -37,6 +37,7 @@ GZ_TYPES = {"index.html": "text/html; charset=utf-8",
             "app.css": "text/css; charset=utf-8"}
 NO_STORE = {"Cache-Control": "no-store"}
 BAD_REQUEST = "bad request: its head, or its Content-Length, could not be read"
+NO_FRAME = (-1, b"")  # no state made into an event yet (BoardServer._event)
 
 
 class Timed:
@@ -77,13 +78,20 @@ class Gathered:
         return self.writer.get_extra_info(name)
 
     async def awrite(self, data):
-        if self.head is None:
-            return await self.writer.awrite(data)
-        self.head.append(data)
-        if self.ended:
-            await self._send()
-        elif data == b"\r\n":
-            self.ended = True
+        try:
+            if self.head is None:
+                return await self.writer.awrite(data)
+            self.head.append(data)
+            if self.ended:
+                await self._send()
+            elif data == b"\r\n":
+                self.ended = True
+        except MemoryError:
+            # As a reset connection: microdot ends the response and closes the connection
+            # (a phone's event stream opens anew), where a MemoryError would go past its
+            # close and leave the connection open with nothing more to come.
+            self.head = None
+            raise OSError(104) from None
 
     async def _send(self):
         head, self.head = self.head, None
@@ -104,6 +112,14 @@ class Guarded(Microdot):
 
     async def handle_request(self, reader, writer):
         await super().handle_request(Timed(reader, REQUEST_S), Gathered(writer))
+
+
+def said(error):
+    """Say on the console (a board's USB) why an event stream ended."""
+    try:
+        print("boardweb: an event stream ended: %r" % (error,))
+    except MemoryError:
+        pass  # nothing to say it with
 
 
 def refusal(status, message):
@@ -138,6 +154,7 @@ class BoardServer:
         self.session = seats.seat_token(key, "session")[:12]  # names the seat a phone keeps
         self._changed = asyncio.Event()
         self.peak = 0  # the heap's high-water mark at the end of a request (hooks)
+        self._frame = NO_FRAME  # (version, its event on a stream): made once (_event)
         self.app = self._routes(hooks)
 
     # -- the state every screen follows ------------------------------------------------------
@@ -149,18 +166,37 @@ class BoardServer:
 
     async def _stream(self, req, sse):
         """The state now, then each new one (a slow reader skips to the latest), a comment
-        after HEARTBEAT_S without a change."""
+        after HEARTBEAT_S without a change. Each version's event is made once, the same
+        bytes queued on every stream (microdot's sse.send would copy the state three times
+        per screen: large blocks that a fragmented heap may not have). A stream that fails
+        (MemoryError above all) ends: microdot then closes its connection and the page's
+        EventSource opens a new one; it is never left open and silent."""
         sent = -1
-        while True:
-            waiter = self._changed
-            if self.room.version != sent:
-                sent = self.room.version
-                del sse.queue[:]  # not sent yet: the newer state replaces it
-                await sse.send(self.room.text())
-            try:
-                await asyncio.wait_for(waiter.wait(), HEARTBEAT_S)
-            except asyncio.TimeoutError:
-                await sse.send("still here", comment=True)
+        try:
+            while True:
+                waiter = self._changed
+                if self.room.version != sent:
+                    sent, frame = self._event()
+                    del sse.queue[:]  # not sent yet: the newer state replaces it
+                    sse.queue.append(frame)
+                    sse.event.set()
+                try:
+                    await asyncio.wait_for(waiter.wait(), HEARTBEAT_S)
+                except asyncio.TimeoutError:
+                    await sse.send("still here", comment=True)
+        except Exception as e:
+            del sse.queue[:]
+            self._frame = NO_FRAME  # the heap back
+            said(e)
+
+    def _event(self):
+        """(version, the state as an event on a stream), made once per version."""
+        version = self.room.version
+        if self._frame[0] != version:
+            self._frame = NO_FRAME
+            text = self.room.text().encode()
+            self._frame = (version, b"".join((b"data: ", text, b"\n\n")))
+        return self._frame
 
     # -- the requests ---------------------------------------------------------------------------
 
