@@ -22,10 +22,10 @@ from crib.errors import CribError
 from crib.layout.source import firmware_dir
 from crib.web import assets
 
-# The heap the server runs in. A Pico 2 W (RP2350, 520 KB of RAM) gives MicroPython's heap
-# what the firmware's own data and the Wi-Fi driver leave: far more than this. The unix
-# port's objects are 64-bit (a 32-bit board's are about half to two thirds the size), so
-# a server that runs here runs there with room to spare. docs/boardweb.md says more.
+# The heap the server runs in (bench/board_web.py: 1,000 answers with 4 phones peak at
+# about 486 KB live). The unix port's objects are 64-bit: the same game takes 0.62-0.64 of
+# the heap on the emulated Pico (32-bit), so this cap is about 410 KB of a board's heap,
+# and the peak about 311 KB of a Pico 2 W's (about 400 KB, estimated). docs/boardweb.md.
 HEAP = "640K"
 
 
