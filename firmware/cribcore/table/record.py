@@ -11,13 +11,21 @@ uses: a Record of entries and a Board that shows the pegs.
              set_dealer(lane: int) -> None
              set_turn(lane: int) -> bool        False: it cannot show whose turn it is
              state() -> state | None            (the host's: crib.board.state.BoardState)
-             events() -> list[BoardEvent]       (kind, lane, n, rev: its buttons' presses)
+             events() -> list[BoardEvent]       its buttons' presses, the link's news
              kind: str ("none", "sim", "pico"...), capacity: int (the most lanes)
 
 An entry is one thing that happened at the table (crib.table keeps them in the SQLite
 history, a board could keep them in a flash log); MemoryRecord keeps them in a list.
-NoBoard is no board at all: every call does nothing.
+NoBoard is no board at all: every call does nothing. A BoardEvent is one piece of a
+board's news (any object with these four fields will do).
 """
+
+from collections import namedtuple
+
+# kind: "peg" (lane pegged n on the buttons), "undo" (the last jump, on lane, undone on the
+# buttons), "new" (a new game started on the board); and a link's news: "lost", "back",
+# "drift" (lane -1). rev: the board's revision after it (None: not known).
+BoardEvent = namedtuple("BoardEvent", ("kind", "lane", "n", "rev"))
 
 
 class Entry:
