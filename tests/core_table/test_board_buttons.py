@@ -225,3 +225,43 @@ def test_a_decision_is_asked_again_when_the_board_changes_the_game_meanwhile():
     assert engine.question().prompt.startswith(SET_UP) and engine.question().id == q.id
     answer(engine, "y")
     assert board.fronts() == [2, 0] == engine.view()["scores"]
+
+
+def test_a_board_that_refuses_an_undo_is_said_and_set_up_again_when_asked():
+    engine, board = _playing()
+    board.press(0, 6)
+    engine.poll()
+    board.press_new()
+    engine.poll()
+    answer(engine, "n")  # keep the board as it is: nothing on it to undo
+    q = engine.question()
+    assert q.kind == "play" and board.fronts() == [0, 0]
+    events = engine.undo(q.id)  # the phone takes back the board's 6
+    assert [e.text for e in _kinds(events, "problem")] == [
+        "the board refused undo: nothing to undo"]
+    assert engine.view()["scores"] == [0, 0]
+    assert engine.question().prompt.startswith(SET_UP)
+    answer(engine, "y")
+    assert board.fronts() == [0, 0] == engine.view()["scores"]
+
+
+def test_the_board_news_reaches_every_screen_through_the_room():
+    from cribcore.table.room import Room
+
+    board = PressBoard()
+    room = Room(button_engine(board), "r1")
+    room.start()
+    room.act("answer", {"question": room.question["id"], "answer": "5h"})
+    assert room.poll() is None  # no news: nothing changed
+    version, qid = room.version, room.question["id"]
+    board.press(1, 2)
+    out = room.poll()
+    assert out.changed and out.version == version + 1 == room.state["version"]
+    assert room.view["scores"] == [0, 2] and room.state["view"]["pegs"] == [[0, 0], [0, 2]]
+    assert [(ev["who"], ev["text"]) for ev in out.events if ev["kind"] == "say"] == [
+        ("Bob", PEGGED_ON_BOARD)]
+    assert room.question["id"] == qid  # an answer being tapped still applies
+    board.press(1, 59)
+    out = room.poll()
+    assert room.state["over"] is False and room.question["kind"] == "another"
+    assert room.view["winner"] == 1 and room.state["view"]["result"]["winner"] == "Bob"

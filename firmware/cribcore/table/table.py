@@ -14,6 +14,7 @@ the board, an undo takes back the entry whose jump it took back, a new game star
 board is set up again from the record, asked first (Table.decisions).
 """
 
+from cribcore import CoreError
 from cribcore.cards import card_symbol
 from cribcore.game import CUT, PLAY, SHOW, Game, Peg
 from cribcore.rules import GAME_POINTS, skunk_lines
@@ -204,8 +205,13 @@ class Table:
             self.rec.undo(x)
 
     def undo_on_board(self, lane, n):
-        """Take back the board's last jump (lane pegged n there)."""
-        self.board.undo(self.op_id())
+        """Take back the board's last jump (lane pegged n there). A board that refuses
+        (nothing left to undo on it: set up anew, say) is said, and set up again (asked)."""
+        try:
+            self.board.undo(self.op_id())
+        except (CoreError, OSError) as e:
+            self.view.problem("the board refused undo: %s" % (e,))
+            self.reconcile()
 
     def reconcile(self):
         """Make the board agree with the record. The core does not read what a board
