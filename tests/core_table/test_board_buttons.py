@@ -125,6 +125,13 @@ def test_a_press_outside_the_lanes_or_after_the_game_is_a_note():
     assert [e.text for e in _kinds(events, "note")] == [
         "board: 3 pegged outside the game; not recorded"] * 2
     assert engine.view()["scores"] == [0, 0] and engine.question().id == q.id
+    board.news.append(BoardEvent("peg", 0, -4, None))  # not a peg: said, nothing changed
+    board.news.append(BoardEvent("peg", 0, "2", None))
+    events = engine.poll()
+    assert [e.text for e in _kinds(events, "problem")] == [
+        "board: a peg of -4 not understood; not recorded",
+        "board: a peg of '2' not understood; not recorded"]
+    assert engine.view()["scores"] == [0, 0] and engine.question().id == q.id
     kept = len(_table(engine).entries)
     board.press(1, 61)
     engine.poll()  # Bob wins

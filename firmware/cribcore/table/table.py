@@ -156,6 +156,9 @@ class Table:
         back on the board before the first deal; a note outside the game). True if that
         ends the game."""
         g = self.game
+        if type(n) is not int or n < 1:
+            self.view.problem("board: a peg of %r not understood; not recorded" % (n,))
+            return False
         if g.over or type(lane) is not int or not 0 <= lane < len(g.sides):
             self.view.note("board: %s pegged outside the game; not recorded" % (n,))
             return False
