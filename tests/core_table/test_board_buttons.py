@@ -132,6 +132,8 @@ def test_a_press_outside_the_lanes_or_after_the_game_is_a_note():
         "board: a peg of -4 not understood; not recorded",
         "board: a peg of '2' not understood; not recorded"]
     assert engine.view()["scores"] == [0, 0] and engine.question().id == q.id
+    board.news.append(BoardEvent("warn", -1, 0, None))  # the board's other news: not the game's
+    assert engine.poll() == [] and engine.question().id == q.id
     kept = len(_table(engine).entries)
     board.press(1, 61)
     engine.poll()  # Bob wins

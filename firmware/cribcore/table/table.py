@@ -146,8 +146,7 @@ class Table:
             self.view.note("the board is back")
             return False
         elif kind != "drift":
-            self.view.note("board: %r not understood; ignored" % (kind,))
-            return False
+            return False  # other news (the win after its peg, a warning): not the game's
         self.reconcile()  # a new game on the board, or a board that drifted from the record
         return True
 
