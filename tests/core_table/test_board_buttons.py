@@ -6,8 +6,9 @@ heap (tests/test_micropython.py)."""
 
 from buttons import PressBoard, answer, button_engine
 
+from cribcore.protocol import decode, event
 from cribcore.table.entries import BARRIER, BOARD, PEGGED_ON_BOARD, TABLE
-from cribcore.table.record import BoardEvent
+from cribcore.table.record import BoardEvent, button_event
 from cribcore.table.table import SET_UP
 
 
@@ -274,3 +275,16 @@ def test_the_board_news_reaches_every_screen_through_the_room():
     out = room.poll()
     assert room.state["over"] is False and room.question["kind"] == "another"
     assert room.view["winner"] == 1 and room.state["view"]["result"]["winner"] == "Bob"
+
+
+def test_the_boards_evt_lines_of_a_press_are_its_board_events():
+    def news(line):
+        msg = decode(line)
+        return button_event(msg.verb, msg.args)
+
+    assert news(event("peg", p=1, n=3, src="button", rev=7)) == BoardEvent("peg", 1, 3, 7)
+    assert news(event("undo", p=0, src="button", rev=8)) == BoardEvent("undo", 0, 0, 8)
+    assert news(event("new", src="button", rev=9, target=121)) == BoardEvent("new", -1, 0, 9)
+    assert news(event("peg", p=1, n=3, src="host", rev=7)) is None  # the table's own peg
+    assert news(event("win", p=1, rev=7)) is None
+    assert news(event("warn", code="internal", msg="x")) is None
