@@ -1,6 +1,7 @@
 """The board server's game without the server: the firmware App on fake drivers as the
 engine's board (boardweb.appboard), the table engine and the room (cribcore.table.room)
-with the state's JSON text made once per version, as boardweb.unix builds them, answered
+with the state's JSON text made once per version, as boardweb.board.build does (less the
+server, and the game record in memory, as boardweb.unix without --store), answered
 by tests/core_table/tablegame.py's scripted players, game after game. Plain code that
 runs unchanged on MicroPython's unix port (64-bit) and on the emulated Pico (the rp2
 port, 32-bit): the same answers, so the two heaps compare object for object.
@@ -39,9 +40,8 @@ def _clock():
 
 def room_for(names=NAMES[:2], target=TARGET):
     """A room over the App on fake drivers (in-memory state), set up for a game."""
-    port = LoopPort()
-    app = desk.build({"store": None, "config": None, "driven": False}, port)
-    board = AppBoard(app, port, _clock)
+    app = desk.build({"store": None, "config": None, "driven": False}, LoopPort())
+    board = AppBoard(app, _clock)
     engine = TableEngine(Session(board, Events(), {"confirm": True}),
                          Setup(list(names), False, target, 0), nonce="r1")
     room = Room(engine, run="r1", extra={"board_rev": None, "lanes": None})

@@ -59,7 +59,9 @@ class FailingWriter:
 
 
 class Board:
-    """A board with nothing to draw."""
+    """A board with nothing to draw and no presses."""
+
+    news = False
 
     def tick(self):
         pass
