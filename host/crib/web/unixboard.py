@@ -23,9 +23,9 @@ from crib.layout.source import firmware_dir
 from crib.web import assets
 
 # The heap the server runs in (bench/board_web.py: 1,000 answers with 4 phones peak at
-# about 486 KB live). The unix port's objects are 64-bit: the same game takes 0.62-0.64 of
+# about 491 KB live). The unix port's objects are 64-bit: the same game takes 0.62-0.64 of
 # the heap on the emulated Pico (32-bit), so this cap is about 410 KB of a board's heap,
-# and the peak about 311 KB of a Pico 2 W's (about 400 KB, estimated). docs/boardweb.md.
+# and the peak about 314 KB of a Pico 2 W's (about 400 KB, estimated). docs/boardweb.md.
 HEAP = "640K"
 
 
