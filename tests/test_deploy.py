@@ -26,6 +26,7 @@ from crib.cli import main
 from crib.deploy import build
 from crib.deploy import device as deploy
 from crib.deploy import plan as planning
+from crib.web.unixboard import HEAP
 from cribcore import VERSION
 from cribcore.protocol import PROTO, decode
 from pegboard.config import default_dict
@@ -42,7 +43,10 @@ class FakePico:
         self.master, self.slave = pty.openpty()
         tty.setraw(self.slave)  # as pyserial will: no echo, no line editing
         self.port = os.ttyname(self.slave)
-        args = [micropython_path(), "-X", "heapsize=256K", str(FAKE), str(self.image)]
+        # A plain Pico's heap on the unix port's 64-bit objects; a Pico 2 W's (the server
+        # and the engine besides) as the board's server runs under test (unixboard.HEAP).
+        heap = HEAP if machine and planning.has_wifi(machine) else "256K"
+        args = [micropython_path(), "-X", "heapsize=" + heap, str(FAKE), str(self.image)]
         if mpy is not None:
             args += [str(mpy), version]
         if machine is not None:
@@ -164,6 +168,9 @@ def test_a_plain_pico_is_not_given_the_table_engine(tmp_path):
     written = build.build(tmp_path / "served", extras=build.OPTIONAL)
     assert any(p.as_posix().endswith("cribcore/table/engine.mpy") for p in written)
     assert any(p.as_posix().endswith("pegboard/gamerecord.mpy") for p in written)
+    assert {"microdot/__init__.mpy", "microdot/microdot.mpy", "microdot/sse.mpy"} <= {
+        p.relative_to(tmp_path / "served").as_posix() for p in written}  # the server's
+    assert not any(p.startswith("microdot") for p in paths)
 
 
 @pytest.mark.parametrize("machine, wifi", [
@@ -175,7 +182,8 @@ def test_the_board_kind_is_told_from_micropythons_name_for_it(machine, wifi):
     assert planning.has_wifi(machine) is wifi
 
 
-WIFI_ONLY = ("pegboard/wifi.mpy", "pegboard/joining.mpy", "cribcore/table/engine.mpy")
+WIFI_ONLY = ("pegboard/wifi.mpy", "pegboard/joining.mpy", "cribcore/table/engine.mpy",
+             "boardweb/board.mpy", "microdot/microdot.mpy", "page/index.html.gz")
 
 
 def test_a_board_with_wifi_is_planned_the_server_side_and_a_plain_pico_is_not(tmp_path):

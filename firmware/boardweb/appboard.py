@@ -1,17 +1,31 @@
 """The table engine's Board (cribcore.table.record's interface) over the firmware App in
-the same interpreter: each call is a protocol line the App runs as a line from USB
-(App._line: its reply at once, the frame left to the server's loop), so the board's own
-rules (ids applied once, saved before the reply) hold for the engine exactly as for the
-laptop's link. The LEDs move on every peg.
+the same interpreter, the App's own serial port (USB on a board) still working: each call
+is a protocol line the App runs as a line from USB (App._line: its reply at once, the
+frame left to the server's loop), so the board's own rules (ids applied once, saved before
+the reply) hold for the engine exactly as for the laptop's link. The LEDs move on every
+peg; the board's buttons are news for the engine (events()).
 
-    board = AppBoard(app, port)       # port: a LoopPort, the App's serial port
+    board = AppBoard(app, clock)      # app.port is shared from here on (Tap)
     board.peg(0, 5, "t1-3"); board.undo("t1-4"); board.set_turn(1)
-    board.tick(now_ms)                # a frame (the server's loop calls it)
+    board.tick()                      # a step of the App: a frame, its buttons, USB lines
+    board.news, board.events()        # whether the buttons did anything; what (Press)
     board.pegs()                      # [[back, front], ...] as the board holds them
+
+The App's replies to the engine's calls are taken from its port (Tap) and never reach USB;
+whatever else it writes (the replies to a laptop's lines, its events) goes to USB as
+before, and its button events (`evt peg`, `evt undo`, `evt new`: the App writes each line
+in one write) are kept as news too.
 """
+
+from collections import namedtuple
 
 from cribcore import CoreError
 from cribcore.protocol import decode, encode
+
+# A press on the board's buttons, as the engine reads the board's news: kind "peg", "undo"
+# or "new", the lane (-1 for a new game), the points, the board's revision after it.
+Press = namedtuple("Press", ("kind", "lane", "n", "rev"))
+PRESSES = (b"evt peg ", b"evt undo ", b"evt new ")
 
 
 class BoardRefused(CoreError):
@@ -19,57 +33,80 @@ class BoardRefused(CoreError):
 
 
 class LoopPort:
-    """The App's serial port inside the interpreter: lines handed in, lines written out."""
-
-    def __init__(self):
-        self.inbox = b""
-        self.out = []
+    """A serial port with nothing at the other end (the unix runner's App has no USB):
+    nothing to read, what is written is dropped."""
 
     def read(self):
-        data, self.inbox = self.inbox, b""
-        return data
+        return b""
 
     def write(self, data):
-        self.out.append(data)
+        pass
 
-    def take(self):
-        """What the App wrote since the last take, as text lines."""
-        text = b"".join(self.out).decode()
-        self.out = []
-        return [line for line in text.split("\n") if line]
+
+class Tap:
+    """The App's port, shared: reads and writes go to the real port (USB), but while a
+    call is being taken (`taking` a list) what the App writes is kept there instead; the
+    button events written are also kept (`presses`)."""
+
+    def __init__(self, port):
+        self.port = port
+        self.taking = None
+        self.presses = []
+
+    def read(self):
+        return self.port.read()
+
+    def write(self, data):
+        if self.taking is not None:
+            self.taking.append(data)
+            return
+        if data[:9] in PRESSES or data[:8] in PRESSES:
+            self.presses.append(data)
+        self.port.write(data)
 
 
 class AppBoard:
-    """A Board over an App (module docstring)."""
+    """A Board over an App (module docstring); clock: () -> ms, the App's clock
+    (time.ticks_ms on a board)."""
 
     kind = "board"
 
-    def __init__(self, app, port, clock):
+    def __init__(self, app, clock):
         self.app = app
-        self.port = port
-        self.clock = clock  # () -> ms, the App's clock (time.ticks_ms on a board)
+        self.tap = app.port = Tap(app.port)
+        self.clock = clock
         self.capacity = len(app.config.lanes)
-        self._news = []  # what the App said on its own (button presses): evt lines
         self.tick()  # the boot: its events are the App's own, not news for a game
-        self.port.take()
+        del self.tap.presses[:]
+
+    @property
+    def news(self):
+        """Whether the buttons did anything since the last events()."""
+        return bool(self.tap.presses)
 
     def tick(self):
-        """One step of the App: a frame drawn, the buttons read."""
+        """One step of the App: USB lines, a frame drawn, the buttons read."""
         self.app.step(self.clock())
 
     def _call(self, verb, **args):
         """Run one command line as the App runs a line from USB (its own checks, ids and
         save), without waiting for a frame (the server's loop draws them); its reply's
         fields (BoardRefused on an `err`)."""
-        self.app._line(encode(verb, **args))
+        tap = self.tap
+        tap.taking = []
+        try:
+            self.app._line(encode(verb, **args))
+            written = b"".join(tap.taking).decode()
+        finally:
+            tap.taking = None
         reply = None
-        for line in self.port.take():
+        for line in written.split("\n"):
+            if not line:
+                continue
             msg = decode(line)
-            if msg.kind == "evt":
-                self._news.append(msg)
-            elif msg.kind == "err":
+            if msg.kind == "err":
                 raise BoardRefused(msg.args.get("msg") or verb, msg.args.get("code"))
-            else:
+            if msg.kind == "ok":
                 reply = msg.args
         if reply is None:
             raise BoardRefused("no reply from the board app to %r" % verb, "internal")
@@ -96,8 +133,13 @@ class AppBoard:
         return self._call("state")
 
     def events(self):
-        """The App's own news since the last call (presses on its buttons)."""
-        out, self._news = self._news, []
+        """The presses on the board's buttons since the last call (Press each)."""
+        out = []
+        lines, self.tap.presses = self.tap.presses, []
+        for raw in lines:
+            msg = decode(raw.decode().rstrip("\n"))
+            a = msg.args
+            out.append(Press(msg.verb, a.get("p", -1), a.get("n", 0), a.get("rev")))
         return out
 
     def pegs(self):

@@ -312,11 +312,23 @@ class BoardServer:
     # -- running ------------------------------------------------------------------------------
 
     async def frames(self):
-        """The App's loop: a frame every FRAME_MS (pegs jump hole by hole, the turn
-        pulses)."""
+        """The App's loop: a step every FRAME_MS (its USB lines, a frame: pegs jump hole by
+        hole, the turn pulses; its buttons); a press on the buttons is news for the engine,
+        and every screen gets the state it made."""
         while True:
             self.board.tick()
+            if self.board.news:
+                self.news()
             await asyncio.sleep(FRAME_MS / 1000)
+
+    def news(self):
+        """The board's presses given to the engine (Room.poll); a failure is said on every
+        screen, and the loop goes on (the record keeps what was taken)."""
+        try:
+            self.room.poll()
+        except Exception as e:  # noqa: BLE001 - a flash error, a bug: the LEDs go on
+            self.room.problem("the board's buttons: %r" % (e,))
+        self.changed()
 
     async def serve(self, host, port):
         """Serve until the server is shut down."""

@@ -5,10 +5,12 @@ starts it with the heap capped):
 
     MICROPYPATH=firmware:MICRODOT micropython -X heapsize=256K -m boardweb.unix \\
         --port 8080 --key KEY --files DIR [--names Alice,Bob] [--target 121]
-        [--dealer 0] [--join URL] [--hosts h1,h2] [--hooks]
+        [--dealer 0] [--join URL] [--hosts h1,h2] [--store DIR] [--hooks]
 
 --files DIR   the page's gzipped files (crib.web.assets.write) and qr.svg if made
 --names       the players (else the page asks); --target 61/121; --dealer a player
+--store DIR   the board's state and its game record (DIR/games) on disk, as on flash: a
+              game cut off goes on at the next start (without it, all in memory)
 --hooks       the tests' /test/board (pegs and lit LEDs) and /test/heap routes
 Prints `serving PORT` when it listens; exit status 2 for bad arguments.
 """
@@ -20,7 +22,7 @@ if hasattr(gc, "threshold"):
     gc.threshold(32768)  # collect often enough that garbage never spreads over the heap
 
 USAGE = ("usage: boardweb.unix --port N --key KEY --files DIR [--names A,B] [--target N]"
-         " [--dealer N] [--join URL] [--hosts H,...] [--hooks]")
+         " [--dealer N] [--join URL] [--hosts H,...] [--store DIR] [--hooks]")
 VALUED = ("--port", "--key", "--files", "--names", "--target", "--dealer", "--join",
           "--hosts", "--store")
 
@@ -48,40 +50,24 @@ def parse_args(argv):
     return opts
 
 
-def _clock():
-    import time
-
-    return time.ticks_ms()
-
-
 def make(opts):
-    """The server: the App on fake drivers, its board, the engine, the room."""
-    import os
-
+    """The server: the App on fake drivers (with --store, its state and the game record
+    on disk), served as a Pico 2 W serves it (boardweb.board.build)."""
     import desk
 
-    from boardweb.appboard import AppBoard, LoopPort
-    from boardweb.server import BoardServer
-    from cribcore.table.engine import TableEngine
-    from cribcore.table.questions import Events
-    from cribcore.table.room import Room
-    from cribcore.table.session import Session, Setup
+    from boardweb.appboard import LoopPort
+    from boardweb.board import build
+    from cribcore.table.session import Setup
 
-    port = LoopPort()
-    app = desk.build({"store": opts.get("store"), "config": None, "driven": False}, port)
-    board = AppBoard(app, port, _clock)
+    app = desk.build({"store": opts.get("store"), "config": None, "driven": False},
+                     LoopPort())
     names = opts["names"].split(",") if "names" in opts else None
     setup = Setup(names, False if names and len(names) < 4 else None, opts.get("target"),
                   opts.get("dealer"))
-    nonce = "".join("%02x" % b for b in os.urandom(3))
-    engine = TableEngine(Session(board, Events(), {"confirm": True}), setup, nonce=nonce)
-    # No picture of the board (its own LEDs are the board): as crib serve without one.
-    room = Room(engine, run="".join("%02x" % b for b in os.urandom(4)),
-                extra={"board_rev": None, "lanes": None})
-    room.start()
     hosts = opts["hosts"].split(",") if "hosts" in opts else None
     join = opts.get("join") or "http://127.0.0.1:%d/?k=%s" % (opts["port"], opts["key"])
-    return BoardServer(room, board, opts["key"], opts["files"], join, hosts, opts["hooks"])
+    record = opts["store"] + "/games" if "store" in opts else None
+    return build(app, opts["key"], join, opts["files"], record, setup, hosts, opts["hooks"])
 
 
 def main(argv):

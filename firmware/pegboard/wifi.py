@@ -6,8 +6,8 @@ join details (pegboard.joining: made once, kept on flash), gives the app the `wi
 opens the access point (AccessPoint, over MicroPython's network module; tests give it a
 fake) and hands the app, the page key and the address to the board's web server, which
 steps the app from then on. If the access point does not open, or no server is on the
-flash, the board says why (`evt warn code=wifi`) and runs as a plain Pico: USB and the
-buttons keep working.
+flash, or the server cannot start or stops, the board says why (`evt warn code=wifi`) and
+runs as a plain Pico: USB and the buttons keep working.
 
 The address is fixed: ADDRESS, the access point's own (192.168.4.1 is also the default of
 the Pico W family's driver, cyw43, whose DHCP server hands phones 192.168.4.x); open()
@@ -64,9 +64,8 @@ class AccessPoint:
 
 def server():
     """The board's web server's entry, boardweb.serve(app, key, address), or None when it
-    is not on the flash. The interface this module codes to: the server (issue 27's,
-    firmware/boardweb) serves the page on address, port 80, with the key, steps the app
-    (its buttons, its LEDs, its USB port) and never returns."""
+    is not on the flash: it serves the page on address, port 80, with the key, steps the
+    app (its buttons, its LEDs, its USB port) and never returns (but by an error)."""
     try:
         from boardweb import serve as web  # type: ignore[import-not-found]
     except ImportError:
@@ -103,5 +102,12 @@ def serve(app, network=None, files=None, urandom=None, sleep_ms=None, web=None):
     except Exception as e:  # noqa: BLE001 - no radio, a driver error: play over USB instead
         app.warn("wifi", "the access point did not open: %r" % (e,))
         return False
-    web(app, details["key"], address)
+    try:
+        web(app, details["key"], address)
+    except Exception as e:  # noqa: BLE001 - it could not listen, or failed: USB it is
+        # Not a restart (pegboard.pico's way with faults): a server that fails as it starts
+        # would fail again at every restart, and USB (deploy's way in) would never answer.
+        # The game is on flash; the next power-up serves it again.
+        app.warn("wifi", "the board's web server stopped: %r" % (e,))
+        return False
     return True

@@ -312,12 +312,23 @@ def test_serve_opens_the_access_point_and_hands_the_server_the_app_key_and_addre
     assert rig.ask("wifi").args["ssid"] == details["ssid"]
 
 
-@pytest.mark.parametrize("web, net", [(None, FakeNetwork()),
-                                      ("web", FakeNetwork(address="10.0.0.1", settable=False))])
+def _fails(error):
+    def web(app, key, address):
+        raise error
+    return web
+
+
+@pytest.mark.parametrize("web, net", [
+    (None, FakeNetwork()), ("web", FakeNetwork(address="10.0.0.1", settable=False)),
+    (OSError(99, "cannot bind"), FakeNetwork()), (MemoryError(), FakeNetwork()),
+    (ImportError("no module named 'asyncio'"), FakeNetwork())])
 def test_with_no_access_point_or_no_server_the_board_plays_on_usb_and_says_why(web, net):
+    """No server on the flash, an access point that will not open, or a server that fails
+    (as it starts, or later): never a restart loop, where USB would never answer again."""
     rig = Rig(desk_verbs=False)
     served = []
-    run = (lambda *a: served.append(a)) if web else None
+    run = _fails(web) if isinstance(web, BaseException) else \
+        (lambda *a: served.append(a)) if web else None
     assert wifi.serve(rig.app, net, Files(), _rand(), net.sleep_ms, run) is False
     assert served == []
     rig.step()
@@ -325,3 +336,25 @@ def test_with_no_access_point_or_no_server_the_board_plays_on_usb_and_says_why(w
     assert [m.args["code"] for m in warn] == ["wifi"]
     assert rig.ask("wifi").kind == "ok"  # the details are still there over USB
     assert rig.ask("peg p=0 n=3").args["p0"] == (0, 3)
+
+
+def test_a_server_that_cannot_listen_gives_the_app_its_usb_port_back(monkeypatch, tmp_path):
+    """boardweb.serve shares the App's port while it serves (boardweb.appboard.Tap); when
+    it cannot listen, the plain loop that runs next has the App as it was (a Tap left in
+    place would keep every button event for an engine no longer there)."""
+    import socket
+    import time
+
+    from boardweb import board
+
+    monkeypatch.setattr(time, "ticks_ms", lambda: 0, raising=False)  # MicroPython's clock
+    rig = Rig(desk_verbs=False)
+    usb = rig.app.port
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        with pytest.raises(OSError):
+            board.serve(rig.app, "k" * 22, "127.0.0.1", taken.getsockname()[1],
+                        str(tmp_path), None)
+    assert rig.app.port is usb
+    assert rig.ask("peg p=0 n=2").args["p0"] == (0, 2)

@@ -23,6 +23,9 @@ KEEP_SOURCE = ("main.py", "boot.py")
 # flash (pegboard.gamerecord).
 OPTIONAL = ("cribcore/table", "cribcore/webrules.py", "boardweb", "pegboard/wifi.py",
             "pegboard/joining.py", "pegboard/gamerecord.py")
+# What boardweb imports from outside the firmware: microdot (pinned in pyproject.toml),
+# its modules the server uses, compiled from the installed package beside the firmware's.
+LIBRARIES = {"boardweb": ("microdot", ("__init__.py", "microdot.py", "sse.py", "helpers.py"))}
 
 
 class BuildError(CribError):
@@ -94,6 +97,9 @@ def build(out_dir: str | Path, root: str | Path | None = None, opt: int = 0,
             dst = out_dir / rel.with_suffix(".mpy")
             compile_file(src, dst, opt)
         written.append(dst)
+    for name in extras:
+        if name in LIBRARIES:
+            written += library(out_dir, *LIBRARIES[name], opt=opt)
     for extra in sorted(root.glob("*.json")):
         shutil.copyfile(extra, out_dir / extra.name)
         written.append(out_dir / extra.name)
@@ -101,6 +107,21 @@ def build(out_dir: str | Path, root: str | Path | None = None, opt: int = 0,
     if cache is not None:
         written.append(cache)
     written.append(code_pack(out_dir, written, fastboot(root)))
+    return written
+
+
+def library(out_dir: Path, package: str, modules: Sequence[str], opt: int = 0) -> list[Path]:
+    """Compile the named modules of an installed package into out_dir/package; the paths
+    (BuildError if the package is not installed)."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise BuildError("%s is not installed (pip install -e .)" % package)
+    src_dir = Path(list(spec.submodule_search_locations)[0])
+    written = []
+    for name in modules:
+        dst = out_dir / package / Path(name).with_suffix(".mpy")
+        compile_file(src_dir / name, dst, opt)
+        written.append(dst)
     return written
 
 

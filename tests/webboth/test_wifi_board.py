@@ -1,0 +1,169 @@
+"""The Pico 2 W's whole path, but the radio, under MicroPython's unix port (wifiboard.py):
+pegboard.wifi brings the board up, boardweb.serve serves the table, and the board's USB
+port, its buttons and its game record on flash keep working beside the phones."""
+
+import os
+import queue
+import signal
+import subprocess
+import threading
+import time
+
+import httpx2 as httpx
+import pytest
+from both import Q, Table, seat, state
+
+from crib.layout.source import firmware_dir
+from crib.web import assets
+from crib.web.unixboard import HEAP, free_port, microdot_dir, micropython
+from cribcore.protocol import decode
+from pegboard.joining import extend_protocol
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TARGET = 61
+
+
+class WifiBoard:
+    """The board as a process: its USB lines (usb(), said()) and its page (client())."""
+
+    def __init__(self, root):
+        self.root = root
+        self.port = free_port()
+        self.url = "http://127.0.0.1:%d" % self.port
+        self.lines = queue.Queue()
+        env = dict(os.environ, MICROPYPATH=os.pathsep.join(
+            [".frozen", str(firmware_dir()), microdot_dir()]))
+        self.proc = subprocess.Popen(
+            [micropython(), "-X", "heapsize=" + HEAP, os.path.join(HERE, "wifiboard.py"),
+             str(root), str(self.port)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, env=env)
+        threading.Thread(target=self._read, daemon=True).start()
+        self.seen = []
+
+    def _read(self):
+        for raw in self.proc.stdout:
+            self.lines.put(raw.decode(errors="replace").rstrip("\n"))
+
+    def said(self, prefix, seconds=20):
+        """The first line the board wrote on USB, not taken yet, that begins with prefix
+        (waiting for it)."""
+        for line in self.seen:
+            if line.startswith(prefix):
+                self.seen.remove(line)
+                return decode(line)
+        end = time.monotonic() + seconds
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.01, end - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError("no %r on USB: %r" % (prefix, self.seen)) from None
+            if line.startswith(prefix):
+                return decode(line)
+            self.seen.append(line)
+
+    def usb(self, line, reply="ok"):
+        """Send a line on USB; the board's reply."""
+        self.proc.stdin.write(line.encode() + b"\n")
+        self.proc.stdin.flush()
+        return self.said(reply)
+
+    def client(self, key):
+        end = time.monotonic() + 60  # a loaded machine is slow to start it
+        while True:
+            try:
+                c = httpx.Client(base_url=self.url, headers={"X-Crib-Key": key}, timeout=20)
+                c.get("/join.json")
+                return c
+            except httpx.HTTPError:
+                if self.proc.poll() is not None or time.monotonic() > end:
+                    raise AssertionError("no server: %r" % self.seen) from None
+                time.sleep(0.1)
+
+    def cut(self):
+        """The power cut: the process killed at once."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+
+@pytest.fixture
+def root(tmp_path):
+    assets.write(str(tmp_path / "page"), "http://192.168.4.1/")
+    extend_protocol()  # the `wifi` verb's fields, as crib.board.wifi reads them
+    return tmp_path
+
+
+SETUP = {"names": "Alice Bob", "target": str(TARGET), "dealer": "Alice"}
+
+
+def set_up(c):
+    """The page's setup questions answered from the shared screen; the state after."""
+    shared = seat(c, "table")
+    s = state(c)
+    while s["question"]["kind"] in SETUP:
+        q = s["question"]
+        r = c.post("/api/answer", json={"question": q["id"], "answer": SETUP[q["kind"]],
+                                        **shared})
+        assert r.status_code == 200, r.text
+        s = state(c)
+    return s
+
+
+def answer(c, table, s):
+    q = s["question"]
+    r = c.post("/api/answer", json={"question": q["id"], **table.who(q),
+                                    "answer": table.players.answer(Q(q))})
+    assert r.status_code == 200, r.text
+    return state(c)
+
+
+def until(c, table, kind):
+    s = state(c)
+    for _ in range(200):
+        if s["question"]["kind"] == kind:
+            return s
+        s = answer(c, table, s)
+    raise AssertionError("never asked %s" % kind)
+
+
+def test_usb_buttons_and_the_page_share_the_board_and_a_cut_loses_nothing(root):
+    board = WifiBoard(root)
+    try:
+        board.said("evt boot")
+        details = board.usb("wifi").args
+        assert details["address"] == "192.168.4.1"
+        c = board.client(details["key"])
+        assert c.get("/state", headers={"X-Crib-Key": "wrong-key-000000000000"}
+                     ).status_code == 403
+        r = c.get("/state", headers={"Host": "192.168.4.1.evil.example"})
+        assert r.status_code == 421  # only the board's own address is answered
+        assert set_up(c)["view"]["target"] == TARGET
+        table = Table(c, TARGET)
+        s = until(c, table, "play")  # set up by the page, dealt, cut
+        assert s["view"]["names"] == ["Alice", "Bob"]
+        assert board.usb("hello").args["players"] == 2  # USB answers while the page runs
+
+        # A press on Bob's button: the LEDs peg it.
+        for button in ("lane1", "confirm"):  # a tap, then confirm pegs it at once
+            board.usb("btn b=%s on=1" % button)
+            time.sleep(0.2)  # held past the debounce, on the board's own clock
+            board.usb("btn b=%s on=0" % button)
+            time.sleep(0.2)
+        assert board.said("evt peg").args["n"] == 1
+        for _ in range(6):
+            s = answer(c, table, s)
+        kept = s["view"]
+        board.cut()
+        c.close()
+
+        board = WifiBoard(root)  # power back: the same details, the game where it was
+        board.said("evt boot")
+        assert board.usb("wifi").args["key"] == details["key"]
+        c = board.client(details["key"])
+        s = state(c)
+        assert s["view"]["scores"] == kept["scores"]
+        assert s["view"]["hand"] == kept["hand"]
+        assert any("resumed" in (e["text"] or "") for e in s["log"]), s["log"]
+        assert board.usb("games").kind == "ok"  # the record's verb over USB
+    finally:
+        if board.proc.poll() is None:
+            board.cut()
