@@ -8,7 +8,7 @@ peg; the board's buttons are news for the engine (events()).
     board = AppBoard(app, clock)      # app.port is shared from here on (Tap)
     board.peg(0, 5, "t1-3"); board.undo("t1-4"); board.set_turn(1)
     board.tick()                      # a step of the App: a frame, its buttons, USB lines
-    board.news, board.events()        # whether the buttons did anything; what (Press)
+    board.news, board.events()        # whether the buttons did anything; what (BoardEvent)
     board.pegs()                      # [[back, front], ...] as the board holds them
 
 The App's replies to the engine's calls are taken from its port (Tap) and never reach USB;
@@ -17,15 +17,11 @@ before, and its button events (`evt peg`, `evt undo`, `evt new`: the App writes 
 in one write) are kept as news too.
 """
 
-from collections import namedtuple
-
 from cribcore import CoreError
 from cribcore.protocol import decode, encode
+from cribcore.table.record import button_event
 
-# A press on the board's buttons, as the engine reads the board's news: kind "peg", "undo"
-# or "new", the lane (-1 for a new game), the points, the board's revision after it.
-Press = namedtuple("Press", ("kind", "lane", "n", "rev"))
-PRESSES = (b"evt peg ", b"evt undo ", b"evt new ")
+PRESSES = (b"evt peg ", b"evt undo ", b"evt new ")  # the lines kept (button_event reads them)
 
 
 class BoardRefused(CoreError):
@@ -133,13 +129,14 @@ class AppBoard:
         return self._call("state")
 
     def events(self):
-        """The presses on the board's buttons since the last call (Press each)."""
+        """The presses on the board's buttons since the last call (BoardEvent each)."""
         out = []
         lines, self.tap.presses = self.tap.presses, []
         for raw in lines:
             msg = decode(raw.decode().rstrip("\n"))
-            a = msg.args
-            out.append(Press(msg.verb, a.get("p", -1), a.get("n", 0), a.get("rev")))
+            ev = button_event(msg.verb, msg.args)
+            if ev is not None:
+                out.append(ev)
         return out
 
     def pegs(self):

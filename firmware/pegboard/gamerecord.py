@@ -29,6 +29,7 @@ them at every question, as the core's MemoryRecord keeps them) and the tail (und
 bytes). The log is never read whole: a game is replayed a line at a time.
 """
 
+from cribcore.rules import SKUNKS
 from cribcore.table.gamelines import CLOSE, ENTRY, HEADER, UNDO, Replay, entry_data, line
 from cribcore.table.session import CUT, Session, Setup, result
 from cribcore.table.table import Table
@@ -369,8 +370,27 @@ class RecordSession(Session):
                       h["dealer"], h["options"], rec.game)
         self.view.heading("Game %d resumed: %s to %d" % (rec.game, " v ".join(table.side_names),
                                                           table.target))
+        self.results = self._match_before(rec.game, h, table)
         table.mark_dealer()
         return table
+
+    def _match_before(self, game, header, table):
+        """The results of the match's games before `game` (Session.results), read back
+        from their close lines: a power cut keeps the match's tally. Back from the game
+        before it to the one that began the match (its header says so)."""
+        out = []
+        while not header.get("match") and game > 1:
+            game -= 1
+            if game not in self.log.sizes:
+                break  # dropped for the budget: the tally from what is kept
+            r = self.log.replay(game)
+            header = r.header or {}
+            if r.result is None or r.result["winner"] not in table.side_names:
+                break  # set aside unfinished, or another match's players
+            level = SKUNKS.index(r.result["skunk"])
+            out.insert(0, (game, table.side_names.index(r.result["winner"]),
+                           table.game_points[level]))
+        return out
 
     def new_game(self, last, dealer, first):
         dealer = None if dealer == CUT else dealer

@@ -50,7 +50,8 @@ def test_the_guide_bom_and_pin_map_offer_the_pico_2_w():
     guide = hardware.document("README.md", config, source)
     section = guide.split("## Play without a computer")[1].split("\n## ")[0]
     for words in ("Pico 2 W", "GP23", "crib hardware card", "crib board wifi",
-                  "192.168.4.1", "not yet been\ntried on a real Pico 2 W", "RPI_PICO2_W"):
+                  "192.168.4.1", "not yet been tried on a real Pico 2\nW", "RPI_PICO2_W",
+                  "power cut"):
         assert words in section, words
     u1 = parts.bom_rows(config)[0]
     assert u1[0] == "U1" and "Pico 2 W" in u1[3]

@@ -125,6 +125,25 @@ def until(c, table, kind):
     raise AssertionError("never asked %s" % kind)
 
 
+def tap(board, button):
+    """A tap on one of the board's buttons (the desk's `btn` verb on its USB)."""
+    board.usb("btn b=%s on=1" % button)
+    time.sleep(0.2)  # held past the debounce, on the board's own clock
+    board.usb("btn b=%s on=0" % button)
+    time.sleep(0.2)
+
+
+def changed(c, scores, seconds=10):
+    """The page's state once its scores are no longer these."""
+    end = time.monotonic() + seconds
+    while True:
+        s = state(c)
+        if s["view"]["scores"] != scores:
+            return s
+        assert time.monotonic() < end, "the press never reached the page"
+        time.sleep(0.05)
+
+
 def test_usb_buttons_and_the_page_share_the_board_and_a_cut_loses_nothing(root):
     board = WifiBoard(root)
     try:
@@ -142,13 +161,19 @@ def test_usb_buttons_and_the_page_share_the_board_and_a_cut_loses_nothing(root):
         assert s["view"]["names"] == ["Alice", "Bob"]
         assert board.usb("hello").args["players"] == 2  # USB answers while the page runs
 
-        # A press on Bob's button: the LEDs peg it.
+        # A press on Bob's button: the LEDs peg it, and every phone hears of it.
+        before = s["view"]["scores"]
         for button in ("lane1", "confirm"):  # a tap, then confirm pegs it at once
-            board.usb("btn b=%s on=1" % button)
-            time.sleep(0.2)  # held past the debounce, on the board's own clock
-            board.usb("btn b=%s on=0" % button)
-            time.sleep(0.2)
+            tap(board, button)
         assert board.said("evt peg").args["n"] == 1
+        s = changed(c, before)
+        assert s["view"]["scores"] == [before[0], before[1] + 1]
+        assert any(e["kind"] == "say" and e["who"] == "Bob" for e in s["log"][-3:]), s["log"]
+        tap(board, "undo")  # and the board's undo takes it back, on the page too
+        assert board.said("evt undo").args["p"] == 1
+        s = changed(c, s["view"]["scores"])
+        assert s["view"]["scores"] == before
+
         for _ in range(6):
             s = answer(c, table, s)
         kept = s["view"]

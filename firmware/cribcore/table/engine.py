@@ -284,7 +284,8 @@ class TableEngine:
             return self._events.take()  # no game yet: news from before it
         self._lit = None  # the board's news (back after a restart, say): tell it again
         changed = table.board_event(ev)
-        if (changed or table.decisions) and self.session.playing:
+        # Between games, the game is over unless the board took back its winning peg.
+        if (changed or table.decisions) and (self.session.playing or not table.game.over):
             self._run(lambda: self._flow.throw(StateChanged()), news=True)
         return self._take(ask)
 

@@ -11,13 +11,33 @@ uses: a Record of entries and a Board that shows the pegs.
              set_dealer(lane: int) -> None
              set_turn(lane: int) -> bool        False: it cannot show whose turn it is
              state() -> state | None            (the host's: crib.board.state.BoardState)
-             events() -> list[BoardEvent]       (kind, lane, n, rev: its buttons' presses)
+             events() -> list[BoardEvent]       its buttons' presses, the link's news
              kind: str ("none", "sim", "pico"...), capacity: int (the most lanes)
 
 An entry is one thing that happened at the table (crib.table keeps them in the SQLite
 history, a board could keep them in a flash log); MemoryRecord keeps them in a list.
-NoBoard is no board at all: every call does nothing.
+NoBoard is no board at all: every call does nothing. A BoardEvent is one piece of a
+board's news (any object with these four fields will do); button_event makes one of the
+board's `evt` line of a press on its buttons.
 """
+
+from collections import namedtuple
+
+# kind: "peg" (lane pegged n on the buttons), "undo" (the last jump, on lane, undone on the
+# buttons), "new" (a new game started on the board); and a link's news: "lost", "back",
+# "drift" (lane -1). rev: the board's revision after it (None: not known).
+BoardEvent = namedtuple("BoardEvent", ("kind", "lane", "n", "rev"))
+PRESSES = ("peg", "undo", "new")  # the `evt` lines of a press on the board's buttons
+BUTTON = "button"  # their `src`
+
+
+def button_event(verb, args):
+    """The BoardEvent of an `evt` line the board sent (its verb and fields) when it is a
+    press on its buttons; None for any other (a win after its peg, a warning, the board's
+    answer to a command)."""
+    if verb in PRESSES and args.get("src") == BUTTON:
+        return BoardEvent(verb, args.get("p", -1), args.get("n", 0), args.get("rev"))
+    return None
 
 
 class Entry:

@@ -199,8 +199,10 @@ class Session:
     def decide(self, table):
         """Ask the questions the board's news left open (Table.decisions)."""
         while table.decisions:
-            prompt, action = table.decisions.pop(0)
-            if (yield confirm_ask(prompt, True, undo=False)):
+            prompt, action = table.decisions[0]
+            yes = yield confirm_ask(prompt, True, undo=False)
+            table.decisions.pop(0)  # taken once answered: news meanwhile asks it again
+            if yes:
                 action()
 
     def finish(self, table):
@@ -245,13 +247,17 @@ class Session:
                 return
             try:
                 again = yield confirm_ask("Another game", False, kind="another")
+                dealer = (yield from self._next_dealer(table)) if again else None
             except UndoRequest:
                 self.unfinish(table)
                 table.undo()
                 continue
+            except StateChanged:  # the board's undo button took back the winning peg
+                self.unfinish(table)
+                continue
             if not again:
                 return
-            table = self.new_game(table, (yield from self._next_dealer(table)), False)
+            table = self.new_game(table, dealer, False)
 
     def _next_dealer(self, table):
         """The first dealer of the next game: the loser of two, else a cut (asked)."""

@@ -6,14 +6,22 @@ exact.
 `Table` talks to a Record and a Board (cribcore.table.record). The host's table
 (crib.table.record) is a Table whose record is the SQLite history and whose pegs go to
 the board with operation ids written first; it overrides the hooks `write`, `take_back`,
-`hands_changed`, `send_new` and `review`.
+`hands_changed`, `send_new`, `undo_on_board`, `undone_on_board`, `on_board`, `reconcile`
+and `review`.
+
+The board's buttons (`board_event`) are recorded the same way on both: a peg as pegged on
+the board, an undo takes back the entry whose jump it took back, a new game started on the
+board is set up again from the record, asked first (Table.decisions).
 """
 
+from cribcore import CoreError
 from cribcore.cards import card_symbol
-from cribcore.game import PLAY, SHOW, Game
+from cribcore.game import CUT, PLAY, SHOW, Game, Peg
 from cribcore.rules import GAME_POINTS, skunk_lines
-from cribcore.table.entries import AUTO, BARRIER, TABLE, describe, replay
+from cribcore.table.entries import AUTO, BARRIER, BOARD, PEGGED_ON_BOARD, TABLE, describe, replay
 from cribcore.table.record import Entry
+
+SET_UP = "Set the board up with the record's scores"  # the decision reconcile may ask
 
 
 class Table:
@@ -121,9 +129,123 @@ class Table:
     # -- the board ----------------------------------------------------------------------------
 
     def board_event(self, ev):
-        """A press on the board's buttons: True if the open question may be stale (the
-        core keeps no board news; the host's table records them, crib.table.sync)."""
-        return False
+        """What the board's buttons did, or the link's news (ev: kind, lane, n, rev, as
+        cribcore.table.record.BoardEvent); True if the open question may be stale (the game
+        ended, entries were taken back, or a decision waits)."""
+        kind = ev.kind
+        if kind == "peg":
+            return self.board_peg(ev.lane, ev.n)
+        if kind == "undo":
+            return self.board_undo(ev.lane)
+        if kind == "new":
+            self.view.problem("the board started a new game; this game goes on")
+        elif kind == "lost":
+            self.view.problem("lost the board: reconnecting (the game is saved)")
+            return False
+        elif kind == "back":
+            self.view.note("the board is back")
+            return False
+        elif kind != "drift":
+            return False  # other news (the win after its peg, a warning): not the game's
+        self.reconcile()  # a new game on the board, or a board that drifted from the record
+        return True
+
+    def board_peg(self, lane, n):
+        """Points pegged on the board's buttons: recorded as pegged on the board (taken
+        back on the board before the first deal; a note outside the game). True if that
+        ends the game."""
+        g = self.game
+        if type(n) is not int or n < 1:
+            self.view.problem("board: a peg of %r not understood; not recorded" % (n,))
+            return False
+        if g.over or type(lane) is not int or not 0 <= lane < len(g.sides):
+            self.view.note("board: %s pegged outside the game; not recorded" % (n,))
+            return False
+        if g.phase == CUT:  # nobody can score before the first deal: take it back
+            self.view.problem("board: %s pegged before the first deal; taken back" % (n,))
+            self.undo_on_board(lane, n)
+            return False
+        self.view.say(self.side_names[lane], PEGGED_ON_BOARD, n)
+        self.record("peg", [lane, n, PEGGED_ON_BOARD], source=BOARD, info={"lane": lane})
+        return self.game.over
+
+    def board_undo(self, lane):
+        """The board's undo button took back its last jump (on lane): the entry that made
+        it goes too (a board peg alone; an answer's entry with what came after it). A jump
+        the record cannot match: said, and the board set up again from the record (asked)."""
+        jumps = self.jumps()
+        if not jumps or jumps[-1].side != lane:
+            self.view.problem("the board undid a jump the record cannot match")
+            self.reconcile()
+            return True
+        e = jumps[-1]
+        gone = [e] if e.source == BOARD else [x for x in self.entries if x.seq >= e.seq]
+        self.undone_on_board(gone)
+        self.view.say(self.side_names[lane], "undone on the board: " + describe(self, e))
+        self.rebuild()
+        self.hands_changed(set(x.hand for x in gone))
+        self.show_board()
+        return True
+
+    def jumps(self):
+        """Standing entries that made a jump on the board, after the last barrier."""
+        out = []
+        for e in self.entries:
+            if e.kind == "note" and e.info.get(BARRIER):
+                out = []
+            elif self.on_board(e):
+                out.append(e)
+        return out
+
+    def on_board(self, e):
+        """Whether an entry's points are on the board (a jump there to undo with it)."""
+        return e.points > 0
+
+    def undone_on_board(self, gone):
+        """Mark entries undone whose jump the board took back itself (nothing to send)."""
+        for x in reversed(gone):
+            self.rec.undo(x)
+
+    def undo_on_board(self, lane, n):
+        """Take back the board's last jump (lane pegged n there). A board that refuses
+        (nothing left to undo on it: set up anew, say) is said, and set up again (asked)."""
+        try:
+            self.board.undo(self.op_id())
+        except (CoreError, OSError) as e:
+            self.view.problem("the board refused undo: %s" % (e,))
+            self.reconcile()
+
+    def reconcile(self):
+        """Make the board agree with the record. The core does not read what a board
+        holds: it offers to set the board up again with the record's scores (the host
+        compares lane by lane, crib.table.sync)."""
+        self.decide(SET_UP, self.set_board_up)
+
+    def decide(self, prompt, action):
+        """Leave a change of the board to the flow to ask about (Table.decisions, once per
+        prompt): the board is never changed silently. With no board at all there is
+        nothing to ask about: it is done at once."""
+        if self.board.kind == "none":
+            action()
+        elif all(p != prompt for p, _ in self.decisions):
+            self.decisions.append((prompt, action))
+
+    def set_board_up(self):
+        """Set the board up again with the record's scores, after a barrier (its undo no
+        longer mirrors the record before it)."""
+        self.note("note", {BARRIER: True, "why": "board set up again"})
+        self.send_new(0)
+        for lane, score in enumerate(self.game.scores):
+            if score:
+                self.peg_board(lane, score)
+        self.mark_dealer()
+
+    def peg_board(self, lane, n):
+        """Peg the board up to the record (behind by n on lane): a barrier note written
+        with the peg (Table.write)."""
+        info = {BARRIER: True, "lane": lane, "n": n, "why": "board behind"}
+        self.write(Entry(self.game.hand_no, "note", info=info),
+                   [Peg(lane, None, n, "board behind")])
 
     def start_board(self, match):
         """Set the board up for this game."""
@@ -188,5 +310,5 @@ class Table:
         """Mark one entry undone in the record, and take its jump back on the board."""
         self.rec.undo(e)
         self.rebuild()
-        if e.points > 0 and e.source == TABLE:
-            self.board.undo(self.op_id())
+        if self.on_board(e):
+            self.undo_on_board(e.side, e.points)

@@ -3,9 +3,11 @@ from replies and events, and compared field by field after a reconnect; and Boar
 what the board's buttons (or the link's own news) did. Every kind of board returns these.
 """
 
-from collections import namedtuple
 from collections.abc import Iterable
 from typing import Any
+
+# What the board's buttons (or the link) did: kind, lane, n, rev (the core's, shared).
+from cribcore.table.record import BoardEvent as BoardEvent
 
 LANES = ("p0", "p1", "p2", "p3")
 
@@ -16,11 +18,6 @@ def _settings() -> tuple[str, ...]:
     from pegboard.app import SETTINGS
 
     return SETTINGS
-
-# kind: "peg" (a lane pegged n on the buttons), "undo" (the last jump was undone on lane),
-# "new" (a new game was started on the board); and the link's news: "lost", "back",
-# "drift" (lane -1).
-BoardEvent = namedtuple("BoardEvent", "kind lane n rev")
 
 
 class BoardState:

@@ -19,8 +19,7 @@ from crib.board.guard import Guard
 from crib.board.link import Link
 from crib.board.memory import BoardError
 from crib.board.state import BoardEvent, BoardState
-
-BUTTON = "button"
+from cribcore.table.record import button_event
 
 
 class _GuardedLink:
@@ -129,8 +128,9 @@ class LinkBoard:
         out: list[BoardEvent] = []
         for ev in self._link.poll_events():
             a = ev.args
-            if ev.name in ("peg", "undo", "new") and a.get("src") == BUTTON:
-                out.append(BoardEvent(ev.name, a.get("p", -1), a.get("n", 0), a.get("rev")))
+            press = button_event(ev.name, a)
+            if press is not None:
+                out.append(press)
             elif ev.name == "lost":
                 self.guard.lost("the link lost its port")  # its `back` says when it answers
                 out.append(BoardEvent(ev.name, -1, 0, None))

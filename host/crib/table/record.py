@@ -128,8 +128,23 @@ class Table(CoreTable):
     # -- the board ----------------------------------------------------------------------------
 
     def board_event(self, ev: BoardEvent) -> bool:
-        """Record a BoardEvent (crib.table.sync); True if the open question may be stale."""
-        return self.sync.board_event(ev)
+        """Record a BoardEvent (the core's Table.board_event); an offline board that is back
+        is tried again. True if the open question may be stale."""
+        changed = super().board_event(ev)
+        if ev.kind == "back" and self.offline:
+            return self.retry_board()
+        return changed
+
+    def undo_on_board(self, lane: int, n: int) -> None:
+        """Take back the board's last jump (written first, like every operation)."""
+        op: BoardOp = ("undo", lane, n, self.op_id())
+        self.h.add_ops(self.game_id, [op])
+        self.send(op)
+
+    def undone_on_board(self, gone: Sequence[Entry]) -> None:
+        """Mark entries undone whose jump the board took back: all of them or none."""
+        with self.h.batch():
+            super().undone_on_board(gone)
 
     def settle_pending(self) -> None:
         """Settle the operations a stop left pending (crib.table.sync)."""

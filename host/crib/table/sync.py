@@ -1,6 +1,7 @@
-"""The table flow and the board: what its buttons did during the game (pegs, undo, a new
-game), and after a crash or a reconnect, which pending operations the board applied and
-how it differs from the record. Each `Table` (crib.table.record) has a `BoardSync`.
+"""The table flow and the board after a crash or a reconnect: which pending operations
+the board applied, and how it differs from the record (what its buttons did during the
+game is the core's: cribcore.table.table). Each `Table` (crib.table.record) has a
+`BoardSync`.
 
 Pending operations are settled from the board's pegs alone: a lane where the operation
 leaves it means applied, a lane where it was before means not applied (sent again, with
@@ -11,21 +12,13 @@ is never changed silently (no board at all: nothing to ask about, it is rebuilt 
 record).
 """
 
-from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from crib.board.state import BoardEvent, BoardState
+from crib.board.state import BoardState
 from crib.errors import CribError
-from cribcore.game import CUT
-from cribcore.table.entries import (
-    BARRIER,
-    BOARD,
-    PEGGED_ON_BOARD,
-    RECONCILE,
-    describe,
-)
-from cribcore.table.record import Entry
+from cribcore.table.entries import PEGGED_ON_BOARD, RECONCILE
+from cribcore.table.table import SET_UP
 
 # A board operation as written to the history and sent: verb ("peg", "undo", "new"), lane
 # (None for a new game), n (points; for "new", 1 to clear the match's tally), op id.
@@ -33,74 +26,11 @@ BoardOp = tuple[str, Any, int, str]
 
 
 class BoardSync:
-    """Board events, pending operations and reconciliation for a Table (module docstring):
+    """Pending operations and reconciliation for a Table (module docstring):
     table is the crib.table.record.Table it belongs to (which imports this module)."""
 
     def __init__(self, table: Any) -> None:
         self.t = table
-
-    def board_event(self, ev: BoardEvent) -> bool:
-        """Record what the board's buttons did (one BoardEvent); True if that ends the game,
-        takes back entries or needs a decision (the open question may no longer apply)."""
-        g = self.t.game
-        if ev.kind == "peg":
-            if g.over or ev.lane >= len(g.sides):
-                self.t.view.note(f"board: {ev.n} pegged outside the game; not recorded")
-                return False
-            if g.phase == CUT:  # nobody can score before the first deal: take it back
-                self.t.view.problem(f"board: {ev.n} pegged before the first deal; taken back")
-                op = ("undo", ev.lane, ev.n, self.t.op_id())
-                self.t.h.add_ops(self.t.game_id, [op])
-                self.t.send(op)
-                return False
-            self.t.view.say(self.t.side_names[ev.lane], PEGGED_ON_BOARD, ev.n)
-            self.t.record("peg", [ev.lane, ev.n, PEGGED_ON_BOARD], source=BOARD,
-                        info={"lane": ev.lane})
-            return self.t.game.over
-        if ev.kind == "undo":
-            return self._board_undo(ev.lane)
-        if ev.kind == "new":
-            self.t.view.problem("the board started a new game; this game goes on")
-            self.reconcile()
-            return True
-        if ev.kind == "lost":
-            self.t.view.problem("lost the board: reconnecting (the game is saved)")
-        elif ev.kind == "back":
-            self.t.view.note("the board is back")
-            if self.t.offline:
-                return self.t.retry_board()
-        elif ev.kind == "drift":
-            self.reconcile()
-            return True
-        return False
-
-    def _jumps(self) -> list[Entry]:
-        """Standing entries that made a jump on the board, after the last barrier."""
-        out: list[Entry] = []
-        for e in self.t.entries:
-            if e.kind == "note" and e.info.get(BARRIER):
-                out = []
-            elif self.t.on_board(e):
-                out.append(e)
-        return out
-
-    def _board_undo(self, lane: int) -> bool:
-        """The board's undo button took back its last jump: take back its entry too."""
-        jumps = self._jumps()
-        if not jumps or jumps[-1].side != lane:
-            self.t.view.problem("the board undid a jump the record cannot match")
-            self.reconcile()
-            return True
-        e = jumps[-1]
-        gone = [e] if e.source == BOARD else [x for x in self.t.entries if x.seq >= e.seq]
-        with self.t.h.batch():  # all of them or none, whatever stops us
-            for x in reversed(gone):
-                self.t.h.undo_entry(self.t.game_id, x.id)
-        self.t.view.say(self.t.side_names[lane], f"undone on the board: {describe(self.t, e)}")
-        self.t.rebuild()
-        self.t.save_hands({x.hand for x in gone})
-        self.t.show_board()
-        return True
 
     # -- after a crash ------------------------------------------------------------------------
 
@@ -160,8 +90,7 @@ class BoardSync:
             if not quiet:
                 self.t.view.problem(f"the board holds another game ({st.lanes} lanes to"
                                   f" {st.target}); the record has {sides} to {self.t.target}")
-            self._decide(quiet, "Set the board up with the record's scores",
-                         self._rebuild_board)
+            self.t.decide(SET_UP, self.t.set_board_up)
             return
         for lane in range(sides):
             b, r = st.fronts[lane], g.scores[lane]
@@ -171,39 +100,14 @@ class BoardSync:
             if b > r:
                 text = f"the board shows {name} {b}, the record {r}"
                 self.t.view.problem(text)
-                self._decide(quiet, f"Record the {b - r} as {PEGGED_ON_BOARD}",
-                             partial(self.t.record, "peg", [lane, b - r, PEGGED_ON_BOARD],
-                                     source=RECONCILE, info={"lane": lane}))
+                self.t.decide(f"Record the {b - r} as {PEGGED_ON_BOARD}",
+                              partial(self.t.record, "peg", [lane, b - r, PEGGED_ON_BOARD],
+                                      source=RECONCILE, info={"lane": lane}))
             else:
                 if not quiet:
                     self.t.view.problem(f"the board shows {name} {b}, the record {r}")
-                self._decide(quiet, f"Peg {r - b} for {name} on the board",
-                             partial(self._peg_difference, lane, r - b))
-
-    def _decide(self, quiet: bool, prompt: str, action: Callable[[], Any]) -> None:
-        """Do it at once with no board to ask about, else leave it to the flow to ask."""
-        if quiet:
-            action()
-        elif all(p != prompt for p, _ in self.t.decisions):
-            self.t.decisions.append((prompt, action))
-
-    def _peg_difference(self, lane: int, n: int) -> None:
-        """Peg the board up to the record (behind by n on lane), after a barrier."""
-        op: BoardOp = ("peg", lane, n, self.t.op_id())
-        self.t.note("note", {BARRIER: True, "lane": lane, "n": n, "why": "board behind"})
-        self.t.h.add_ops(self.t.game_id, [op], self.t.entries[-1].id)
-        self.t.send(op)
-
-    def _rebuild_board(self) -> None:
-        """Set the board up again with the record's scores, after a barrier."""
-        op: BoardOp = ("new", None, 0, self.t.op_id())
-        self.t.note("note", {BARRIER: True, "why": "board set up again"})
-        self.t.h.add_ops(self.t.game_id, [op], self.t.entries[-1].id)
-        self.t.send(op)
-        for lane, score in enumerate(self.t.game.scores):
-            if score:
-                self._peg_difference(lane, score)
-        self.t.mark_dealer()
+                self.t.decide(f"Peg {r - b} for {name} on the board",
+                              partial(self.t.peg_board, lane, r - b))
 
 
 def _delta(op: Any) -> int:
