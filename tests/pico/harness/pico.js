@@ -107,6 +107,24 @@ const WAIT_OUT = 5;
 // A machine stalled on an empty TX FIFO does nothing until the FIFO fills: for such a
 // PIO only the divider phase moves (the common case between frames), folded in lazily.
 const idleCycles = new Float64Array(2);
+// And such a PIO stays idle until something writes to it (the core or a DMA channel: a
+// FIFO, CTRL, an instruction): it is quiet, not looked at again until then, its idle
+// cycles counted from quietFrom when the write comes. pioBusy: a PIO runs, or may.
+const pioQuiet = [false, false];
+const quietFrom = new Float64Array(2);
+let pioBusy = true;
+for (const pio of mcu.pio) {
+  const write = pio.writeUint32.bind(pio);
+  const p = pio.index;
+  pio.writeUint32 = (offset, value) => {
+    if (pioQuiet[p]) {
+      pioQuiet[p] = false;
+      idleCycles[p] += totalCycles - quietFrom[p];
+    }
+    pioBusy = true;
+    write(offset, value);
+  };
+}
 
 function idle(pio) {
   const base = pio.index * 4;
@@ -121,13 +139,16 @@ function idle(pio) {
 }
 
 function stepPIO(cycles) {
+  let busy = false;
   for (let p = 0; p < 2; p++) {
     const pio = mcu.pio[p];
-    if (pio.stopped) continue;
+    if (pio.stopped || pioQuiet[p]) continue;
     if (idle(pio)) {
-      idleCycles[p] += cycles;
+      pioQuiet[p] = true;
+      quietFrom[p] = totalCycles; // this instruction's cycles are idle ones too
       continue;
     }
+    busy = true;
     if (idleCycles[p]) {
       for (let i = 0; i < 4; i++) {
         const sm = pio.machines[i];
@@ -169,6 +190,7 @@ function stepPIO(cycles) {
       divAcc[k] = acc;
     }
   }
+  pioBusy = busy;
 }
 
 // -- the WS2812 decoder -----------------------------------------------------------------
@@ -355,9 +377,6 @@ process.stdin.on('end', () => process.exit(0));
 
 const SLICE = 200000; // core instructions between looks at stdin
 
-const pio0 = mcu.pio[0];
-const pio1 = mcu.pio[1];
-
 function runSlice() {
   if (paused || halted) {
     setTimeout(runSlice, 5);
@@ -371,15 +390,14 @@ function runSlice() {
     cycleBase = totalCycles;
     if (core.waiting) {
       // Sleeping (WFI/WFE): jump to the next alarm, but in small steps while a PIO runs.
-      const pioOn = !mcu.pio[0].stopped || !mcu.pio[1].stopped;
       let gap = Math.max(1, Math.floor(clock.nanosToNextAlarm / ns));
-      if (pioOn) gap = Math.min(gap, 64);
+      if (pioBusy) gap = Math.min(gap, 64);
       cycles = gap;
       core.cycles += gap;
     } else {
       cycles = core.executeInstruction();
     }
-    if (!pio0.stopped || !pio1.stopped) stepPIO(cycles);
+    if (pioBusy) stepPIO(cycles);
     totalCycles += cycles;
     clock.tick(cycles * ns);
     if ((i & 1023) === 0) {
