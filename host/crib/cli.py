@@ -19,6 +19,7 @@ DIST = "ledcrib"  # the distribution (pyproject.toml) that installs the `crib` c
 # Command modules import what is heavy inside run(), so building the parser stays quick.
 VERBS = {
     "board": "crib.commands.board",
+    "club": "crib.commands.club",
     "completion": "crib.commands.completion",
     "deploy": "crib.commands.deploy",
     "discard": "crib.commands.discard",

@@ -42,7 +42,7 @@ def test_a_schema_1_history_is_migrated_and_its_games_replay(old):
                        " FROM entries ORDER BY id")
     h = History.open(old)
     try:
-        assert version(old) == SCHEMA_VERSION == 3
+        assert version(old) == SCHEMA_VERSION == 4
         after = rows(old, "SELECT id, kind, player, side, points, args, info, undone"
                           " FROM entries ORDER BY id")
         assert after == before  # every entry kept as it was, only the method names gone
@@ -85,7 +85,7 @@ def test_a_schema_2_history_gains_who_answered_and_says_go(tmp_path):
     assert any(r["reason"] == "last card for 1" for r in before)
     h = History.open(path)
     try:
-        assert version(path) == 3
+        assert version(path) == 4
         after = rows(path, f"SELECT {cols}, reason, answered_by FROM entries ORDER BY id")
         assert [r["answered_by"] for r in after] == [None] * len(before)
         for b, a in zip(before, after):

@@ -8,8 +8,6 @@ made for the session, and a request without it is refused. Ctrl-C stops (the gam
 saved; `crib serve --resume` or `crib play --resume` goes on). `crib docs web` shows the guide.
 """
 
-import socket
-
 from crib.commands._options import (
     add_table_arguments,
     port_number,
@@ -41,18 +39,6 @@ def add_arguments(parser):
                              " and the phones drive the same game")
 
 
-def lan_address() -> str:
-    """This computer's address on the local network (no packet is sent)."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        s.connect(("10.255.255.255", 1))
-        return s.getsockname()[0]
-    except OSError:
-        return "127.0.0.1"
-    finally:
-        s.close()
-
-
 def run(args, env):
     """Serve the game until Ctrl-C (with --terminal: until the terminal's session ends)."""
     inp, out = env.stdin, env.stdout
@@ -65,7 +51,7 @@ def run(args, env):
     from crib.web.hub import Hub
     from crib.web.picture import board_svg
     from crib.web.seats import new_key
-    from crib.web.server import Background, server
+    from crib.web.server import Background, lan_address, server
 
     port = table_port(args, env)
     setup = table_setup(args)

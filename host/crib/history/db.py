@@ -16,9 +16,10 @@ from typing import Any, Iterable, Literal, Mapping, Sequence
 
 from crib.env import data_dir
 from crib.errors import CribError
+from crib.history import club
 from crib.history.lock import WriterLock
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4  # 4: the club's tables (crib.history.club)
 # Schema 1 stored with each entry the name of the Game method that replays it (`call`);
 # schema 2 replays an entry by its kind alone (cribcore.table.entries.REPLAY). The migration
 # checks that every entry of a schema-1 file names the method its kind stands for, then
@@ -434,7 +435,7 @@ def _connect(path: Path) -> sqlite3.Connection:
         version = _version(conn)
         if version is None:
             conn.executescript(
-                "BEGIN IMMEDIATE;" + _SCHEMA + "INSERT OR REPLACE INTO meta VALUES"
+                "BEGIN IMMEDIATE;" + _SCHEMA + club.SCHEMA + "INSERT OR REPLACE INTO meta VALUES"
                 " ('schema_version', '%d'); COMMIT;" % SCHEMA_VERSION)
         elif version > SCHEMA_VERSION:
             raise HistoryError(f"{str(path)!r} has history schema {version}, newer than"
@@ -477,6 +478,9 @@ def _migrate(conn: sqlite3.Connection, version: int, path: Path) -> None:
             conn.execute("ALTER TABLE entries ADD COLUMN answered_by INTEGER")
             conn.execute("UPDATE entries SET reason = REPLACE(reason, 'last card for', 'go for')"
                          " WHERE kind IN ('lay', 'go')")
+        if version <= 3:
+            for statement in club.statements():
+                conn.execute(statement)
         conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
                      (str(SCHEMA_VERSION),))
 

@@ -25,6 +25,18 @@ class ListenError(CribError):
     """The web port cannot be listened on (in use, not allowed)."""
 
 
+def lan_address() -> str:
+    """This computer's address on the local network (no packet is sent)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("10.255.255.255", 1))
+        return str(s.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        s.close()
+
+
 def listen(lan: bool, port: int) -> socket.socket:
     """The listening socket: 127.0.0.1 unless lan (then every interface)."""
     # proto IPPROTO_TCP: asyncio then sets TCP_NODELAY on each connection (with proto 0 it
