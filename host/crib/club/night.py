@@ -130,7 +130,7 @@ class Night:
             if p.casefold() == str(name).strip().casefold():
                 return p
         raise ClubError("no player %r tonight: the players are %s"
-                        % (name, ", ".join(self.players)))
+                        % (name, ", ".join(sorted(self.players))))
 
     def _check_result(self, number: int, table: int, winner: str,
                       loser_score: Any) -> tuple[str, str, int]:

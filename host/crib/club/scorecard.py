@@ -76,7 +76,10 @@ def _page(doc: Any, night: Night, name: str, total: dict[str, Any]) -> None:
                 total["spread"], total["skunks"]))
     doc.set_font("Helvetica", "", 10)
     doc.set_xy(18, y + 9)
-    doc.cell(0, 6, "Special hands (24, 28, 29): ______________    Signed: ______________")
+    held = ", ".join("%d in round %d" % (h["points"], h["round"])
+                     for h in night.store.hands(night.id) if h["player"] == name)
+    doc.cell(0, 6, "Special hands (24, 28, 29): %s    Signed: ______________"
+             % (held or "______________"))
 
 
 def _text(value: Any) -> str:

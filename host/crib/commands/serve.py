@@ -34,6 +34,9 @@ def add_arguments(parser):
     parser.add_argument("--new-key", action="store_true",
                         help="with --resume: a new joining address and key (phones scan the"
                              " new code); without it the interrupted game's are used again")
+    parser.add_argument("--club", metavar="URL",
+                        help="report the game to a club night when it ends: the address"
+                             " `crib club serve` prints for the tables")
     parser.add_argument("--terminal", action="store_true",
                         help="also ask the questions here, as crib play does: the terminal"
                              " and the phones drive the same game")
@@ -67,7 +70,12 @@ def run(args, env):
             raise
         return TableEngine(history, board, table_options(args, ranks=True), setup, args.resume,
                            port or board.kind)
-    hub = Hub(make, board_svg(args.store))
+    reporter = None
+    if args.club:
+        from crib.web.clubreport import ClubReporter
+
+        reporter = ClubReporter(args.club, view.note)
+    hub = Hub(make, board_svg(args.store), reporter)
     sock = None
     try:
         hub.prepare()

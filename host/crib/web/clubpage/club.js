@@ -78,7 +78,7 @@ function renderMe() {
         ...[me, opp].map((p) => el("button", {class: "big", "data-winner": p, on: () => { winner = p; render(); }}, p === me ? "I won" : `${p} won`))));
     } else {
       const loser = winner === me ? opp : me;
-      const input = el("input", {id: "score", type: "number", min: 0, max: 120, inputmode: "numeric"});
+      const input = el("input", {id: "score", type: "number", min: 0, max: 120, inputmode: "numeric", placeholder: "0-120"});
       card.append(el("p", {}, `${winner} won. ${loser === me ? "Your" : loser + "'s"} score?`),
         el("div", {class: "row"}, input,
           el("button", {class: "primary", id: "send", on: () => post("/api/result", {round: round.round, table: t.table, winner, loser_score: Number(input.value), player: me})}, "Send"),
@@ -108,7 +108,7 @@ function renderDirector() {
   const round = state.rounds[state.rounds.length - 1];
   const tsel = el("select", {id: "fix-table"}, ...round.tables.map((t) => el("option", {value: t.table}, `table ${t.table}: ${t.players.join(" v ")}`)));
   const wsel = el("select", {id: "fix-winner"}, ...state.players.map((p) => el("option", {value: p}, p)));
-  const score = el("input", {id: "fix-score", type: "number", min: 0, max: 120});
+  const score = el("input", {id: "fix-score", type: "number", min: 0, max: 120, placeholder: "loser's score"});
   const note = el("input", {id: "fix-note", placeholder: "why"});
   box.append(el("h2", {}, `Correct a result of round ${round.round}`),
     el("div", {class: "row"}, tsel, wsel, score, note,
@@ -127,7 +127,7 @@ function renderRounds() {
   box.replaceChildren();
   for (const round of state.rounds.slice().reverse()) {
     const rows = round.tables.map((t) => el("tr", {}, el("td", {}, t.table), el("td", {}, t.players.join(" v ")),
-      el("td", {class: t.result ? "status-" + t.result.status : ""}, t.result ? (t.result.status === "final" ? t.result.text : `${t.result.text}`) : "playing")));
+      el("td", {class: t.result ? "status-" + t.result.status : ""}, t.result ? t.result.text + (t.result.source === "director" ? " · corrected" : "") : "playing")));
     if (round.bye) rows.push(el("tr", {}, el("td", {}, "bye"), el("td", {}, round.bye), el("td", {}, "a win")));
     box.append(el("h2", {}, `Round ${round.round}`), el("table", {class: "tables"}, ...rows));
   }
@@ -136,6 +136,7 @@ function renderRounds() {
 function renderMoney() {
   const m = state.money;
   const parts = [];
+  if (!state.history.length) { $("money").replaceChildren(); return; }  // nothing to pay yet
   if (m.prizes.some((p) => p.cents)) parts.push("Prizes: " + m.prizes.map((p) => `${p.place}. ${p.player} ${p.amount}`).join(", "));
   if (m.skunk_pot.length) parts.push("Skunk pot: " + m.skunk_pot.map((s) => `${s.player} ${s.amount}`).join(", "));
   if (m.hands.length) parts.push("Special hands: " + m.hands.map((h) => `${h.player}'s ${h.points} ${h.amount}`).join(", "));
