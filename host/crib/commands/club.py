@@ -105,7 +105,7 @@ def add_arguments(parser: ArgumentParser) -> None:
     p.add_argument("--out", metavar="FILE", help="write it there (default: print it)")
     p = action("scorecards", "a printable scorecard a player (PDF; needs the hardware"
                " extra's fpdf2)", json_too=False)
-    p.add_argument("--out", required=True, metavar="FILE.pdf")
+    p.add_argument("--out", required=True, metavar="PDF", help="the PDF file to write")
     p.add_argument("--player", action="append", metavar="NAME", help="only this player")
     p = action("season", "a season's standings over its nights")
     p.add_argument("--season", metavar="NAME", help="the season (default: the latest night's)")

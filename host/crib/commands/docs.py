@@ -1,7 +1,8 @@
-"""Show crib's guides: how to play at the table, on phones, against the computer, the
-solitaire, the discard advisor, the board and its link, the virtual board, the protocol and
-the build guide. They come with crib: `crib docs` lists them, `crib docs NAME` prints one
-(formatted at a terminal), `crib docs NAME --path` says where its file is."""
+"""Show crib's guides: how to play at the table, on phones, a club night, against the
+computer, the solitaire, the discard advisor, the board and its link, the virtual board,
+the protocol and the build guide. They come with crib: `crib docs` lists them, `crib docs
+NAME` prints one (formatted at a terminal), `crib docs NAME --path` says where its file
+is."""
 
 from argparse import ArgumentParser, Namespace
 from pathlib import Path
@@ -11,7 +12,7 @@ from crib.errors import CribError
 
 HELP = "show a guide: crib docs lists them, crib docs table shows one"
 # The guides a wheel carries (pyproject.toml's package data for crib.docs), in docs/.
-GUIDES = ("table", "web", "practice", "advisor", "shuffle", "board", "sim", "link",
+GUIDES = ("table", "web", "club", "practice", "advisor", "shuffle", "board", "sim", "link",
           "protocol")
 HARDWARE = "hardware"  # the build guide: made from the layout by `crib hardware guide`
 PACKAGED = Path(__file__).resolve().parent.parent / "docs"  # crib/docs in a wheel
