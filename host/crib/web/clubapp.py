@@ -87,14 +87,15 @@ class Room:
     """The night served: the history (opened on the server's own thread), a version that
     goes up with each change, and the long polls waiting for it."""
 
-    def __init__(self, db: str, night: str | None) -> None:
+    def __init__(self, db: str, night: str | None, history: History | None = None) -> None:
         self.db, self.name = db, night
-        self.history: History | None = None
+        self.history = history  # given: opened by the caller on the server's thread
         self.version = 0
         self.changed = asyncio.Event()
 
     def open(self) -> None:
-        self.history = History.open(self.db)
+        if self.history is None:
+            self.history = History.open(self.db)
         try:
             self.night()  # refused now if there is no such night
         except BaseException:
@@ -123,10 +124,11 @@ class Room:
 
 
 def create_club_app(db: str, key: str, director: str, night: str | None = None,
-                    hosts: set[str] | None = None) -> Starlette:
-    """The night's app over the history file db; key: the club's, director: the
-    director's (both secrets made by the caller)."""
-    room = Room(db, night)
+                    hosts: set[str] | None = None, history: History | None = None) -> Starlette:
+    """The night's app over the history file db (or history, already open on the thread
+    that will serve); key: the club's, director: the director's (both secrets made by the
+    caller). The app closes the history when it stops."""
+    room = Room(db, night, history)
 
     async def page(request: Request) -> Response:
         return FileResponse(HERE / "club.html", headers=webrules.PAGE_HEADERS)
@@ -209,13 +211,15 @@ def serve(db: str, night: str | None, lan: bool, port: int, qr: bool, out: Any) 
     from crib.web.seats import new_key
     from crib.web.server import lan_address, listen, server
 
-    # Refused here, before anything listens, when there is no night or another writer.
-    probe = History.open(db)
+    # Opened (and locked: the one writer) before the addresses are printed, on the thread
+    # that serves; refused here, before anything listens, with no night or another writer.
+    history = History.open(db)
     try:
-        name = Club(probe).night(night).name
-    finally:
-        probe.close()
-    sock = listen(lan, port)
+        name = Club(history).night(night).name
+        sock = listen(lan, port)
+    except BaseException:
+        history.close()
+        raise
     try:
         web_port = sock.getsockname()[1]
         key, director = new_key(), new_key()
@@ -223,7 +227,8 @@ def serve(db: str, night: str | None, lan: bool, port: int, qr: bool, out: Any) 
         url = f"http://{host}:{web_port}/?k={key}"
         app = create_club_app(db, key, director, name,
                               hosts={f"{n}:{web_port}" for n in (host, "127.0.0.1",
-                                                                  "localhost")})
+                                                                  "localhost")},
+                              history=history)
         if qr:
             import segno
 
@@ -240,3 +245,4 @@ def serve(db: str, night: str | None, lan: bool, port: int, qr: bool, out: Any) 
         return 0
     finally:
         sock.close()
+        history.close()  # the app closed it when it stopped, unless it never started
