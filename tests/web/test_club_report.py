@@ -65,13 +65,19 @@ def test_a_table_reports_its_game_when_it_ends(tmp_path):
                                           g.scores[1 - g.winner], "final", "table")
 
 
-def test_a_report_the_club_refuses_is_said_at_the_table(tmp_path):
+def two_players(tmp_path):
+    """A history with a night of Ann and Ben, one game: its path."""
     club_db = str(tmp_path / "club.sqlite3")
     h = History.open(club_db)
     try:
         Club(h).new("Friday", ["Ann", "Ben"], 1)
     finally:
         h.close()
+    return club_db
+
+
+def test_a_report_the_club_refuses_is_said_at_the_table(tmp_path):
+    club_db = two_players(tmp_path)
     with Background(create_club_app(club_db, KEY, "d")) as url:
         said = []
         report = ClubReporter(f"{url}/api/report?k={KEY}", said.append)
@@ -79,7 +85,7 @@ def test_a_report_the_club_refuses_is_said_at_the_table(tmp_path):
         class Over:  # the table's state at the end of a game the club does not know
             class session:
                 class table:
-                    game_id, side_names, target = 7, ["Zed", "Ann"], 121
+                    game_id, side_names, target, entries = 7, ["Zed", "Ann"], 121, []
 
                     class game:
                         over, winner, scores = True, 0, [121, 99]
@@ -97,3 +103,25 @@ def test_club_takes_the_address_the_club_printed(address):
     rc = main(["serve", "--no-qr", "--club", address, "--board", "none", "--names",
                "Ann,Ben"], Env(io.StringIO(), io.StringIO(), err, {}))
     assert rc == 1 and "--club takes the address" in err.getvalue()
+
+
+def test_the_special_hands_a_table_scored_go_with_its_report(tmp_path):
+    from types import SimpleNamespace as NS
+
+    club_db = two_players(tmp_path)
+    shows = [NS(kind="show", player=1, points=24), NS(kind="show", player=0, points=12),
+             NS(kind="lay", player=0, points=29), NS(kind="show", player=0, points=29)]
+    table = NS(game_id=3, side_names=["Ann", "Ben"], target=121, entries=shows,
+               game=NS(over=True, winner=1, scores=[88, 121]))
+    with Background(create_club_app(club_db, KEY, "d")) as url:
+        said = []
+        ClubReporter(f"{url}/api/report?k={KEY}", said.append)(NS(session=NS(table=table)))
+    assert said == ["club: reported Ben beat Ann 121-88"]
+    h = History.open(club_db)
+    try:
+        night = Club(h).night()
+        assert [(x["player"], x["points"], x["source"]) for x in night.store.hands(night.id)] \
+            == [("Ben", 24, "table"), ("Ann", 29, "table")]
+        assert night.standings()[0]["points"] == 3  # 88: a skunk
+    finally:
+        h.close()

@@ -85,6 +85,19 @@ def test_a_table_reports_its_game_by_itself(client):
     assert again.status_code == 400 and "already has a result" in again.json()["error"]
 
 
+def test_a_table_reports_the_special_hands_it_scored_with_its_game(client):
+    a, b = table(client, 1)["players"]
+    bad = client.post("/api/report", json={"winner": a, "loser": b, "loser_score": 90,
+                                           "hands": [[a, 29], ["Zed", 24]]})
+    assert bad.status_code == 400 and "no player 'Zed'" in bad.json()["error"]
+    assert table(client, 1)["result"] is None  # all or nothing
+    ok = client.post("/api/report", json={"winner": a, "loser": b, "loser_score": 90,
+                                          "hands": [[a, 29], [b, 24]]})
+    assert ok.json()["ok"]
+    hands = client.get("/api/state").json()["money"]["hands"]
+    assert [(h["player"], h["points"], h["round"]) for h in hands] == [(a, 29, 1), (b, 24, 1)]
+
+
 @pytest.mark.parametrize("path, body, said", [
     ("/api/result", {"round": 1, "table": 9, "winner": "Ann", "loser_score": 1,
                      "player": "Ann"}, "no table 9 in round 1"),

@@ -56,8 +56,8 @@ def skunk_pot(ranked: Sequence[dict[str, Any]], fee: int) -> list[dict[str, Any]
 
 def hands_pool(hands: Sequence[dict[str, Any]], players: int, fee: int) -> list[dict[str, Any]]:
     """The special hands reported (dicts with player, points, round), each with its share
-    of the pool; [] when none was."""
-    if not hands or not fee:
+    of the pool (0 with no pool); [] when none was."""
+    if not hands:
         return []
     cents = split(fee * players, [1] * len(hands))
     return [dict(h, cents=c) for h, c in zip(hands, cents)]

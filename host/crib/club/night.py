@@ -195,14 +195,31 @@ class Night:
                                     note=note)
         return self._row(rid)
 
-    def report(self, winner: str, loser: str, loser_score: Any) -> dict[str, Any]:
+    def report(self, winner: str, loser: str, loser_score: Any,
+               hands: Sequence[Any] = ()) -> dict[str, Any]:
         """A table's own report of its game (crib serve, a board): its round and table are
-        where those two players meet in a paired round without a result yet."""
+        where those two players meet in a paired round without a result yet; hands: the
+        special hands it scored, [player, points] each, kept with it (all or nothing)."""
         w, lo = self.player(winner), self.player(loser)
+        held = []
+        for hand in hands:
+            if not (isinstance(hand, list) and len(hand) == 2):
+                raise ClubError("a hand is [player, points], not %r" % (hand,))
+            p = self.player(hand[0])
+            if p not in (w, lo):
+                raise ClubError("%s did not play in this game" % p)
+            if hand[1] not in money.SPECIAL or isinstance(hand[1], bool):
+                raise ClubError("a special hand is %s points, not %r"
+                                % (", ".join(str(s) for s in money.SPECIAL), hand[1]))
+            held.append((p, hand[1]))
         for number in range(self.paired(), 0, -1):
             seat = self.seat_of(w, number)
             if seat and seat[1] == lo:
-                return self.result(number, seat[0], w, loser_score, source="table")
+                with self.store.history.batch():
+                    out = self.result(number, seat[0], w, loser_score, source="table")
+                    for p, points in held:
+                        self.store.add_hand(self.id, number, p, points, "table")
+                return out
         raise ClubError("%s and %s do not meet in any round paired tonight" % (w, lo))
 
     def _row(self, rid: int) -> dict[str, Any]:

@@ -10,8 +10,10 @@ it). docs/club.md says so.
 
 from collections.abc import Sequence
 
+from crib.errors import CribError
 
-class PairingError(ValueError):
+
+class PairingError(CribError):
     """A night that cannot be paired (too few players, too many rounds)."""
 
 

@@ -14,7 +14,8 @@ Every request but the page's shell and its script and style carries the club's k
     GET  /night.csv        the night as CSV    GET /scorecards.pdf  the scorecards
     POST /api/result       {round, table, winner, loser_score, player}  a phone's result
     POST /api/confirm      {round, table, player, agree}   its opponent's yes (or no)
-    POST /api/report       {winner, loser, loser_score}    a table's own report: it stands
+    POST /api/report       {winner, loser, loser_score, hands}   a table's own report: it
+                           stands; hands (optional): [[player, 24|28|29], ...] it scored
     POST /api/hand         {round, player, points}         a special hand (24, 28, 29)
     POST /api/next         {}                              (director) pair the next round
     POST /api/correct      {round, table, winner, loser_score, note}   (director)
@@ -47,7 +48,7 @@ FIELDS = {
                 "player": str}, ("round", "table", "winner", "loser_score", "player")),
     "confirm": ({"round": int, "table": int, "player": str, "agree": bool},
                 ("round", "table", "player", "agree")),
-    "report": ({"winner": str, "loser": str, "loser_score": int},
+    "report": ({"winner": str, "loser": str, "loser_score": int, "hands": list},
                ("winner", "loser", "loser_score")),
     "hand": ({"round": int, "player": str, "points": int}, ("round", "player", "points")),
     "next": ({}, ()),
@@ -183,7 +184,8 @@ def create_club_app(db: str, key: str, director: str, night: str | None = None,
         Route("/api/confirm", post("confirm", lambda n, b: n.confirm(
             b["round"], b["table"], b["player"], b["agree"])), methods=["POST"]),
         Route("/api/report", post("report", lambda n, b: n.report(
-            b["winner"], b["loser"], b["loser_score"])), methods=["POST"]),
+            b["winner"], b["loser"], b["loser_score"], b.get("hands", ()))),
+            methods=["POST"]),
         Route("/api/hand", post("hand", lambda n, b: n.hand(
             b["round"], b["player"], b["points"], "phone")), methods=["POST"]),
         Route("/api/next", post("next", lambda n, b: n.next_round(), True), methods=["POST"]),

@@ -3,7 +3,8 @@ the game ends (the address `crib club serve` prints for the tables; POST /api/re
 crib.web.clubapp, the same endpoint any table, a board with Wi-Fi too, may call).
 
 The report is the two players' names (the club's names), the winner and the loser's
-score; the club finds the round and table where the two meet. A report the club refuses
+score, and the special hands (24, 28, 29: hand or crib) the table scored; the club finds
+the round and table where the two meet. A report the club refuses
 (or cannot be reached) is said at the table's terminal: the director enters that result.
 """
 
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
+from crib.club.money import SPECIAL
 from crib.errors import CribError
 
 TIMEOUT_S = 10.0
@@ -72,7 +74,9 @@ class ClubReporter:
             return
         loser = 1 - g.winner
         body = {"winner": names[g.winner], "loser": names[loser],
-                "loser_score": g.scores[loser]}
+                "loser_score": g.scores[loser],
+                "hands": [[names[e.player], e.points] for e in table.entries
+                          if e.kind == "show" and e.points in SPECIAL]}
         out = post(self.url, self.key, body)
         if out.get("ok"):
             self.note("club: reported %s beat %s 121-%d" % (body["winner"], body["loser"],
