@@ -50,8 +50,12 @@ def build(app, key, join_url, files=PAGE, record=RECORD, setup=None, hosts=None,
         register(app, log)  # the `games` verb: `crib history import` reads them over USB
         session = RecordSession(log, board, view, options)
     engine = TableEngine(session, setup or Setup(), nonce=nonce or _hex(os.urandom(3)))
-    # No picture of the board (its own LEDs are the board): as crib serve without one.
-    room = Room(engine, run=_hex(os.urandom(4)), extra={"board_rev": None, "lanes": None})
+    # The board's picture is drawn by the page from its layout (the holes, each lane's
+    # name and colour) and the pegs in the state: no picture is made here.
+    lanes = [{"name": ln.name, "colour": "#%02x%02x%02x" % tuple(ln.colour)}
+             for ln in app.config.lanes]
+    room = Room(engine, run=_hex(os.urandom(4)),
+                extra={"board_rev": None, "lanes": lanes, "holes": app.config.holes})
     room.start()
     return BoardServer(room, board, key, files, join_url, hosts, hooks)
 
