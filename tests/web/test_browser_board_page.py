@@ -23,6 +23,8 @@ class _Q:
 
 SHOWN_JS = """(seq) => document.querySelectorAll('#panel .ev.show').length
     + document.querySelectorAll('#log .ev.show[data-seq="' + seq + '"]').length"""
+PULSING_JS = """() => [...new Set([...document.querySelectorAll('#board circle.turn')]
+    .map((c) => c.dataset.lane))]"""
 ONE_LINE_JS = """(id) => { const r = document.createRange();
     r.selectNodeContents(document.getElementById(id).lastChild);  // its words
     return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size; }"""
@@ -42,6 +44,10 @@ def test_the_board_page_draws_the_lanes_and_says_what_it_is(browser):
             lanes = s["lanes"]
             assert [ln["name"] for ln in lanes[:2]] == ["Red", "Blue"] and s["holes"] == 121
             assert phones[0].holes() == 2 * 122  # the lanes in play, start to game hole
+            marks = page.evaluate("""() => Object.fromEntries(['5', '30', '31', '61'].map(
+                (h) => [h, document.querySelectorAll('#board circle.mark[data-hole="' + h
+                                                     + '"]').length]))""")
+            assert marks == {"5": 2, "30": 2, "31": 2, "61": 2}  # 5ths, skunk, game hole
             for side, lane in enumerate(lanes[:2]):
                 row = f"#scores .side[data-side='{side}']"
                 assert page.text_content(f"{row} .lane-name") == lane["name"]
@@ -85,6 +91,10 @@ def test_the_board_page_draws_the_lanes_and_says_what_it_is(browser):
                 phones[1].wait_for(new)
                 s = http.get("/state").json()
                 phones[1].wait_lit(s["view"]["pegs"])
+                q = s["question"]  # the lane asked to play or count: its marks pulse
+                pulsing = phones[1].page.evaluate(PULSING_JS)
+                asked = [str(q["asks"])] if q["kind"] in ("play", "show", "crib") else []
+                assert pulsing == asked, (q, pulsing)
 
             board.proc.terminate()  # the server stops answering: said, with no companion
             board.proc.wait(10)

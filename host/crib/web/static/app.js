@@ -199,11 +199,14 @@
   function drawBoard() {
     const v = state.view, pegs = v && v.pegs, big = document.body.classList.contains("board-big");
     const tall = big && window.matchMedia("(orientation: portrait)").matches;
-    const drawn = state.lanes && state.holes && pegs && pegs.length ? JSON.stringify([state.lanes, state.holes, pegs, tall]) : null;
+    const q = state.question, sides = v && v.sides ? v.sides.length : 0, players = v && v.names ? v.names.length : 0;
+    const asked = q && q.asks != null && (q.kind === "play" || q.kind === "show" || q.kind === "crib") && sides ? (sides === players ? q.asks : q.asks % sides) : -1;
+    const marks = { target: (v && v.target) || state.holes, turn: v && v.over ? -1 : asked };
+    const drawn = state.lanes && state.holes && pegs && pegs.length ? JSON.stringify([state.lanes, state.holes, pegs, tall, marks]) : null;
     if (drawn === boardKey) return;
     boardKey = drawn;
     $("board").textContent = "";
-    if (drawn) $("board").append(window.CribBoard.svg(state.holes, state.lanes, pegs, tall));
+    if (drawn) $("board").append(window.CribBoard.svg(state.holes, state.lanes, pegs, tall, marks));
   }
   function draw() {
     const q = state.question, v = state.view;
@@ -501,7 +504,9 @@
 // colour, the front peg a filled disc ringed in white, the back peg an open ring (as
 // crib.picture.phone draws it). `tall`: the enlarged view on an upright phone, the same
 // picture with its rows turned into columns (the lanes left to right in the order the
-// small one has them top to bottom), each lane's name over its column.
+// small one has them top to bottom), each lane's name over its column. The marks are the
+// board's own: every 5th hole, the skunk lines and the game hole faint, and the marks of
+// the lane asked to play or count pulsing in its colour.
 (function () {
   "use strict";
   const ROW = 30, GROUP = 5, GROUP_GAP = 0.6, ROW_PITCH = 1.1, LANE_GAP = 0.9, HOLE_R = 0.36;
@@ -521,7 +526,17 @@
     parent.append(e);
     return e;
   }
-  function svg(holes, lanes, pegs, tall) {
+  // The marks the board lights faintly (every 5th hole, the skunk lines, the game hole),
+  // no brighter than a peg's hole so that the pegs stand out.
+  const MARK = "#5a4634", SKUNK = "#4b2a66", GAME = "#686868";
+  function markOf(hole, target) {
+    if (hole === target) return GAME;
+    if (hole === target - 30 || (target >= 121 && hole === target - 60)) return SKUNK;
+    return hole > 0 && hole < target && hole % 5 === 0 ? MARK : null;
+  }
+  // marks: {target, turn} (turn: the lane asked to play or count, its marks pulse; -1 none)
+  function svg(holes, lanes, pegs, tall, marks) {
+    marks = marks || { target: holes, turn: -1 };
     const n = Math.max(1, Math.min(lanes.length, pegs.length));
     const w = colX(ROW - 1) + END_GAP + MARGIN, h = place(holes, n - 1, holes)[1] + 0.5 + MARGIN;
     const shift = tall ? NAME_H : 0; // room for the names over the columns
@@ -544,8 +559,9 @@
     for (let lane = 0; lane < n; lane++) {
       for (let hole = 0; hole <= holes; hole++) {
         const [x, y] = at(...place(holes, lane, hole));
-        const on = lit[lane].includes(hole);
-        node("circle", { class: "hole", "data-lane": lane, "data-hole": hole, cx: x, cy: y, r: HOLE_R, fill: on ? lanes[lane].colour : DARK, stroke: RIM, "stroke-width": 0.08 }, s);
+        const on = lit[lane].includes(hole), mark = markOf(hole, marks.target);
+        const c = node("circle", { class: "hole" + (mark && !on ? " mark" + (lane === marks.turn && mark === MARK ? " turn" : "") : ""), "data-lane": lane, "data-hole": hole, cx: x, cy: y, r: HOLE_R, fill: on ? lanes[lane].colour : mark || DARK, stroke: RIM, "stroke-width": 0.08 }, s);
+        if (lane === marks.turn) c.style.setProperty("--c", lanes[lane].colour);
       }
     }
     for (let lane = 0; lane < n; lane++) {
