@@ -33,7 +33,6 @@ MARK_RGB = (255, 170, 90)  # warm white: every 5th hole
 SKUNK_RGB = (150, 0, 255)  # violet: the skunk and double-skunk lines
 GAME_RGB = (255, 255, 255)  # the game hole
 ALERT_RGB = (255, 0, 0)
-WIFI_RGB = (0, 90, 255)  # the board's Wi-Fi did not come up: blue, two slow blinks
 _TONES = (FRONT, BACK, GHOST, TALLY, MARK)  # per-lane tone order: index with _F, _B...
 _F, _B, _G, _T, _M = 0, 1, 2, 3, 4
 
@@ -62,7 +61,6 @@ class Renderer:
         self._gamma = config.levels  # the gamma table (pegboard.config)
         self._frame = Frame(min(len(strip), config.leds), len(config.lanes))
         self._alert = False
-        self._nowifi = False
         self._woke = None
         self._state: tuple = ()  # what the last frame was composed from
         self._board = 0  # id() of the board (not the board: its memory is the app's), rev...
@@ -117,7 +115,6 @@ class Renderer:
         self._skunk = tone(SKUNK_RGB, MARK)
         self._game = tone(GAME_RGB, MARK)
         self._red = tone(ALERT_RGB, FRONT)
-        self._blue = tone(WIFI_RGB, FRONT)
         self._bri = bri
 
     def _bright(self, dim):
@@ -127,12 +124,6 @@ class Renderer:
     def alert(self, on):
         """Show (or stop) the red blink pattern of a bad config."""
         self._alert = bool(on)
-        self._due = None
-
-    def no_wifi(self, on):
-        """Show (or stop) the blue pattern of a board whose Wi-Fi did not come up (two slow
-        blinks every 2 s on holes 1-3 of every lane; the red alert comes first)."""
-        self._nowifi = bool(on)
         self._due = None
 
     def wake(self, now_ms):
@@ -200,7 +191,7 @@ class Renderer:
         self._start_win(board, players, now_ms)
         state = (id(board), board.rev, board.players, board.target, board.dealer,
                  board.winner, mode, choice, pend, self.brightness, self.budget_ma, idle,
-                 self._alert, self._nowifi, self.turn)
+                 self._alert, self.turn)
         if state != self._state:
             self._state = state
             self._woke = now_ms
@@ -211,8 +202,8 @@ class Renderer:
             self._woke = later(now_ms, -idle)
         elif idle > 0:
             self._soon(idle - elapsed(now_ms, self._woke))
-        if (self._alert or self._nowifi or mode != "play" or board.winner >= 0
-                or max(pend + (0,)) > 0 or 0 <= self.turn < players):
+        if (self._alert or mode != "play" or board.winner >= 0 or max(pend + (0,)) > 0
+                or 0 <= self.turn < players):
             # The blinks (ghost, question, turn pulse, skunk, alert) change on this grid,
             # which starts again where the ticks wrap.
             grid = TICK_MS - now_ms % TICK_MS
@@ -227,12 +218,10 @@ class Renderer:
             self._compose_setup(choice)
         else:
             self._compose(board, players, mode, pend, now_ms, dim)
-        alert = self._red if self._alert and (now_ms % 1600) // 150 in (0, 2, 4) else \
-            self._blue if self._nowifi and (now_ms % 2000) // 400 in (0, 2) else None
-        if alert is not None:
+        if self._alert and (now_ms % 1600) // 150 in (0, 2, 4):
             for lane in range(players):
                 for hole in (1, 2, 3):
-                    frame.paint(self.hole_led(lane, hole), alert)
+                    frame.paint(self.hole_led(lane, hole), self._red)
         self._due = later(now_ms, self._wait)
         return frame.send(self.strip, self.config.leds, self.config.led_ma, self.budget_ma)
 

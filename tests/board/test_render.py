@@ -7,17 +7,7 @@ Plain asserts: runs under pytest and under MicroPython (tests/mp_run.py).
 from boardfakes import FakeButtons
 from renderkit import BLACK, BLUE, RED, led, make, marks, settle, shows, tone
 
-from pegboard.render import (
-    ALERT_RGB,
-    BACK,
-    FRONT,
-    GAME_RGB,
-    GHOST,
-    MARK,
-    SKUNK_RGB,
-    TALLY,
-    WIFI_RGB,
-)
+from pegboard.render import ALERT_RGB, BACK, FRONT, GAME_RGB, GHOST, MARK, SKUNK_RGB, TALLY
 
 
 def test_first_frame_sets_the_lit_pixels_writes_the_strip_then_only_changes():
@@ -153,25 +143,6 @@ def test_alert_blinks_red_on_the_first_holes():
     assert s[led(1, 1)] == red
     r.alert(False)
     r.draw(b, None, 1600 + 320)
-    assert shows(s, marks(3))
-
-
-def test_no_wifi_blinks_blue_twice_every_two_seconds_on_the_first_holes():
-    cfg, s, r, b = make()
-    r.no_wifi(True)
-    blue = tone(WIFI_RGB, FRONT)
-    for at, lit in ((2000, True), (2000 + 450, False), (2000 + 850, True),
-                    (2000 + 1250, False), (2000 + 1650, False), (4000, True)):
-        r.draw(b, None, at)
-        for lane in range(3):
-            assert [s[led(lane, h)] for h in (1, 2, 3)] == ([blue] * 3 if lit else
-                                                             [BLACK] * 3), (at, lane)
-    r.alert(True)  # a bad config's red comes first
-    r.draw(b, None, 4800)
-    assert s[led(0, 1)] == tone(ALERT_RGB, FRONT)
-    r.alert(False)
-    r.no_wifi(False)
-    r.draw(b, None, 6000)
     assert shows(s, marks(3))
 
 
