@@ -8,6 +8,7 @@ import sys
 from importlib.metadata import requires
 
 import pytest
+from support import ROOT
 
 from crib.cli import main
 from crib.commands.hardware import EXTRA
@@ -47,6 +48,22 @@ def test_without_the_extra_crib_hardware_says_how_to_get_it(what, missing, monke
     assert err.startswith("crib: error: `crib hardware %s` needs crib's hardware extra" % what)
     assert repr(missing) in err and "pip install -e '.[hardware]'" in err
     assert "Traceback" not in err and not out.exists()  # nothing written
+
+
+def test_the_card_needs_the_extra_says_so_and_the_readme_says_so_too(monkeypatch, tmp_path):
+    _blocked(monkeypatch)
+    env = Env(io.StringIO(), io.StringIO(), io.StringIO(), {})
+    out = tmp_path / "out"
+    argv = ["hardware", "card", "--ssid", "Cribbage-7KQX", "--password", "k7m2-p9qx-4hvt",
+            "--key", "Jd2_x0Q9mX4b-Pqo3TzUa1"]
+    assert main(argv + ["--out", str(out)], env) == 1
+    err = env.stderr.getvalue()
+    assert "needs crib's hardware extra" in err and not out.exists()
+    assert main(argv + ["--json"], env) == 0  # the details need no extra
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "`crib hardware card --out DIR` prints the card" in readme
+    said = readme.split("`crib hardware card --out DIR` prints the card", 1)[1][:200]
+    assert "need the `hardware` extra" in said
 
 
 @pytest.mark.parametrize("what", ["guide", "power", "bom", "pins", "wiring", "face"])

@@ -19,13 +19,15 @@ RECORD = "/games"  # the game record's folder on flash (beside /state and /wifi)
 
 
 def build(app, key, join_url, files=PAGE, record=RECORD, setup=None, hosts=None,
-          hooks=False, clock=None, nonce=None, log_files=None):
+          hooks=False, clock=None, nonce=None, log_files=None, suits=False):
     """The BoardServer over app (pegboard.app.App): the page's files in the folder files,
     the game record in the folder record (None: in memory), setup (a
     cribcore.table.session.Setup: what is not asked), hosts (the Host headers answered,
     None: any), hooks (the tests' routes), clock (() -> ms; time.ticks_ms), nonce (the
     questions' ids begin with it: random when None), log_files (the record's filesystem:
-    pegboard.gamerecord.Files when None)."""
+    pegboard.gamerecord.Files when None), suits (each show card asked by rank and suit,
+    as `crib serve --suits`; by default the show by ranks, as `crib serve`: a hand laid in
+    the play goes straight to its confirmation, which asks its flush and nobs once)."""
     import os
 
     from boardweb.appboard import AppBoard
@@ -38,7 +40,7 @@ def build(app, key, join_url, files=PAGE, record=RECORD, setup=None, hosts=None,
     if clock is None:
         from time import ticks_ms as clock
     board = AppBoard(app, clock)
-    view, options = Events(), {"confirm": True}
+    view, options = Events(), {"confirm": True, "ranks": not suits}
     if record is None:
         session = Session(board, view, options)
     else:
@@ -48,8 +50,12 @@ def build(app, key, join_url, files=PAGE, record=RECORD, setup=None, hosts=None,
         register(app, log)  # the `games` verb: `crib history import` reads them over USB
         session = RecordSession(log, board, view, options)
     engine = TableEngine(session, setup or Setup(), nonce=nonce or _hex(os.urandom(3)))
-    # No picture of the board (its own LEDs are the board): as crib serve without one.
-    room = Room(engine, run=_hex(os.urandom(4)), extra={"board_rev": None, "lanes": None})
+    # The board's picture is drawn by the page from its layout (the holes, each lane's
+    # name and colour) and the pegs in the state: no picture is made here.
+    lanes = [{"name": ln.name, "colour": "#%02x%02x%02x" % tuple(ln.colour)}
+             for ln in app.config.lanes]
+    room = Room(engine, run=_hex(os.urandom(4)),
+                extra={"board_rev": None, "lanes": lanes, "holes": app.config.holes})
     room.start()
     return BoardServer(room, board, key, files, join_url, hosts, hooks)
 

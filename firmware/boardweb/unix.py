@@ -5,12 +5,14 @@ starts it with the heap capped):
 
     MICROPYPATH=firmware:MICRODOT micropython -X heapsize=256K -m boardweb.unix \\
         --port 8080 --key KEY --files DIR [--names Alice,Bob] [--target 121]
-        [--dealer 0] [--join URL] [--hosts h1,h2] [--store DIR] [--hooks]
+        [--dealer 0] [--join URL] [--hosts h1,h2] [--store DIR] [--hooks] [--suits]
 
 --files DIR   the page's gzipped files (crib.web.assets.write) and qr.svg if made
 --names       the players (else the page asks); --target 61/121; --dealer a player
 --store DIR   the board's state and its game record (DIR/games) on disk, as on flash: a
               game cut off goes on at the next start (without it, all in memory)
+--suits       each show card asked by rank and suit (crib serve --suits); by default the
+              show by ranks, as crib serve plays it
 --hooks       the tests' /test/board (pegs and lit LEDs) and /test/heap routes
 Prints `serving PORT` when it listens; exit status 2 for bad arguments.
 """
@@ -22,19 +24,19 @@ if hasattr(gc, "threshold"):
     gc.threshold(32768)  # collect often enough that garbage never spreads over the heap
 
 USAGE = ("usage: boardweb.unix --port N --key KEY --files DIR [--names A,B] [--target N]"
-         " [--dealer N] [--join URL] [--hosts H,...] [--store DIR] [--hooks]")
+         " [--dealer N] [--join URL] [--hosts H,...] [--store DIR] [--hooks] [--suits]")
 VALUED = ("--port", "--key", "--files", "--names", "--target", "--dealer", "--join",
           "--hosts", "--store")
 
 
 def parse_args(argv):
     """The options as a dict; ValueError if bad."""
-    opts = {"hooks": False}
+    opts = {"hooks": False, "suits": False}
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a == "--hooks":
-            opts["hooks"] = True
+        if a in ("--hooks", "--suits"):
+            opts[a[2:]] = True
         elif a in VALUED and i + 1 < len(argv):
             opts[a[2:]] = argv[i + 1]
             i += 1
@@ -67,7 +69,8 @@ def make(opts):
     hosts = opts["hosts"].split(",") if "hosts" in opts else None
     join = opts.get("join") or "http://127.0.0.1:%d/?k=%s" % (opts["port"], opts["key"])
     record = opts["store"] + "/games" if "store" in opts else None
-    return build(app, opts["key"], join, opts["files"], record, setup, hosts, opts["hooks"])
+    return build(app, opts["key"], join, opts["files"], record, setup, hosts, opts["hooks"],
+                 suits=opts["suits"])
 
 
 def main(argv):

@@ -92,6 +92,7 @@ def serve(app, network=None, files=None, urandom=None, sleep_ms=None, web=None):
     web = web or server()
     if web is None:
         app.warn("wifi", "no web server (boardweb.serve) on the flash: play over USB")
+        app.renderer.alert(True)  # and its lights say so (docs/board.md)
         return False
     try:
         if network is None:
@@ -101,6 +102,7 @@ def serve(app, network=None, files=None, urandom=None, sleep_ms=None, web=None):
         address = AccessPoint(network, sleep_ms).open(details["ssid"], details["password"])
     except Exception as e:  # noqa: BLE001 - no radio, a driver error: play over USB instead
         app.warn("wifi", "the access point did not open: %r" % (e,))
+        app.renderer.alert(True)  # and its lights say so (docs/board.md)
         return False
     try:
         web(app, details["key"], address)
@@ -109,5 +111,6 @@ def serve(app, network=None, files=None, urandom=None, sleep_ms=None, web=None):
         # would fail again at every restart, and USB (deploy's way in) would never answer.
         # The game is on flash; the next power-up serves it again.
         app.warn("wifi", "the board's web server stopped: %r" % (e,))
+        app.renderer.alert(True)  # and its lights say so (docs/board.md)
         return False
     return True

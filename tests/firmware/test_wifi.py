@@ -358,3 +358,31 @@ def test_a_server_that_cannot_listen_gives_the_app_its_usb_port_back(monkeypatch
                         str(tmp_path), None)
     assert rig.app.port is usb
     assert rig.ask("peg p=0 n=2").args["p0"] == (0, 2)
+
+
+class _Radio(FakeNetwork):
+    def WLAN(self, kind):
+        raise OSError("no radio")
+
+
+@pytest.mark.parametrize("why", ["no server", "no radio", "server fails"])
+def test_a_board_whose_wifi_does_not_come_up_says_so_on_usb_and_in_its_lights(
+        why, monkeypatch):
+    rig = Rig(desk_verbs=False)
+
+    def failing(app, key, address):
+        raise OSError("cannot listen")
+
+    def idle(app, key, address):
+        raise AssertionError("not served without an access point")
+
+    if why == "no server":
+        monkeypatch.setattr(wifi, "server", lambda: None)
+    assert rig.app.renderer._alert is False
+    net = _Radio() if why == "no radio" else FakeNetwork()
+    web = {"no server": None, "no radio": idle, "server fails": failing}[why]
+    assert wifi.serve(rig.app, net, Files(), _rand(), net.sleep_ms, web) is False
+    assert [w[0] for w in rig.app.warnings] == ["wifi"]
+    # the alert's red blink on holes 1-3 (tests/board/test_render.py) is on: the same as a
+    # refused config's (a pattern of its own cost the firmware's 96K heap test its margin)
+    assert rig.app.renderer._alert is True

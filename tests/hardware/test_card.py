@@ -151,3 +151,35 @@ def test_bad_card_requests_fail_cleanly_and_write_nothing(tmp_path, capsys, argv
     err = capsys.readouterr().err
     assert err.startswith("crib: error: ") and words in err
     assert not (tmp_path / "out").exists()
+
+
+def test_or_type_the_address_sits_right_over_its_address():
+    drawn = card.items(DETAILS)
+    words = next(it for it in drawn if it.text.startswith("or type the address"))
+    address = next(it for it in drawn if it.kind == "text" and it.text == DETAILS.page_url())
+    assert words.x == address.x and 0 < address.y - words.y <= 1.5 * words.size
+    assert address.y + address.size <= card.HEIGHT - 1  # on the card, above its edge
+    others = [it for it in drawn if it is not words and it.kind == "text"]
+    assert all(not (it.x == words.x and words.y <= it.y < address.y) for it in others)
+
+
+def test_without_a_board_the_hints_are_options_crib_hardware_card_has(capsys, monkeypatch):
+    import argparse
+
+    import crib.connect
+    from crib.board.ports import NoBoardFound
+    from crib.commands import hardware
+
+    def no_board(*args, **kw):  # as `--port auto` finds none
+        raise NoBoardFound("no Pico found (USB id 2E8A); plug the board in, give --port "
+                           "PATH|URL, or try the virtual board with --board sim")
+
+    monkeypatch.setattr(crib.connect, "open_link", no_board)
+    assert main(["hardware", "card", "--out", "x"]) == 1
+    err = capsys.readouterr().err
+    parser = argparse.ArgumentParser()
+    hardware.add_arguments(parser)
+    known = {o for a in parser._actions for o in a.option_strings}
+    named = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", err))
+    assert named and named <= known, (named - known, err)
+    assert {"--port", "--ssid", "--password", "--key"} <= named and "no Pico found" in err

@@ -93,6 +93,7 @@ class Phone:
                      if "Content Security Policy" in m.text else None)
         self.seat = seat
         self.taps = 0
+        self.sent = 0.0
         self.open(url)
 
     def open(self, url):
@@ -141,6 +142,7 @@ class Phone:
             self.shot("web-landscape.png", once=True)
             self.page.set_viewport_size(PHONE["viewport"])
         for sel in taps(q, text):
+            self.sent = time.monotonic()  # the last tap's: the answer leaves with it
             self.page.click("#panel " + sel, timeout=WAIT_MS)
             self.taps += 1
             if self.page.is_visible("#panel .suits"):
@@ -181,3 +183,10 @@ class Phone:
     def close(self):
         assert not self.errors, self.errors
         self.context.close()
+
+
+def spread(seconds):
+    """p50 and p99 of seconds, in ms, and how many."""
+    ms = sorted(1000 * x for x in seconds)
+    return "p50 %.0f ms, p99 %.0f ms (%d answers)" % (
+        ms[len(ms) // 2], ms[min(len(ms) - 1, len(ms) * 99 // 100)], len(ms))

@@ -5,9 +5,10 @@ the server stopped mid-hand and resumed at the same address; the cards picked ke
 a reload. `crib serve` runs as players run it."""
 
 import signal
+import time
 
 import pytest
-from browser import Phone, Serve
+from browser import Phone, Serve, spread
 from webtools import Players
 
 pytestmark = pytest.mark.browser
@@ -19,10 +20,11 @@ class _Q:
 
 
 
-def play(serve, phones, players, until, check_board=True):
+def play(serve, phones, players, until, check_board=True, lag=None):
     """Answer each question on the phone of the seat asked (the first phone when no one is
     asked) until until(state) is true; every phone must show each new question. Returns
-    the taps per hand (by hand number)."""
+    the taps per hand (by hand number); lag (a list) gets, for each answer, the seconds
+    from its last tap to the other phones' showing the next question."""
     taps = {}
     s = serve.state()
     last_pegs = s["view"]["pegs"]
@@ -35,6 +37,8 @@ def play(serve, phones, players, until, check_board=True):
         taps[hand] = taps.get(hand, 0) + phone.taps - before
         for other in phones:  # pushed to every screen
             other.wait_for(new)
+        if lag is not None:
+            lag.append(time.monotonic() - phone.sent)
         s = serve.state()
         assert s["question"] is None or s["question"]["id"] == new
         if check_board and s["view"]["pegs"] != last_pegs and not s["view"]["over"]:
@@ -51,7 +55,9 @@ def test_a_whole_two_player_game_tapped_on_two_phones(browser, tmp_path):
         assert phones[1].holes() == 2 * 122  # the two lanes in play, start to game hole
         phones[0].shot("web-starter.png")
         players = Players(2, 121, False, seed=3)
-        taps = play(serve, phones, players, lambda s: s["question"]["kind"] == "another")
+        lag = []
+        taps = play(serve, phones, players, lambda s: s["question"]["kind"] == "another",
+                    lag=lag)
         s = serve.state()
         g = players.g
         assert g.over and s["view"]["over"] and s["view"]["scores"] == list(g.scores)
@@ -59,7 +65,8 @@ def test_a_whole_two_player_game_tapped_on_two_phones(browser, tmp_path):
         for phone in phones:
             assert "wins" in phone.page.text_content("#log")
         phones[0].shot("web-over.png")
-        print("taps per hand:", taps)
+        print("crib serve: taps per hand:", taps)
+        print("crib serve: answer to the other phone: %s" % spread(lag))
         full = [taps[h] for h in sorted(taps)[:-1]]  # the last hand stops at 121
         assert len(full) >= 4 and all(12 <= t <= 24 for t in full)
         assert sum(full) / len(full) <= 20  # a hand with cards, its show by ranks

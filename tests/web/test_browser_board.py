@@ -5,10 +5,11 @@ lights, and the lane asked to play, which pulses) checked after each peg. Screen
 $CRIB_SHOTS as board-*.png."""
 
 import os
+import time
 
 import httpx2 as httpx
 import pytest
-from browser import Phone
+from browser import Phone, spread
 from webtools import KEY, NAMES, Players
 
 from crib.web.unixboard import UnixBoard
@@ -34,12 +35,17 @@ def test_a_whole_game_on_two_phones_against_the_board(browser):
             players = Players(2, 61, False, seed=5)
             s = http.get("/state").json()
             pegged = shots = 0
+            taps, lag = {}, []
             while s["question"]["kind"] != "another":
                 q = s["question"]
                 phone = phones[q["asks"] if q["asks"] is not None else 0]
+                before = phone.taps
                 new = phone.answer(q, players.answer(_Q(q)))
+                hand = s["view"]["hand"]["number"]
+                taps[hand] = taps.get(hand, 0) + phone.taps - before
                 for other in phones:  # pushed to every screen
                     other.wait_for(new)
+                lag.append(time.monotonic() - phone.sent)
                 before, s = s, http.get("/state").json()
                 lit = http.get("/test/board").json()
                 assert lit["pegs"] == s["view"]["pegs"], (q, lit, s["view"]["pegs"])
@@ -55,6 +61,11 @@ def test_a_whole_game_on_two_phones_against_the_board(browser):
             g = players.g
             assert g.over and s["view"]["over"] and s["view"]["scores"] == list(g.scores)
             assert pegged > 10
+            print("the board: taps per hand:", taps)
+            print("the board: answer to the other phone: %s" % spread(lag))
+            full = [taps[h] for h in sorted(taps)[:-1]]  # the last hand stops at 61
+            assert len(full) >= 2 and all(12 <= t <= 24 for t in full), taps
+            assert sum(full) / len(full) <= 20, taps  # its show by ranks, as crib serve
             for phone in phones:
                 assert "wins" in phone.page.text_content("#log")
             phones[0].shot("board-over.png")

@@ -61,6 +61,7 @@ def test_a_page_without_its_key_says_which_address_to_open(browser, tmp_path):
         page = context.new_page()
         page.goto(a + "/")
         page.wait_for_selector("body.offline", timeout=WAIT_MS)
-        assert "open the one crib serve printed" in page.text_content("#net")
+        said = page.text_content("#net")
+        assert "open the game's joining address again" in said and "crib serve" not in said
         assert "Alice" not in page.content()
         context.close()

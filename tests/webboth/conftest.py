@@ -4,7 +4,7 @@ disk and a board in memory) and the board's own (firmware/boardweb: microdot und
 MicroPython's unix port with its heap capped, the firmware App as its board, a process of
 its own). Each starts once per test module and worker (a module's tests share its game),
 set up the same: Alice and Bob to 121 (a module's TARGET if it has one), Alice deals,
-confirmations asked."""
+confirmations asked, the game options `crib serve`'s own (the show by ranks)."""
 
 import os
 import sys
@@ -17,6 +17,18 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from webtools import KEY, NAMES, make_hub  # noqa: E402
 
 KINDS = ("crib", "board")
+
+
+def serve_options():
+    """The game options `crib serve` plays with when given none."""
+    import argparse
+
+    from crib.commands import serve
+    from crib.commands._options import table_options
+
+    parser = argparse.ArgumentParser()
+    serve.add_arguments(parser)
+    return table_options(parser.parse_args([]), ranks=True)
 
 
 class Server:
@@ -37,7 +49,8 @@ def server(request):
         from crib.web.server import Background
 
         with tempfile.TemporaryDirectory() as d:
-            hub = make_hub(os.path.join(d, "history.sqlite3"), target=target)
+            hub = make_hub(os.path.join(d, "history.sqlite3"), target=target,
+                           options=serve_options())
             app = create_app(hub, KEY, "http://127.0.0.1/?k=" + KEY)
             with Background(app) as url:
                 yield Server("crib", url)

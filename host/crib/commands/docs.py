@@ -12,8 +12,8 @@ from crib.errors import CribError
 
 HELP = "show a guide: crib docs lists them, crib docs table shows one"
 # The guides a wheel carries (pyproject.toml's package data for crib.docs), in docs/.
-GUIDES = ("table", "web", "club", "practice", "advisor", "shuffle", "board", "sim", "link",
-          "protocol")
+GUIDES = ("table", "web", "boardweb", "club", "practice", "advisor", "shuffle", "board",
+          "sim", "link", "protocol")
 HARDWARE = "hardware"  # the build guide: made from the layout by `crib hardware guide`
 PACKAGED = Path(__file__).resolve().parent.parent / "docs"  # crib/docs in a wheel
 SOURCE = Path(__file__).resolve().parents[3] / "docs"  # docs/ in a source checkout

@@ -124,10 +124,17 @@ def _card(args: Namespace, env: Env) -> int:
                             "(the details are then read from the board)")
         d = card.Details(args.ssid, args.password, args.key, args.address or card.ADDRESS)
     else:
+        from crib.board.ports import NoBoardFound
         from crib.board.wifi import details
         from crib.connect import open_link
 
-        with open_link(args.port or env.environ.get("CRIB_PORT") or "auto") as link:
+        try:
+            link = open_link(args.port or env.environ.get("CRIB_PORT") or "auto")
+        except NoBoardFound as e:  # its hints are this command's own options
+            raise CribError("%s: plug the board in by USB, give --port PATH|URL, or give"
+                            " --ssid, --password and --key (as `crib board wifi` prints"
+                            " them)" % str(e).split(";")[0]) from None
+        with link:
             d = card.Details(**details(link))
     if args.json:
         env.print(json.dumps(d.to_dict(), indent=2, sort_keys=True))

@@ -2,6 +2,9 @@
 on a TCP socket with --socket, drawn live in the terminal; keys act as its buttons. Where
 there are no pseudo terminals (Windows) it listens on a local TCP socket instead.
 
+With --wifi it runs the board's own web server instead (a Pico 2 W's phone page, served
+by the board: crib.web.wifisim), on this computer under MicroPython.
+
 Other crib commands reach it with --port PATH (the pty printed at the start, or the
 stable link STORE/tty), --port socket://HOST:PORT, or --board sim. Its state lives in
 --store: quit and start again with the same store and the game is where it was.
@@ -16,6 +19,7 @@ from argparse import ArgumentParser, Namespace
 from types import FrameType
 from typing import TYPE_CHECKING, NoReturn
 
+from crib.commands._options import port_number
 from crib.env import Env
 from crib.errors import CribError
 
@@ -43,6 +47,14 @@ def add_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--python", metavar="PATH", default=None,
                         help="the interpreter for the runner (default: this Python; "
                              "micropython works too)")
+    parser.add_argument("--wifi", action="store_true",
+                        help="instead, the board's own web server (a Pico 2 W's: the phone"
+                             " page served by the board) on this computer, under"
+                             " MicroPython; its game is kept in STORE/wifi")
+    parser.add_argument("--web-port", type=port_number, default=None, metavar="N",
+                        help="with --wifi: the TCP port (default 8122; 0: any free)")
+    parser.add_argument("--no-qr", dest="qr", action="store_false",
+                        help="with --wifi: do not draw the QR code in the terminal")
 
 
 def run(args: Namespace, env: Env) -> int:
@@ -52,6 +64,14 @@ def run(args: Namespace, env: Env) -> int:
     from crib.sim.store import default_store, parse_address, running_sim, store_layout
     from crib.sim.virtual import VirtualBoard
 
+    if args.wifi:
+        from crib.web import wifisim
+
+        port = wifisim.DEFAULT_PORT if args.web_port is None else args.web_port
+        return wifisim.run(args.store or default_store(env.environ), port, args.qr,
+                           env.stdout)
+    if args.web_port is not None:
+        raise CribError("--web-port goes with --wifi (the board's own web server)")
     address = parse_address(args.socket) if args.socket else None
     store = args.store or default_store(env.environ)
     # A store crib widened for four lanes keeps its own layout (crib.sim.store.write_layout).

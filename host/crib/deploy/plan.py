@@ -27,8 +27,10 @@ PAGE = "page"  # the phone page's files, pre-compressed (crib.web.assets), on a 
 # StateMachine (its TX FIFO), which MicroPython 1.23 brought.
 MIN_MICROPYTHON = (1, 23, 0)
 DOWNLOAD = "https://micropython.org/download/RPI_PICO/"
+DOWNLOAD_2W = "https://micropython.org/download/RPI_PICO2_W/"
 FLASH_HOW = ("hold BOOTSEL while plugging the Pico in and copy the RPI_PICO .uf2 from %s "
-             "onto the drive that appears" % DOWNLOAD)
+             "onto the drive that appears (RPI-RP2; a Pico 2 W: the RPI_PICO2_W .uf2, 1.25"
+             " or newer, from %s onto the drive RP2350)" % (DOWNLOAD, DOWNLOAD_2W))
 
 
 class DeployError(CribError):

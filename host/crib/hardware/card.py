@@ -77,12 +77,14 @@ def items(d: Details) -> list[Item]:
         Item("text", 6, 9.5, 2.6, "Scan 1 with a phone's camera, then 2. No app needed."),
         Item("qr", left, 13, QR, d.join_payload()),
         Item("qr", right, 13, QR, d.page_url()),
-        Item("text", left, 50, 2.8, "1  Join the board's Wi-Fi", "B"),
-        Item("text", right, 50, 2.8, "2  Open the game", "B"),
-        Item("text", left, 54.5, 2.5, "Wi-Fi  " + d.ssid, "M"),
-        Item("text", left, 58.5, 2.5, "Password  " + d.password, "M"),
-        Item("text", right, 54.5, 2.5, "or type the address:"),
-        Item("text", left, 62.5, 2.5, d.page_url(), "M"),
+        Item("text", left, 49.5, 2.8, "1  Join the board's Wi-Fi", "B"),
+        Item("text", right, 49.5, 2.8, "2  Open the game", "B"),
+        Item("text", left, 53.5, 2.5, "Wi-Fi  " + d.ssid, "M"),
+        Item("text", left, 57, 2.5, "Password  " + d.password, "M"),
+        # The words right over the address they announce (the address is too long for
+        # the second code's column: both run the card's width).
+        Item("text", left, 60.5, 2.5, "or type the address:"),
+        Item("text", left, 63.8, 2.5, d.page_url(), "M"),
     ]
 
 

@@ -14,7 +14,8 @@ every connected screen as one JSON text per change.
 act() runs Room.act on the worker, once: the room checks the question is the open one and
 the turn, runs the engine, numbers its events and builds the state; a refusal is a
 Refused (status, message) and changes nothing. The hub adds the board's picture revision
-and its lanes' names and colours to the state (Room.show), and polls the board every
+and its layout (lanes' names and colours, holes: the page draws the board from them and the
+pegs) to the state (Room.show), and polls the board every
 POLL_S for its buttons' presses (Room.poll).
 """
 
@@ -119,9 +120,12 @@ class Hub:
         return True
 
     def _extra(self) -> dict[str, Any]:
-        """The hub's own fields of the state: the board picture's revision and lanes."""
+        """The hub's own fields of the state: the board picture's revision, and the board's
+        layout the page draws it from: its lanes (names and colours) and holes, kept once
+        read (a board that misses one reading keeps its picture and its rows' colours)."""
         return {"board_rev": self.board_rev if self.svg else None,
-                "lanes": getattr(self._picture, "lanes", None) if self.svg else None}
+                "lanes": getattr(self._picture, "lanes", None),
+                "holes": getattr(self._picture, "holes", None)}
 
     def _show(self) -> None:
         """A new picture: the state again with its revision (the room builds nothing)."""

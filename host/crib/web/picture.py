@@ -10,12 +10,14 @@ class BoardPicture:
     """A function of a board giving its picture as SVG text now, or None for a board
     without LEDs to read (--board none) or one that does not answer. store: the virtual
     board's folder (its layout may have been widened for four lanes). Once a picture is
-    drawn, `lanes` says each lane's name and colour ("#rrggbb"), so the page colours each
-    side's row as its lane."""
+    drawn, `lanes` says each lane's name and colour ("#rrggbb") and `holes` the holes a
+    lane has: the page draws the board from them and the pegs, and colours each side's
+    row as its lane."""
 
     def __init__(self, store: str | None) -> None:
         self.store = store
         self.lanes: list[dict[str, str]] | None = None
+        self.holes: int | None = None
         self._key: Any = None
         self._svg: str | None = None
 
@@ -48,6 +50,7 @@ class BoardPicture:
                 self._key = key
                 self.lanes = [{"name": ln.name, "colour": hex_colour(ln.colour)}
                               for ln in config.lanes]
+                self.holes = config.holes
             return self._svg
         except (CribError, CoreError, OSError):  # offline or busy: no picture this time
             return None

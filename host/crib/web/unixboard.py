@@ -58,11 +58,13 @@ def free_port() -> int:
 
 class UnixBoard:
     """The board's server as a process (module docstring). names/target/dealer: the
-    game's setup (else the page asks); hooks: the tests' /test/board and /test/heap."""
+    game's setup (else the page asks); hooks: the tests' /test/board and /test/heap;
+    suits: each show card asked by rank and suit (else by ranks, as crib serve)."""
 
     def __init__(self, key: str, names: list[str] | None = None, target: int = 121,
                  dealer: int | None = 0, heap: str = HEAP, hooks: bool = True,
-                 hosts: list[str] | None = None, firmware: str | Path | None = None):
+                 hosts: list[str] | None = None, firmware: str | Path | None = None,
+                 suits: bool = False):
         self.key = key
         self.port = free_port()
         self.url = "http://127.0.0.1:%d" % self.port
@@ -81,6 +83,8 @@ class UnixBoard:
             args += ["--hosts", ",".join(hosts)]
         if hooks:
             args.append("--hooks")
+        if suits:
+            args.append("--suits")
         self.args = args
         self.firmware = str(firmware or firmware_dir())
         self.proc: subprocess.Popen | None = None

@@ -19,7 +19,7 @@
   const ASKED = / \([^()]*\/[^()]*\)$/; // a prompt's "(Y/n)", "(y/flush/n)": the buttons say it
   const $ = (id) => document.getElementById(id);
   let state = null, qid = null, busy = false, picked = [], rankOpen = null, totals = false;
-  let seenSeq = 0, boardRev = null;
+  let seenSeq = 0, boardKey = null;
   // A tap this soon after the question changed was meant for the screen before: ignored.
   const SETTLE_MS = 400, RETRY_MS = 2000;
   let settleTimer = null, pending = null, retryTimer = null;
@@ -43,7 +43,9 @@
   function cardSpan(c) { return el("span", { class: isRed(c) ? "red" : "" }, cardText(c)); }
 
   // -- talking to the server ------------------------------------------------------------
-  // status 0: the request never got an answer (offline, or the companion is not running).
+  // status 0: the request never got an answer (offline, or the game's server is not
+  // running: crib serve, or the board itself; the page is the same on both, so it names
+  // neither).
   async function post(path, body) {
     let res;
     try {
@@ -51,7 +53,7 @@
         body: JSON.stringify(body) });
     } catch (e) { return { status: 0, data: { error: "not sent" } }; }
     let data = {};
-    try { data = await res.json(); } catch (e) { data = { error: "the companion did not answer (" + res.status + ")" }; }
+    try { data = await res.json(); } catch (e) { data = { error: "the game's server did not answer (" + res.status + ")" }; }
     return { status: res.status, data };
   }
   // Every answer names a joined seat. Before the players are named there are no seats to
@@ -107,9 +109,9 @@
   let lost = false, gone = false;
   function setNet() {
     let text = "";
-    if (gone) text = "This address is no longer the game's: open the one crib serve printed now (or scan its code).";
+    if (gone) text = "This address is no longer the game's: open the game's joining address again, as printed or shown now (or scan its code).";
     else if (!navigator.onLine || (lost && pending)) text = "Offline" + (pending ? ": your answer is sent when the connection is back" : ": waiting for the connection");
-    else if (lost) text = "The companion is not answering: retrying\u2026";
+    else if (lost) text = "The game's server is not answering: retrying\u2026";
     else if (pending) text = "Not sent yet: retrying\u2026";
     $("net").textContent = text;
     document.body.classList.toggle("offline", !!text);
@@ -132,7 +134,7 @@
         const res = await fetch("/state", { headers: KEYED, cache: "no-store" });
         if (res.status === 403) { source.close(); gone = true; setNet(); return; }
       } catch (e) { /* not answering yet */ }
-      setTimeout(() => { if (lost && !gone) connect(); }, RETRY_MS); // the companion restarted, say
+      setTimeout(() => { if (lost && !gone) connect(); }, RETRY_MS); // the server restarted, say
     };
   }
   window.addEventListener("online", () => { setNet(); refresh(); retry(); if (!source || source.readyState === EventSource.CLOSED) connect(); });
@@ -187,17 +189,24 @@
     qid = s.question ? s.question.id : null;
     drawSeats();
     draw();
-    if (s.board_rev !== boardRev) { boardRev = s.board_rev; drawBoard(); }
+    drawBoard();
     const news = s.log.filter((e) => e.seq > seenSeq);
     if (seenSeq && $("speak").checked) news.filter((e) => e.kind === "show").forEach(speakShow);
     if (s.log.length) seenSeq = s.log[s.log.length - 1].seq;
   }
-  async function drawBoard() {
-    if (boardRev == null) { $("board").textContent = ""; return; }
-    try {
-      const res = await fetch("/board.svg", { headers: KEYED, cache: "no-store" });
-      if (res.ok) { $("board").innerHTML = await res.text(); $("board").dataset.rev = boardRev; }
-    } catch (e) { boardRev = null; } // offline: drawn again with the next state
+  // The board drawn from the layout and the pegs both servers send (CribBoard, below),
+  // again only when they changed or the view was enlarged or put back.
+  function drawBoard() {
+    const v = state.view, pegs = v && v.pegs, big = document.body.classList.contains("board-big");
+    const tall = big && window.matchMedia("(orientation: portrait)").matches;
+    const q = state.question, sides = v && v.sides ? v.sides.length : 0, players = v && v.names ? v.names.length : 0;
+    const asked = q && q.asks != null && (q.kind === "play" || q.kind === "show" || q.kind === "crib") && sides ? (sides === players ? q.asks : q.asks % sides) : -1;
+    const marks = { target: (v && v.target) || state.holes, turn: v && v.over ? -1 : asked };
+    const drawn = state.lanes && state.holes && pegs && pegs.length ? JSON.stringify([state.lanes, state.holes, pegs, tall, marks]) : null;
+    if (drawn === boardKey) return;
+    boardKey = drawn;
+    $("board").textContent = "";
+    if (drawn) $("board").append(window.CribBoard.svg(state.holes, state.lanes, pegs, tall, marks));
   }
   function draw() {
     const q = state.question, v = state.view;
@@ -225,7 +234,7 @@
     drawChosen();
     drawPanel(q, mine || $("for").checked);
     drawHand(v);
-    drawLog(state.log);
+    drawLog(state.log, q && q.kind === "confirm");
   }
   // Game over: the winner, the score and any skunk lead the screen; "Another game?" after.
   function drawResult(r) {
@@ -393,10 +402,13 @@
     if (picked.length === need) return send(picked.join(" "));
     draw();
   }
-  function drawLog(log) {
+  // confirming: the show being confirmed is shown above its buttons, not again here.
+  function drawLog(log, confirming) {
     const box = $("log"); box.textContent = "";
     const items = log.slice(-30).reverse();
+    const inline = confirming && log.length && log[log.length - 1].kind === "show" ? log[log.length - 1] : null;
     for (const e of items) {
+      if (e === inline) continue;
       if (e.kind === "board" || e.kind === "over" || e.kind === "line" && !e.text.trim()) continue;
       const d = el("div", { class: "ev " + e.kind, "data-seq": e.seq });
       if (e.kind === "show") {
@@ -459,7 +471,7 @@
     }, true);
     setNet();
     $("for").onchange = () => draw();
-    $("board").onclick = () => { if ($("board").firstChild) document.body.classList.toggle("board-big"); };
+    $("board").onclick = () => { if ($("board").firstChild) { document.body.classList.toggle("board-big"); drawBoard(); } };
     $("seat-change").onclick = forgetSeat;
     $("speak").checked = localStorage.getItem("crib.speak") === "1";
     $("speak").onchange = () => localStorage.setItem("crib.speak", $("speak").checked ? "1" : "0");
@@ -482,4 +494,86 @@
     } catch (e) { setTimeout(start, RETRY_MS); } // not answering yet: the stream says so
     if (!source) connect();
   }
+})();
+
+// The board at phone size, drawn here from what both servers send (the board makes no
+// picture on its chip): the layout (its holes, each lane's name and colour: state.holes,
+// state.lanes) and the pegs (state.view.pegs, [back, front] per lane in play). Each lane's
+// holes run in rows of 30 (six groups of five) like lines of text, the start hole before
+// the first row and the game hole after the last; the pegs' holes lit in the lane's
+// colour, the front peg a filled disc ringed in white, the back peg an open ring (as
+// crib.picture.phone draws it). `tall`: the enlarged view on an upright phone, the same
+// picture with its rows turned into columns (the lanes left to right in the order the
+// small one has them top to bottom), each lane's name over its column. The marks are the
+// board's own: every 5th hole, the skunk lines and the game hole faint, and the marks of
+// the lane asked to play or count pulsing in its colour.
+(function () {
+  "use strict";
+  const ROW = 30, GROUP = 5, GROUP_GAP = 0.6, ROW_PITCH = 1.1, LANE_GAP = 0.9, HOLE_R = 0.36;
+  const PEG_R = 0.46, BAR_W = 0.35, X0 = 3.1, END_GAP = 1.6, MARGIN = 0.7, NAME_H = 1.6;
+  const FACE = "#261e18", DARK = "#0c0a09", RIM = "#54463a", NS = "http://www.w3.org/2000/svg";
+  const colX = (col) => X0 + col + Math.floor(col / GROUP) * GROUP_GAP;
+  function place(holes, lane, hole) { // the centre [x, y] of a lane's hole, rows across
+    const rows = Math.ceil((holes - 1) / ROW);
+    const top = MARGIN + 0.5 + lane * ((rows - 1) * ROW_PITCH + 1 + LANE_GAP);
+    if (hole <= 0) return [X0 - END_GAP, top];
+    if (hole >= holes) return [colX(ROW - 1) + END_GAP, top + (rows - 1) * ROW_PITCH];
+    return [colX((hole - 1) % ROW), top + Math.floor((hole - 1) / ROW) * ROW_PITCH];
+  }
+  function node(tag, attrs, parent) {
+    const e = document.createElementNS(NS, tag);
+    for (const k in attrs) e.setAttribute(k, typeof attrs[k] === "number" && !k.startsWith("data-") ? attrs[k].toFixed(2) : attrs[k]);
+    parent.append(e);
+    return e;
+  }
+  // The marks the board lights faintly (every 5th hole, the skunk lines, the game hole),
+  // no brighter than a peg's hole so that the pegs stand out.
+  const MARK = "#5a4634", SKUNK = "#4b2a66", GAME = "#686868";
+  function markOf(hole, target) {
+    if (hole === target) return GAME;
+    if (hole === target - 30 || (target >= 121 && hole === target - 60)) return SKUNK;
+    return hole > 0 && hole < target && hole % 5 === 0 ? MARK : null;
+  }
+  // marks: {target, turn} (turn: the lane asked to play or count, its marks pulse; -1 none)
+  function svg(holes, lanes, pegs, tall, marks) {
+    marks = marks || { target: holes, turn: -1 };
+    const n = Math.max(1, Math.min(lanes.length, pegs.length));
+    const w = colX(ROW - 1) + END_GAP + MARGIN, h = place(holes, n - 1, holes)[1] + 0.5 + MARGIN;
+    const shift = tall ? NAME_H : 0; // room for the names over the columns
+    const at = (x, y) => (tall ? [y, x + shift] : [x, y]);
+    const s = document.createElementNS(NS, "svg");
+    s.setAttribute("viewBox", "0 0 " + (tall ? [h, w + shift] : [w, h]).map((v) => v.toFixed(2)).join(" "));
+    s.setAttribute("class", "phone-board" + (tall ? " tall" : ""));
+    node("rect", { class: "face", x: 0, y: 0, width: tall ? h : w, height: tall ? w + shift : h, rx: 0.6, fill: FACE }, s);
+    for (let lane = 0; lane < n; lane++) {
+      const colour = lanes[lane].colour, top = place(holes, lane, 1)[1], bottom = place(holes, lane, holes)[1];
+      const [x, y] = at(MARGIN - 0.3, top - 0.45), len = bottom - top + 0.9;
+      const bar = node("rect", { class: "lane", "data-lane": lane, x, y, width: tall ? len : BAR_W, height: tall ? BAR_W : len, rx: 0.15, fill: colour }, s);
+      node("title", {}, bar).textContent = lanes[lane].name;
+      if (tall) {
+        const t = node("text", { class: "lane-label", "data-lane": lane, x: (top + bottom) / 2, y: NAME_H - 0.45, fill: colour, "font-size": 1.0, "font-weight": 700, "text-anchor": "middle" }, s);
+        t.textContent = lanes[lane].name;
+      }
+    }
+    const lit = pegs.map((p) => p.filter((x) => x > 0));
+    for (let lane = 0; lane < n; lane++) {
+      for (let hole = 0; hole <= holes; hole++) {
+        const [x, y] = at(...place(holes, lane, hole));
+        const on = lit[lane].includes(hole), mark = markOf(hole, marks.target);
+        const c = node("circle", { class: "hole" + (mark && !on ? " mark" + (lane === marks.turn && mark === MARK ? " turn" : "") : ""), "data-lane": lane, "data-hole": hole, cx: x, cy: y, r: HOLE_R, fill: on ? lanes[lane].colour : mark || DARK, stroke: RIM, "stroke-width": 0.08 }, s);
+        if (lane === marks.turn) c.style.setProperty("--c", lanes[lane].colour);
+      }
+    }
+    for (let lane = 0; lane < n; lane++) {
+      const [back, front] = pegs[lane], colour = lanes[lane].colour;
+      if (back !== front) {
+        const [x, y] = at(...place(holes, lane, back));
+        node("circle", { class: "peg back", "data-lane": lane, "data-hole": back, cx: x, cy: y, r: PEG_R - 0.06, fill: "none", stroke: colour, "stroke-width": 0.16 }, s);
+      }
+      const [x, y] = at(...place(holes, lane, front));
+      node("circle", { class: "peg front", "data-lane": lane, "data-hole": front, cx: x, cy: y, r: PEG_R, fill: colour, stroke: "#ffffff", "stroke-width": 0.12 }, s);
+    }
+    return s;
+  }
+  window.CribBoard = { svg };
 })();
