@@ -22,10 +22,10 @@ FILES = {"guide": ("README.md",), "power": ("power.md",), "bom": ("BOM.csv", "BO
          "stripboard": ("stripboard.svg",),
          "face": ("face.svg",),
          "cut": ("face-cut.svg", "face.dxf", "face-template-a4.pdf",
-                 "face-template-letter.pdf"),
+                 "face-template-letter.pdf", "face-cut-preview.png"),
          "box": ("box-cut.svg", "box.dxf", "box-template-a4.pdf", "box-template-letter.pdf",
                  "diffuser-cut.svg", "diffuser.dxf", "section.svg", "box-views.svg",
-                 "box-views.png"),
+                 "box-views.png", "box-cut-preview.png", "diffuser-cut-preview.png"),
          "card": ("card.pdf", "card.png")}  # made by _card, from a board's Wi-Fi details
 CARD = FILES["card"]
 HAND = ("hand-box.md", "hand-cutlist.csv", "hand-sheet.svg", "hand-box-views.svg",

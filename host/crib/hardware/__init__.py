@@ -24,7 +24,8 @@ DOCS = ("README.md", "power.md", "BOM.csv", "BOM.md", "pins.md", "schematic.svg"
         "face-template-a4.pdf", "face-template-letter.pdf", "section.svg", "box-cut.svg",
         "box.dxf", "box-template-a4.pdf", "box-template-letter.pdf", "diffuser-cut.svg",
         "diffuser.dxf", "box-views.svg", "box-views.png", "hand-box.md", "hand-cutlist.csv",
-        "hand-sheet.svg", "hand-box-views.svg", "hand-box-views.png")
+        "hand-sheet.svg", "hand-box-views.svg", "hand-box-views.png", "face-cut-preview.png",
+        "box-cut-preview.png", "diffuser-cut-preview.png")
 
 
 def load_layout(path: str | Path | None = None) -> tuple[Config, str]:
@@ -59,6 +60,10 @@ def document(name: str, config: Config, source: str, spec: FaceSpec = face.DEFAU
     if name == "face.dxf":
         from crib.hardware.dxf import dxf_text
         return dxf_text(config, spec, ps)
+    if name.endswith("-preview.png"):
+        from crib.hardware.preview import preview_png
+        return preview_png(str(document(name.replace("-preview.png", ".svg"), config, source,
+                                        spec, ps)))
     if name.endswith(("views.svg", "views.png")):
         from crib.hardware.views import views
         return views(config, "hand" if name.startswith("hand") else "laser", name[-3:], spec,
