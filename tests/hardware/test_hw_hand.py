@@ -17,7 +17,6 @@ from test_hw_fabrication import LAYOUTS
 from crib import hardware
 from crib.cli import main
 from crib.hardware import box, hand, hand_doc, panel
-from crib.layout import face
 
 BS = box.DEFAULT_BOX
 
@@ -62,7 +61,8 @@ def test_the_cut_list_holds_every_piece_at_its_size(layout):
                     for b in (p.box for p in pieces))
     assert listed == placed
     assert sum(int(r["qty"]) for r in rows) == len(pieces)
-    assert all(float(r["length_mm"]) <= hand.STOCK_MM for r in rows)
+    assert hand.stock(layout)[0] == 600  # the shipped faces fit the common length
+    assert all(float(r["length_mm"]) <= 600 for r in rows)
 
 
 def test_the_pieces_make_the_box(layout):
@@ -149,7 +149,8 @@ def test_the_sheet_plan_fits_the_sheet_with_a_kerf_between_pieces(layout):
     rects = []
     for pc, x, y, length, width in plan:
         assert (length, width) == pc.size[:2]
-        assert x >= 0 and y >= 0 and x + length <= hand.SHEET[0] and y + width <= hand.SHEET[1]
+        sheet = hand.stock(layout)[1]
+        assert x >= 0 and y >= 0 and x + length <= sheet[0] and y + width <= sheet[1]
         rects.append((x - hand.KERF / 2, y - hand.KERF / 2, 0, x + length + hand.KERF / 2,
                       y + width + hand.KERF / 2, 1))
     for a, b in itertools.combinations(rects, 2):
@@ -161,7 +162,7 @@ def test_the_pine_strips_hold_every_block(layout):
     blocks = sorted(pc.name for pc in hand.pieces(layout) if pc.stock == "block")
     assert sorted(b.name for s in sticks for b in s) == blocks
     for s in sticks:
-        assert sum(b.size[0] for b in s) + hand.KERF * (len(s) - 1) <= hand.STOCK_MM
+        assert sum(b.size[0] for b in s) + hand.KERF * (len(s) - 1) <= hand.stock(layout)[0]
 
 
 def test_the_cli_writes_the_hand_tool_files(tmp_path, capsys):
@@ -191,14 +192,14 @@ def test_the_guide_builds_the_board_two_ways():
         assert ", ".join("%g" % b.size[0] for b in s) in page, n
 
 
-def test_a_face_longer_than_the_stock_is_refused():
-    from dataclasses import replace
-
+def test_a_longer_face_takes_longer_stock_and_the_box_still_closes():
     from test_hw_documents import config
 
-    from crib.hardware.errors import HardwareError
-
-    c = config(lanes=3, holes=121)
-    spec = replace(face.DEFAULT_SPEC, led_pitch=face.DEFAULT_SPEC.led_pitch * 1.3)
-    with pytest.raises(HardwareError, match="600 mm"):
-        hand.pieces(c, spec)
+    c = config(lanes=3, holes=181)
+    p = panel.panel(c)
+    assert p.height > 600
+    length, sheet = hand.stock(c)
+    assert length == 1200 and sheet[0] == 1200 and p.height <= length
+    test_the_pieces_make_the_box(c)
+    test_the_sheet_plan_fits_the_sheet_with_a_kerf_between_pieces(c)
+    assert hand_doc.cutlist_markdown(c, "x.json").count("1200") >= 2

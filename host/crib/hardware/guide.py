@@ -9,7 +9,7 @@ import math
 import re
 from pathlib import Path
 
-from crib.hardware import box, circuit, hand
+from crib.hardware import box, circuit, hand, parts
 from crib.hardware.panel import DEFAULT_PANEL, PanelSpec, panel, split
 from crib.hardware.power import (
     BANK_EFFICIENCY,
@@ -169,15 +169,17 @@ def guide_markdown(config: Config, source: str, spec: FaceSpec = face.DEFAULT_SP
                     "(hand-box.md)." % math.ceil(pnl.height) if pnl.height > ps.bed_mm else
                     "it fits the bed whole.")
     sticks = hand.stock_strips(config, spec, ps, bs)
+    longest, sheet = hand.stock(config, spec, ps)
     values = {
         "source": "`%s`" % source,
         "board_t": "%g" % bs.board_t, "diffuser_t": "%g" % bs.diffuser_t,
         "wall": "%g" % st["wall"], "depth": "%g" % st["depth"],
+        "price": parts.price_sentence(config, spec, ps),
         "box_split": box_split, "diffuser_bed": diffuser_bed,
         "diffuser_size": "%g x %g mm" % (round(pnl.width, 1), round(pnl.height, 1)),
-        "stock_mm": "%g" % hand.STOCK_MM, "sheet": "%g x %g" % hand.SHEET,
+        "stock_mm": "%g" % longest, "sheet": "%g x %g" % sheet,
         "blocks": "%d length%s of %g mm" % (len(sticks), "s" if len(sticks) > 1 else "",
-                                           hand.STOCK_MM),
+                                           longest),
         "block": "%g" % hand.BLOCK, "usb_slot": "%g x %g mm" % (bs.usb_w, bs.usb_h),
         "usb_z": "%g" % bs.usb_z, "stack": _stack_table(bs), "engage": "%g" % bs.engage,
         "wire_d": "%g" % bs.wire_d, "singles": _singles(config, spec),

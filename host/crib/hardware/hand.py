@@ -2,8 +2,9 @@
 
 The same stack as the laser box (crib.hardware.box: corner screws, standoffs, the strip
 plate under the diffuser), but every board is a plain rectangle a saw cuts, every piece
-within STOCK_MM (600 mm, a common length of sheet and strip), and the joints are butt
-joints glued on square pine blocks instead of fingers:
+within a common length of sheet and strip (600 mm for the shipped face; a longer face
+takes the next of STOCK_LENGTHS), and the joints are butt joints glued on square pine
+blocks instead of fingers:
 
 - bottom, two sides, two ends and the strip plate from one sheet of 3 mm hardboard or MDF;
   the walls stand on the bottom (the sides run its whole length, the ends fit between);
@@ -26,8 +27,8 @@ from crib.layout import face
 from crib.layout.face import FaceSpec
 from pegboard.config import Config
 
-STOCK_MM = 600.0  # the longest piece: sheets and strips are sold in this length
-SHEET = (600.0, 400.0)  # mm: the 3 mm hardboard or MDF sheet
+STOCK_LENGTHS = (600.0, 1200.0, 2400.0)  # mm: sheets and strips are sold in these lengths
+SHEET_W = 400.0  # mm: the 3 mm hardboard or MDF sheet's width
 BLOCK = 10.0  # mm: square pine strip for the glue blocks
 KERF = 2.0  # mm a saw cut takes, kept between pieces on the sheet and the strip
 CLEAR = 2.0  # mm a glue block keeps from a standoff, a control's body, the USB slot
@@ -51,6 +52,18 @@ class Piece:
         x0, y0, z0, x1, y1, z1 = self.box
         length, width, thick = sorted((x1 - x0, y1 - y0, z1 - z0), reverse=True)
         return (round(length, 1), round(width, 1), round(thick, 1))
+
+
+def stock(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
+          ps: PanelSpec = DEFAULT_PANEL) -> tuple[float, tuple[float, float]]:
+    """(the stock's length, the sheet (length, width)): the shortest of STOCK_LENGTHS that
+    holds the face, whose size the longest pieces are."""
+    p = panel(config, spec, ps)
+    for length in STOCK_LENGTHS:
+        if max(p.width, p.height) <= length:
+            return length, (length, SHEET_W)
+    raise HardwareError("the face (%.0f x %.0f mm) is longer than the %g mm stock the "
+                        "hand-tool box is cut from" % (p.width, p.height, STOCK_LENGTHS[-1]))
 
 
 def _free(lo, hi, blocked):
@@ -86,9 +99,7 @@ def pieces(config: Config, spec: FaceSpec = face.DEFAULT_SPEC, ps: PanelSpec = D
     p = panel(config, spec, ps)
     st = box.stack(bs)
     w, h, t = p.width, p.height, bs.board_t
-    if h > STOCK_MM or w > STOCK_MM:
-        raise HardwareError("the face (%.0f x %.0f mm) is longer than the %g mm stock the "
-                            "hand-tool box is cut from" % (w, h, STOCK_MM))
+    longest = stock(config, spec, ps)[0]
     top = t + st["inside"]  # the walls' top edge: the diffuser's underside
     mounts = tuple((hl.x, hl.y, hl.d, "mount") for hl in p.holes if hl.kind == "mount")
     controls = [hl for hl in p.holes if hl.kind in ("button", "jack")]
@@ -136,17 +147,18 @@ def pieces(config: Config, spec: FaceSpec = face.DEFAULT_SPEC, ps: PanelSpec = D
             Piece("face", "face", (0.0, 0.0, top + bs.diffuser_t, w, h,
                                    top + bs.diffuser_t + bs.face_t))]
     for pc in out:
-        if pc.size[0] > STOCK_MM:
+        if pc.size[0] > longest:
             raise HardwareError("%s is %.0f mm, longer than the %g mm stock"
-                                % (pc.name, pc.size[0], STOCK_MM))
+                                % (pc.name, pc.size[0], longest))
     return out
 
 
 def sheet_layout(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
                  ps: PanelSpec = DEFAULT_PANEL, bs: BoxSpec = DEFAULT_BOX
                  ) -> list[tuple[Piece, float, float, float, float]]:
-    """[(piece, x, y, length, width)] of the sheet's pieces on the 600 x 400 sheet: rip
+    """[(piece, x, y, length, width)] of the sheet's pieces on the sheet (stock): rip
     strips across it, widest first, each strip's pieces end to end along it, a kerf apart."""
+    sheet = stock(config, spec, ps)[1]
     todo = sorted((pc for pc in pieces(config, spec, ps, bs) if pc.stock == "sheet"),
                   key=lambda pc: (-pc.size[1], -pc.size[0], pc.name))
     shelves: list = []  # [y, width, used length, [(piece, x)]]
@@ -154,28 +166,29 @@ def sheet_layout(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
     for pc in todo:
         length, width, _ = pc.size
         for shelf in shelves:
-            if width <= shelf[1] and shelf[2] + KERF + length <= SHEET[0]:
+            if width <= shelf[1] and shelf[2] + KERF + length <= sheet[0]:
                 shelf[3].append((pc, shelf[2] + KERF))
                 shelf[2] += KERF + length
                 break
         else:
             shelves.append([y, width, length, [(pc, 0.0)]])
             y += width + KERF
-    if y - KERF > SHEET[1]:
-        raise HardwareError("the box's boards need %.0f mm of a %g mm sheet" % (y, SHEET[1]))
+    if y - KERF > sheet[1]:
+        raise HardwareError("the box's boards need %.0f mm of a %g mm sheet" % (y, sheet[1]))
     return [(pc, x, shelf[0], pc.size[0], pc.size[1])
             for shelf in shelves for pc, x in shelf[3]]
 
 
 def stock_strips(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
                  ps: PanelSpec = DEFAULT_PANEL, bs: BoxSpec = DEFAULT_BOX) -> list[list]:
-    """The glue blocks packed into 600 mm lengths of pine strip, longest first."""
+    """The glue blocks packed into lengths of pine strip (stock), longest first."""
+    longest = stock(config, spec, ps)[0]
     blocks = sorted((pc for pc in pieces(config, spec, ps, bs) if pc.stock == "block"),
                     key=lambda pc: (-pc.size[0], pc.name))
     sticks: list = []
     for pc in blocks:
         for s in sticks:
-            if sum(b.size[0] + KERF for b in s) + pc.size[0] <= STOCK_MM:
+            if sum(b.size[0] + KERF for b in s) + pc.size[0] <= longest:
                 s.append(pc)
                 break
         else:
