@@ -80,3 +80,43 @@ def test_the_exploded_view_moves_every_piece_apart():
             for b in boxes[i + 1:]:
                 d = [min(a[k + 3], b[k + 3]) - max(a[k], b[k]) for k in range(3)]
                 assert min(d) <= 1e-9
+
+
+def test_the_depth_drawing_checks_the_button_bodies_against_the_room():
+    from crib.hardware import box
+
+    bs = box.DEFAULT_BOX
+    root = ET.fromstring((ROOT / "hardware" / "section.svg").read_text())
+    rects = {e.get("class"): e for e in root.iter(NS + "rect") if e.get("class")}
+    scale = float(rects["face"].get("height")) / bs.face_t
+    body = rects["button-body"]
+    assert float(body.get("height")) == pytest.approx((bs.face_t + bs.button_body) * scale)
+    bottoms = [e for e in root.iter(NS + "rect") if e.get("class") == "bottom"]
+    bottom = [e for e in bottoms if float(e.get("x")) <= float(body.get("x"))][-1]
+    gap = (float(bottom.get("y")) - float(body.get("y")) - float(body.get("height"))) / scale
+    # The room under the face, less the body: from the stack, not from the drawing's code.
+    want = bs.diffuser_t + bs.strip_h + bs.board_t + bs.room - bs.button_body
+    assert gap == pytest.approx(want) and gap >= bs.button_wires
+    text = " ".join("".join(t.itertext()) for t in root.iter(NS + "text"))
+    assert "%g mm button: %g mm under the face" % (16, bs.button_body) in text
+    assert "%g mm left for its wires" % want in text
+
+
+@pytest.mark.parametrize("body, room, ok", [(25, 20, True), (27, 20, False), (27, 25, True),
+                                            (40, 20, False)])
+def test_a_button_too_long_for_the_room_is_refused(body, room, ok):
+    from dataclasses import replace
+
+    from crib.hardware import box
+    from crib.hardware.errors import HardwareError
+
+    bs = replace(box.DEFAULT_BOX, button_body=body, room=room)
+    c = hardware.load_layout()[0]
+    if ok:
+        assert box.button_room(bs) >= bs.button_wires
+        assert box.parts(c, bs=bs)
+    else:
+        with pytest.raises(HardwareError, match="raise room"):
+            box.button_room(bs)
+        with pytest.raises(HardwareError, match="raise room"):
+            box.parts(c, bs=bs)

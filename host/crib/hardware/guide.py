@@ -175,6 +175,8 @@ def guide_markdown(config: Config, source: str, spec: FaceSpec = face.DEFAULT_SP
         "board_t": "%g" % bs.board_t, "diffuser_t": "%g" % bs.diffuser_t,
         "wall": "%g" % st["wall"], "depth": "%g" % st["depth"],
         "price": parts.price_sentence(config, spec, ps),
+        "button_body": "%g" % bs.button_body, "button_room": "%g" % box.button_room(bs),
+        "button_wires": "%g" % bs.button_wires,
         "box_split": box_split, "diffuser_bed": diffuser_bed,
         "diffuser_size": "%g x %g mm" % (round(pnl.width, 1), round(pnl.height, 1)),
         "stock_mm": "%g" % longest, "sheet": "%g x %g" % sheet,
