@@ -203,3 +203,14 @@ def test_a_longer_face_takes_longer_stock_and_the_box_still_closes():
     test_the_pieces_make_the_box(c)
     test_the_sheet_plan_fits_the_sheet_with_a_kerf_between_pieces(c)
     assert hand_doc.cutlist_markdown(c, "x.json").count("1200") >= 2
+
+
+def test_the_box_template_draws_every_board_whole():
+    """Paper has no bed: the strip plate the hand-tool box drills from it is one piece."""
+    from pdfminer.high_level import extract_text
+
+    for paper in ("a4", "letter"):
+        text = extract_text(io.BytesIO((ROOT / "hardware" /
+                                        ("box-template-%s.pdf" % paper)).read_bytes()))
+        assert "strip plate" in text and "bottom" in text
+        assert "1/2" not in text and "2/2" not in text

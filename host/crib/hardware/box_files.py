@@ -8,6 +8,8 @@ on its own, named "1/2", "2/2". The diffuser never is: a seam in it shows over t
 so it has its own file, one piece (a bed as long as the face, or a seller's cut to size).
 """
 
+from dataclasses import replace
+
 from crib.hardware import box
 from crib.hardware.box import DEFAULT_BOX, BoxSpec
 from crib.hardware.errors import HardwareError
@@ -131,5 +133,6 @@ def box_pdf(config: Config, paper: str, spec: FaceSpec = face.DEFAULT_SPEC,
     """box-template-PAPER.pdf: the boards 1:1 over pages, to saw and drill by hand."""
     from crib.hardware.template_pdf import tiled_pdf
 
-    return tiled_pdf(sheet(config, spec, ps, bs), paper,
+    whole = replace(ps, bed_mm=float("inf"))  # paper has no bed: every board whole
+    return tiled_pdf(sheet(config, spec, whole, bs), paper,
                      "Cribbage board box: the boards 1:1, %s" % paper)

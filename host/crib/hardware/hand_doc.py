@@ -105,7 +105,7 @@ def cutlist_markdown(config: Config, source: str, spec: FaceSpec = face.DEFAULT_
               "drill every hole at the diameter drawn; tape it to the diffuser and drill only "
               "the corner, button and jack holes (a step drill, slow, the acrylic clamped on "
               "scrap wood); tape it to the bottom and drill the %d corner holes. The strip "
-              "plate's holes are drawn in box-template-a4.pdf (its strip plate): its wire "
+              "plate's holes are drawn in box-template-a4.pdf (its strip plate, whole): its wire "
               "holes of %g mm and the controls' holes, %g mm larger all round."
               % (len([h for h in hand.pieces(config, spec, ps, bs)[0].holes]), bs.wire_d,
                  bs.control_clear),
@@ -114,16 +114,17 @@ def cutlist_markdown(config: Config, source: str, spec: FaceSpec = face.DEFAULT_
               "1. Dry-fit first: the sides stand on the bottom along its long edges, the ends "
               "between them; the end with the USB slot goes at the buttons' end.",
               "2. Glue the side blocks to the bottom with PVA glue, their outer faces on a "
-              "line %g mm in from the edge, then each side to the bottom's edge and its "
-              "blocks. Clamp or tape, check the corners square." % bs.board_t,
+              "line %g mm in from the edge; stand each side on the bottom's edge, flush "
+              "with it outside, glued to the bottom and to its blocks. Clamp or tape, check "
+              "the corners square." % bs.board_t,
               "3. Glue the end blocks, then the ends, between the sides (glue on their "
               "edges too). Let the glue set (an hour).",
               "4. Screw a %g mm standoff to the bottom in each corner hole (M3 x %d from "
               "below); stick the stripboard down with foam tape, the Pico's USB socket "
               "towards the slot." % (st["standoff"], st["bottom_screw"]),
               "5. Wire, stick the strip pieces on the strip plate (README.md, The strip), "
-              "lay it on the standoffs with a %g mm spacer on each, then the diffuser and "
-              "the face; an M3 x %d screw through each corner holds it all."
+              "lay it on the standoffs, a %g mm spacer on it at each corner, then the "
+              "diffuser and the face; an M3 x %d screw down through each corner holds it all."
               % (bs.strip_h, st["top_screw"]),
               "6. Finish the face (oil or clear varnish) before mounting the buttons and "
               "the jack; keep finish out of the holes.", ""]
