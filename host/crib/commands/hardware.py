@@ -103,7 +103,7 @@ def _json(config, what, ps):
 
 
 # What the `hardware` extra installs (pip install 'ledcrib[hardware]'), by import name.
-EXTRA = ("schemdraw", "ezdxf", "fpdf")
+EXTRA = ("schemdraw", "ezdxf", "fpdf", "PIL")
 
 
 def run(args: Namespace, env: Env):

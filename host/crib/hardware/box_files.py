@@ -76,7 +76,8 @@ def sheet(config: Config, spec: FaceSpec = face.DEFAULT_SPEC, ps: PanelSpec = DE
                       for hx, hy, d, kind in part.holes if y0 <= hy <= y1]
             name = part.name + (" %d/%d" % (k + 1, len(pieces)) if len(pieces) > 1 else "")
             tall = y1 - y0 > part.width
-            texts.append(_name(name, x + part.width / 2, (y1 - y0) / 2, tall, part))
+            if part.name != "diffuser":  # engraving on the diffuser would show over LEDs
+                texts.append(_name(name, x + part.width / 2, (y1 - y0) / 2, tall, part))
             height = max(height, y1 - y0)
             x += part.width + GAP
     return Panel(x - GAP, height, tuple(holes), (), tuple(texts), (), tuple(outlines))
