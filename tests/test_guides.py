@@ -13,7 +13,7 @@ from test_wheel import crib, wheel_venv  # noqa: F401 (the installed wheel, a fi
 
 from crib.cli import VERBS, main
 from crib.commands.docs import GUIDES
-from crib.commands.hardware import FILES
+from crib.commands.hardware import FILES, HAND
 from crib.env import Env
 
 pytestmark = pytest.mark.slow
@@ -23,7 +23,7 @@ REPO_PATH = re.compile(r"(?<![\w./~:-])((?:docs|host|firmware|hardware|tests|ben
 BARE_FILE = re.compile(r"(?<![\w./-])([\w-]+\.(?:md|py|csv|svg|dxf|pdf))\b")
 LINK = re.compile(r"\]\(([^)\s]+)\)")
 CRIB_DOCS = re.compile(r"`crib docs ([a-z]\w*)")  # not a placeholder: `crib docs NAME`
-HARDWARE = {name for names in FILES.values() for name in names}  # what `crib hardware` writes
+HARDWARE = {n for names in (*FILES.values(), HAND) for n in names}  # `crib hardware` writes
 
 
 def unresolved(text, where, wheel):

@@ -150,13 +150,13 @@ def test_wire_holes_sit_beside_every_piece_end_and_on_no_strip(layout):
 # -- the files ---------------------------------------------------------------------------------
 
 def expected_holes(c):
-    """Sorted diameters of every hole of the box, from the face's panel and the spec."""
+    """Sorted diameters of every hole of the box's boards (the diffuser has its own file),
+    from the face's panel and the spec."""
     p = panel.panel(c)
     mounts = [h.d for h in p.holes if h.kind == "mount"]
     controls = [h.d for h in p.holes if h.kind in ("button", "jack")]
     wires = [BS.wire_d] * len(box.wire_holes(c))
-    return sorted(mounts + controls  # the diffuser
-                  + mounts + [d + 2 * BS.control_clear for d in controls] + wires  # plate
+    return sorted(mounts + [d + 2 * BS.control_clear for d in controls] + wires  # plate
                   + mounts)  # the bottom
 
 
@@ -170,11 +170,34 @@ def test_the_dxf_cuts_every_hole_and_board(layout):
     polys = [e for e in cut if e.dxftype() == "LWPOLYLINE"]
     p = panel.panel(layout)
     pieces = len(panel.split(p))
-    assert len(polys) == 3 * pieces + 2 * pieces + 2 + 1  # long boards split, ends, slot
+    assert len(polys) == 2 * pieces + 2 * pieces + 2 + 1  # long boards split, ends, slot
+
+
+def test_the_diffuser_is_one_piece_with_its_holes_whatever_the_bed(layout):
+    """Issue 40: a seam in the diffuser shows over the LEDs, so it is never split: it has
+    its own file, one outline the face's size, and box-cut.svg has none of it."""
+    import ezdxf
+
+    p = panel.panel(layout)
+    for bed in (200.0, 400.0, 2000.0):
+        ps = replace(panel.DEFAULT_PANEL, bed_mm=bed)
+        d = box_files.sheet(layout, face.DEFAULT_SPEC, ps, diffuser=True)
+        (outline,) = d.outlines
+        xs, ys = [x for x, _ in outline], [y for _, y in outline]
+        assert (max(xs) - min(xs), max(ys) - min(ys)) == pytest.approx((p.width, p.height))
+        assert d.texts == ()  # nothing engraved: it would show over the LEDs
+        rest = box_files.sheet(layout, face.DEFAULT_SPEC, ps)
+        assert not [t for t in rest.texts if t.text.startswith("diffuser")]
+    want = sorted(h.d for h in p.holes if h.kind in ("mount", "button", "jack"))
+    doc = ezdxf.read(io.StringIO(box_files.diffuser_dxf(layout)))
+    cut = doc.modelspace().query('*[layer=="CUT"]')
+    assert sorted(round(2 * e.dxf.radius, 3) for e in cut if e.dxftype() == "CIRCLE") == [
+        round(d, 3) for d in want]
+    assert len([e for e in cut if e.dxftype() == "LWPOLYLINE"]) == 1
 
 
 def test_the_checked_in_svg_holds_the_diffusers_corner_holes():
-    root = ET.fromstring((ROOT / "hardware" / "box-cut.svg").read_text())
+    root = ET.fromstring((ROOT / "hardware" / "diffuser-cut.svg").read_text())
     c = hardware.load_layout()[0]
     want = [h for h in panel.panel(c).holes if h.kind == "mount"]
     found = [e for e in root.iter(NS + "circle") if e.get("data-label") == "diffuser mount"]

@@ -1,7 +1,8 @@
 """Hardware documents from the layout (firmware/config.json or --config FILE): the guide,
 the power budget, the bill of materials, the pin map, the schematic and wiring sheet, the
-face drawing and its fabrication files (laser SVG, DXF, drilling templates), the files of
-hardware/. Without --out a text document goes to stdout; `all` writes them all.
+face drawing and its fabrication files (laser SVG, DXF, drilling templates), the box's
+(for a laser, or with --tools hand a cut list for a saw and a drill) and their views: the
+files of hardware/. Without --out a text document goes to stdout; `all` writes them all.
 The schematic and the fabrication files need the hardware extra: pip install '.[hardware]'.
 `card` is a board with Wi-Fi's join card (a PDF and a PNG): its details from the board
 on --port, or given with --ssid, --password and --key."""
@@ -21,11 +22,14 @@ FILES = {"guide": ("README.md",), "power": ("power.md",), "bom": ("BOM.csv", "BO
          "stripboard": ("stripboard.svg",),
          "face": ("face.svg",),
          "cut": ("face-cut.svg", "face.dxf", "face-template-a4.pdf",
-                 "face-template-letter.pdf"),
+                 "face-template-letter.pdf", "face-cut-preview.png"),
          "box": ("box-cut.svg", "box.dxf", "box-template-a4.pdf", "box-template-letter.pdf",
-                 "section.svg"),
+                 "diffuser-cut.svg", "diffuser.dxf", "section.svg", "box-views.svg",
+                 "box-views.png", "box-cut-preview.png", "diffuser-cut-preview.png"),
          "card": ("card.pdf", "card.png")}  # made by _card, from a board's Wi-Fi details
 CARD = FILES["card"]
+HAND = ("hand-box.md", "hand-cutlist.csv", "hand-sheet.svg", "hand-box-views.svg",
+        "hand-box-views.png")  # `box --tools hand`
 SHOWN = {"guide": "README.md", "power": "power.md", "bom": "BOM.md", "pins": "pins.md",
          "schematic": "schematic.svg", "wiring": "wiring.svg",
          "stripboard": "stripboard.svg", "face": "face.svg", "cut": "face-cut.svg",
@@ -42,6 +46,9 @@ def add_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--bed", metavar="MM", type=float, default=None,
                         help="longest piece the cutter takes; a longer face is split "
                              "(default 400)")
+    parser.add_argument("--tools", choices=("laser", "hand"), default=None,
+                        help="box: for a laser or CNC cutter (default), or for hand tools "
+                             "(a saw and a drill: cut list, cutting plan, assembly)")
     card = parser.add_argument_group("card (a board with Wi-Fi's join card)")
     card.add_argument("--port", metavar="auto|PATH|URL",
                       help="read the details from the board here (default: $CRIB_PORT, else "
@@ -96,7 +103,7 @@ def _json(config, what, ps):
 
 
 # What the `hardware` extra installs (pip install 'ledcrib[hardware]'), by import name.
-EXTRA = ("schemdraw", "ezdxf", "fpdf")
+EXTRA = ("schemdraw", "ezdxf", "fpdf", "PIL")
 
 
 def run(args: Namespace, env: Env):
@@ -169,16 +176,26 @@ def _run(args: Namespace, env: Env) -> int:
         if not 50 <= args.bed <= 5000:
             raise CribError("--bed must be 50..5000 mm, got %g" % args.bed)
         ps = replace(ps, bed_mm=args.bed)
+    if args.tools is not None and args.what != "box":
+        raise CribError("--tools is for `crib hardware box`, not %s" % args.what)
+    hand = args.tools == "hand"
     config, source = hardware.load_layout(args.config)
+    if args.json and hand:
+        from crib.hardware import hand_doc
+
+        env.print(json.dumps([dict(zip(hand_doc.COLUMNS, r)) for r in hand_doc.rows(
+            config, face.DEFAULT_SPEC, ps)], indent=2, sort_keys=True))
+        return 0
     if args.json:
         env.print(json.dumps(_json(config, args.what, ps), indent=2, sort_keys=True))
         return 0
-    names = FILES.get(args.what, hardware.DOCS)  # all: every document
+    names = HAND if hand else FILES.get(args.what, hardware.DOCS)  # all: every document
     if args.out is None:
         if args.what == "all":
             raise CribError("`crib hardware all` writes %d files: give --out DIR"
                             % len(hardware.DOCS))
-        body = hardware.document(SHOWN[args.what], config, source, face.DEFAULT_SPEC, ps)
+        shown = HAND[0] if hand else SHOWN[args.what]
+        body = hardware.document(shown, config, source, face.DEFAULT_SPEC, ps)
         env.print(body, end="")
         return 0
     docs = {name: hardware.document(name, config, source, face.DEFAULT_SPEC, ps)

@@ -22,7 +22,10 @@ from pegboard.config import Config, default_dict, from_dict, load_config
 DOCS = ("README.md", "power.md", "BOM.csv", "BOM.md", "pins.md", "schematic.svg",
         "wiring.svg", "stripboard.svg", "face.svg", "face-cut.svg", "face.dxf",
         "face-template-a4.pdf", "face-template-letter.pdf", "section.svg", "box-cut.svg",
-        "box.dxf", "box-template-a4.pdf", "box-template-letter.pdf")
+        "box.dxf", "box-template-a4.pdf", "box-template-letter.pdf", "diffuser-cut.svg",
+        "diffuser.dxf", "box-views.svg", "box-views.png", "hand-box.md", "hand-cutlist.csv",
+        "hand-sheet.svg", "hand-box-views.svg", "hand-box-views.png", "face-cut-preview.png",
+        "box-cut-preview.png", "diffuser-cut-preview.png")
 
 
 def load_layout(path: str | Path | None = None) -> tuple[Config, str]:
@@ -43,7 +46,7 @@ def load_layout(path: str | Path | None = None) -> tuple[Config, str]:
 
 def document(name: str, config: Config, source: str, spec: FaceSpec = face.DEFAULT_SPEC,
              ps: PanelSpec = DEFAULT_PANEL) -> str | bytes:
-    """One document of DOCS: its text, or bytes for the PDFs."""
+    """One document of DOCS: its text, or bytes for the PDFs and PNGs."""
     # The makers that need schemdraw, ezdxf or fpdf2 are imported when asked for.
     if name == "README.md":
         from crib.hardware.guide import guide_markdown
@@ -57,6 +60,24 @@ def document(name: str, config: Config, source: str, spec: FaceSpec = face.DEFAU
     if name == "face.dxf":
         from crib.hardware.dxf import dxf_text
         return dxf_text(config, spec, ps)
+    if name.endswith("-preview.png"):
+        from crib.hardware.preview import preview_png
+        return preview_png(str(document(name.replace("-preview.png", ".svg"), config, source,
+                                        spec, ps)))
+    if name.endswith(("views.svg", "views.png")):
+        from crib.hardware.views import views
+        return views(config, "hand" if name.startswith("hand") else "laser", name[-3:], spec,
+                     ps)
+    if name.startswith("hand"):
+        from crib.hardware import hand_doc
+        if name == "hand-box.md":
+            return hand_doc.cutlist_markdown(config, source, spec, ps)
+        return (hand_doc.cutlist_csv if name.endswith(".csv") else hand_doc.sheet_svg)(
+            config, spec, ps)
+    if name.startswith("diffuser"):
+        from crib.hardware import box_files
+        return (box_files.diffuser_svg if name.endswith(".svg") else box_files.diffuser_dxf)(
+            config, spec, ps)
     if name.startswith("box"):
         from crib.hardware import box_files
         if name.startswith("box-template-"):

@@ -44,6 +44,10 @@ class BoxSpec:
     usb_w: float = 13.0  # the slot for the Pico's USB plug in the end wall
     usb_h: float = 9.0
     usb_z: float = 9.0  # its centre above the bottom (Pico on the stripboard, foam tape)
+    # A generic 16 mm panel push button below the panel: body and solder lugs (check
+    # yours), and the room its wires need under the lugs.
+    button_body: float = 25.0
+    button_wires: float = 3.0
 
 
 DEFAULT_BOX = BoxSpec()
@@ -71,6 +75,17 @@ def stack(bs: BoxSpec = DEFAULT_BOX) -> dict:
         "standoff": bs.room, "inside": inside, "wall": bs.board_t + inside,
         "depth": bs.board_t + inside + bs.diffuser_t + bs.face_t,
     }
+
+
+def button_room(bs: BoxSpec = DEFAULT_BOX) -> float:
+    """mm below a button's body and lugs to the bottom: the face's underside to the bottom's
+    top, less the body; a HardwareError when the wires have no room."""
+    left = bs.diffuser_t + bs.strip_h + bs.board_t + bs.room - bs.button_body
+    if left < bs.button_wires:
+        raise HardwareError("a button's %g mm body leaves %.1f mm under it for its wires, "
+                            "less than %g mm: raise room (the standoffs)"
+                            % (bs.button_body, left, bs.button_wires))
+    return left
 
 
 def _fingers(length, target):
@@ -202,6 +217,7 @@ def parts(config: Config, spec: FaceSpec = face.DEFAULT_SPEC, ps: PanelSpec = DE
     bottom, the two long sides, the two ends (the second with the USB slot)."""
     p = panel(config, spec, ps)
     st = stack(bs)
+    button_room(bs)
     t, x, y, z = bs.board_t, p.width, p.height, st["wall"]
     if t + 3.5 > ps.mount_inset:  # an M3 standoff is 5.5 mm across its flats
         raise HardwareError("the mounting holes (%.1f mm in) leave no room for a standoff "

@@ -1,10 +1,14 @@
-"""box-cut.svg, box.dxf and box-template-*.pdf: the box's boards laid out to cut, 1:1 in mm.
+"""box-cut.svg, box.dxf and box-template-*.pdf: the box's boards laid out to cut, 1:1 in mm;
+diffuser-cut.svg and diffuser.dxf: the diffuser alone.
 
 The boards of crib.hardware.box lie side by side, long sides upright, each with its name
 engraved. A board longer than the cutter's bed is cut across where the face is split (a
 gap between hole groups), so its pieces line up with the face's; each piece is laid out
-on its own, named "1/2", "2/2".
+on its own, named "1/2", "2/2". The diffuser never is: a seam in it shows over the LEDs,
+so it has its own file, one piece (a bed as long as the face, or a seller's cut to size).
 """
+
+from dataclasses import replace
 
 from crib.hardware import box
 from crib.hardware.box import DEFAULT_BOX, BoxSpec
@@ -49,17 +53,20 @@ def _pieces(part, cuts):
 
 
 def sheet(config: Config, spec: FaceSpec = face.DEFAULT_SPEC, ps: PanelSpec = DEFAULT_PANEL,
-          bs: BoxSpec = DEFAULT_BOX) -> Panel:
-    """Every board of the box laid out as one Panel: outlines and slots to cut, holes to
-    cut, names to engrave."""
+          bs: BoxSpec = DEFAULT_BOX, diffuser: bool = False) -> Panel:
+    """Every board of the box but the diffuser (or, with diffuser, that alone) laid out as
+    one Panel: outlines and slots to cut, holes to cut, names to engrave."""
     face_cuts = [y0 for y0, _ in split(panel(config, spec, ps), ps)[1:]]
     off = bs.board_t + bs.clear  # the strip plate's frame starts this far into the face's
     holes, texts, outlines = [], [], []
     x = 0.0
     height = 0.0
     for part in box.parts(config, spec, ps, bs):
+        if (part.name == "diffuser") != diffuser:
+            continue
         shift = off if part.name == "strip plate" else 0.0
-        cuts = [c - shift for c in face_cuts] if part.height > ps.bed_mm else []
+        whole = diffuser or part.height <= ps.bed_mm
+        cuts = [] if whole else [c - shift for c in face_cuts]
         pieces = _pieces(part, cuts)
         for k, (y0, y1, poly) in enumerate(pieces):
             outlines.append(tuple((x + px, py - y0) for px, py in poly))
@@ -69,7 +76,8 @@ def sheet(config: Config, spec: FaceSpec = face.DEFAULT_SPEC, ps: PanelSpec = DE
                       for hx, hy, d, kind in part.holes if y0 <= hy <= y1]
             name = part.name + (" %d/%d" % (k + 1, len(pieces)) if len(pieces) > 1 else "")
             tall = y1 - y0 > part.width
-            texts.append(_name(name, x + part.width / 2, (y1 - y0) / 2, tall, part))
+            if part.name != "diffuser":  # engraving on the diffuser would show over LEDs
+                texts.append(_name(name, x + part.width / 2, (y1 - y0) / 2, tall, part))
             height = max(height, y1 - y0)
             x += part.width + GAP
     return Panel(x - GAP, height, tuple(holes), (), tuple(texts), (), tuple(outlines))
@@ -93,6 +101,25 @@ def box_svg(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
                    "engrave" % (bs.board_t, st["wall"]))
 
 
+def diffuser_svg(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
+                 ps: PanelSpec = DEFAULT_PANEL, bs: BoxSpec = DEFAULT_BOX) -> str:
+    """diffuser-cut.svg text: the diffuser in one piece."""
+    p = sheet(config, spec, ps, bs, diffuser=True)
+    return cut_svg(p, [(0.0, p.height)], [(0.0, 0.0)],
+                   "Diffuser to cut, 1:1 in mm: %g mm opal acrylic in one piece, %g x %g mm; "
+                   "red: cut, blue: engrave" % (bs.diffuser_t, round(p.width, 1),
+                                                round(p.height, 1)))
+
+
+def diffuser_dxf(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
+                 ps: PanelSpec = DEFAULT_PANEL, bs: BoxSpec = DEFAULT_BOX) -> str:
+    """diffuser.dxf text (DXF R2010, mm)."""
+    from crib.hardware.dxf import cut_dxf
+
+    p = sheet(config, spec, ps, bs, diffuser=True)
+    return cut_dxf(p, [(0.0, p.height)], [(0.0, 0.0)])
+
+
 def box_dxf(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
             ps: PanelSpec = DEFAULT_PANEL, bs: BoxSpec = DEFAULT_BOX) -> str:
     """box.dxf text (DXF R2010, mm)."""
@@ -107,5 +134,6 @@ def box_pdf(config: Config, paper: str, spec: FaceSpec = face.DEFAULT_SPEC,
     """box-template-PAPER.pdf: the boards 1:1 over pages, to saw and drill by hand."""
     from crib.hardware.template_pdf import tiled_pdf
 
-    return tiled_pdf(sheet(config, spec, ps, bs), paper,
+    whole = replace(ps, bed_mm=float("inf"))  # paper has no bed: every board whole
+    return tiled_pdf(sheet(config, spec, whole, bs), paper,
                      "Cribbage board box: the boards 1:1, %s" % paper)

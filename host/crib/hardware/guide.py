@@ -5,10 +5,11 @@ come from the same circuit, panel and power budget as the drawings, so the guide
 disagree with them; the prose lives in guide.md beside this module.
 """
 
+import math
 import re
 from pathlib import Path
 
-from crib.hardware import box, circuit
+from crib.hardware import box, circuit, hand, parts
 from crib.hardware.panel import DEFAULT_PANEL, PanelSpec, panel, split
 from crib.hardware.power import (
     BANK_EFFICIENCY,
@@ -158,14 +159,30 @@ def guide_markdown(config: Config, source: str, spec: FaceSpec = face.DEFAULT_SP
            "This layout needs more than a USB 2.0 port's %d mA: use the supply." % USB_MA)
     bs = box.DEFAULT_BOX
     st = box.stack(bs)
-    box_split = ("the bottom, the sides, the strip plate and the diffuser are longer than the "
-                 "bed, so they are cut where the face is and glued edge to edge."
-                 if len(pieces) > 1 else "every board fits the cutter's bed whole.")
+    box_split = ("the bottom, the sides and the strip plate are longer than the bed, so they "
+                 "are cut where the face is and glued edge to edge: back each seam with a "
+                 "strip of offcut glued across it inside, below the strip plate (under it "
+                 "for the plate); "
+                 if len(pieces) > 1 else "every board fits the cutter's bed whole; ")
+    diffuser_bed = ("it needs a bed of %.0f mm. On a shorter bed, have the seller cut it "
+                    "to size and drill its holes from the face template, as for hand tools "
+                    "(hand-box.md)." % math.ceil(pnl.height) if pnl.height > ps.bed_mm else
+                    "it fits the bed whole.")
+    sticks = hand.stock_strips(config, spec, ps, bs)
+    longest, sheet = hand.stock(config, spec, ps)
     values = {
         "source": "`%s`" % source,
         "board_t": "%g" % bs.board_t, "diffuser_t": "%g" % bs.diffuser_t,
         "wall": "%g" % st["wall"], "depth": "%g" % st["depth"],
-        "box_split": box_split, "usb_slot": "%g x %g mm" % (bs.usb_w, bs.usb_h),
+        "price": parts.price_sentence(config, spec, ps),
+        "button_body": "%g" % bs.button_body, "button_room": "%g" % box.button_room(bs),
+        "button_wires": "%g" % bs.button_wires,
+        "box_split": box_split, "diffuser_bed": diffuser_bed,
+        "diffuser_size": "%g x %g mm" % (round(pnl.width, 1), round(pnl.height, 1)),
+        "stock_mm": "%g" % longest, "sheet": "%g x %g" % sheet,
+        "blocks": "%d length%s of %g mm" % (len(sticks), "s" if len(sticks) > 1 else "",
+                                           longest),
+        "block": "%g" % hand.BLOCK, "usb_slot": "%g x %g mm" % (bs.usb_w, bs.usb_h),
         "usb_z": "%g" % bs.usb_z, "stack": _stack_table(bs), "engage": "%g" % bs.engage,
         "wire_d": "%g" % bs.wire_d, "singles": _singles(config, spec),
         "panel_size": "%g x %g mm" % (round(pnl.width, 1), round(pnl.height, 1)),

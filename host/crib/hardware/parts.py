@@ -3,7 +3,7 @@
 import csv
 import io
 
-from crib.hardware import box, circuit, panel, stripboard
+from crib.hardware import box, circuit, hand, panel, stripboard
 from crib.hardware.errors import HardwareError
 from crib.hardware.power import FEED_M, TAP_M, power_plan, wire_ma
 from crib.layout import face
@@ -107,6 +107,29 @@ def _qty(n, unit: str = ""):
     return ("%g" % n) + (" " + unit if unit else "")
 
 
+# The boards U1 can be, (name, part number, USD), the last the one the BOM lists: the
+# guide leads with the Pico 2 W; a Pico or Pico W runs the same firmware on USB.
+BOARDS = (("Raspberry Pi Pico", "Raspberry Pi SC0915", 4.00),
+          ("Raspberry Pi Pico W", "Raspberry Pi SC0918", 6.00),
+          ("Raspberry Pi Pico 2 W", "Raspberry Pi SC1633", 7.00))
+OMRON_A16_USD = 10.00  # an Omron A16 operator with its switch unit, single units
+PINE_USD = 1.00
+# What a builder may need besides the parts, (what, for whom, USD, note): not in the total.
+EXTRAS = (
+    ("laser cutting of the face, the box and the diffuser", "laser box, without a laser",
+     35.00, "a maker space or an online service; ask for the diffuser in one piece"),
+    ("fine-tooth saw and mitre box", "hand-tool box, without them", 15.00,
+     "for 3 mm board and the pine strip"),
+    ("drill and bits of 3.2, 4, 8 mm and a step drill to 16 mm", "hand-tool box, "
+     "without them", 25.00, "the step drill for the button holes in wood and acrylic"),
+    ("soldering iron", "without one", 25.00, "temperature controlled"),
+    ("solder, 1 mm, 50 g", "every build", 6.00, "lead-free or 60/40, with flux core"),
+    ("PVA wood glue and sandpaper", "every build", 6.00, "the box's joints, the edges"),
+    ("finish: oil or clear varnish, a small can", "every build", 8.00, "the face"),
+    ("shipping: two or three orders", "every build", 20.00,
+     "electronics, strip and acrylic rarely come from one shop"),
+)
+
 BOARD_SHEET = (600, 400)  # mm: a common sheet of 3 mm plywood (and a common laser bed)
 
 
@@ -141,11 +164,11 @@ def bom_rows(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
     corners = count["mount"]
     sb = stripboard.board(config, spec)
     return [
-        ("U1", 1, "", "Raspberry Pi Pico (RP2040), MicroPython 1.23 or newer; or a Pico 2 W "
-         "(RP2350 with Wi-Fi, about 7.00) to play without a computer",
-         "Raspberry Pi SC0915", 4.00,
-         "sits on the stripboard on HDR1; a Pico H has them. The Pico 2 W has the same pins "
-         "(its radio uses GP23-GP25 and GP29, not on the header)"),
+        ("U1", 1, "", "Raspberry Pi Pico 2 W (RP2350 with Wi-Fi), MicroPython 1.23 or newer: "
+         "plays without a computer; a Pico or Pico W works on USB (per board below)",
+         BOARDS[-1][1], BOARDS[-1][2],
+         "sits on the stripboard on HDR1; a WH or H board has them. Every board has the same "
+         "pins (the radio uses GP23-GP25 and GP29, not on the header)"),
         ("HDR1", 2, "", "20-pin male header, 2.54 mm", "generic", 0.30,
          "solder to the bare Pico, then into the stripboard"),
         ("LED1", strip_m, "m", "WS2812B LED strip, 5 V, %d LEDs/m, 12 mm wide, IP30"
@@ -168,8 +191,9 @@ def bom_rows(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
         ("F1", 1, "", f_part, f_mpn, f_usd,
          "in the supply's + lead, between J1 and the 5 V rail"),
         ("SW1-SW%d" % len(btns), len(btns), "", "momentary push button, normally open, "
-         "%g mm panel mount" % ps.button_d, "Omron A16 series (or any %g mm)" % ps.button_d,
-         1.50, ", ".join("%s (GP%d)" % b for b in btns)),
+         "%g mm panel mount, generic" % ps.button_d, "generic %g mm momentary" % ps.button_d,
+         1.50, "%s. Omron A16 series fit the same hole at about %.2f each"
+         % (", ".join("%s (GP%d)" % b for b in btns), OMRON_A16_USD)),
         ("PS1", 1, "", "5 V %d A power supply, 5.5/2.1 mm barrel plug" % pw["supply_a"],
          "generic", 5.00 + 1.50 * pw["supply_a"],
          "sized in power.md for budget_ma = %d; or a USB power bank, see the guide"
@@ -197,9 +221,10 @@ def bom_rows(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
          "%.1f mm" % (count["led"], spec.hole_d)),
         ("MP2", 1, "", "diffuser: %g mm opal acrylic, the size of the face" % bs.diffuser_t,
          "generic", 12.00, "cut from box-cut.svg with its corner and button holes"),
-        ("MP3", box_sheets(config, spec, ps), "", "%g mm plywood, %d x %d mm sheet"
-         % (bs.board_t, BOARD_SHEET[0], BOARD_SHEET[1]), "generic", 6.00,
-         "the box (bottom, sides, ends) and the strip plate: box-cut.svg or box.dxf"),
+        ("MP3", box_sheets(config, spec, ps), "", "%g mm plywood (laser) or hardboard or "
+         "MDF (hand tools), %d x %d mm sheet" % (bs.board_t, BOARD_SHEET[0], BOARD_SHEET[1]),
+         "generic", 6.00, "the box (bottom, sides, ends) and the strip plate: box-cut.svg or "
+         "box.dxf, or hand-box.md"),
         ("MP4", corners, "", "M3 x %d screw, pan head" % st["top_screw"], "generic", 0.10,
          "down through face, diffuser, spacer and strip plate (%g mm) into the standoff"
          % st["top_grip"]),
@@ -211,6 +236,10 @@ def bom_rows(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
          "between the diffuser and the strip plate: the strip's height"),
         ("MP8", 1, "", "double-sided foam tape, 1 m", "generic", 2.00,
          "the stripboard on the bottom"),
+        ("MP9", len(hand.stock_strips(config, spec, ps)), "", "%g x %g mm square pine "
+         "strip, %g mm long" % (hand.BLOCK, hand.BLOCK, hand.stock(config, spec, ps)[0]),
+         "generic", PINE_USD,
+         "the hand-tool box's glue blocks (hand-box.md); not for the laser box"),
         ("CBL1", 1, "", "USB-A to micro-B cable, 1 m", "generic", 3.00,
          "the Pico to the computer: crib deploy, the companion"),
         ("CBL2", 1, "", "USB-A to 5.5/2.1 mm barrel cable", "generic", 3.00,
@@ -227,7 +256,8 @@ def bom_table(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
         line = round(n * usd, 2)
         total += line
         rows.append((ref, _qty(n, unit), part, mpn, "%.2f" % usd, "%.2f" % line, notes))
-    rows.append(("total", "", "", "", "", "%.2f" % total, "approximate, before shipping"))
+    rows.append(("total", "", "", "", "", "%.2f" % total, "approximate, with a %s; per "
+                 "board and what else a build needs: BOM.md" % BOARDS[-1][0]))
     return rows
 
 
@@ -250,7 +280,44 @@ def bom_markdown(config: Config, source: str, spec: FaceSpec = face.DEFAULT_SPEC
              "prices in US dollars (2026), to budget with." % source, "",
              "| ref | qty | part | part number | each | cost | notes |",
              "| --- | ---: | --- | --- | ---: | ---: | --- |"]
-    for row in bom_table(config, spec, ps):
+    table = bom_table(config, spec, ps)
+    for row in table:
         lines.append("| " + " | ".join(_md_cell(c) for c in row) + " |")
-    lines.append("")
+    lines += ["", "## Per board", "",
+              "The total above is with a %s and the pine strip of the hand-tool box. Per "
+              "board and box:" % BOARDS[-1][0], "",
+              "| board | part number | each | laser box | hand-tool box |",
+              "| --- | --- | ---: | ---: | ---: |"]
+    for name, board, usd, laser, hand_usd in board_totals(config, spec, ps):
+        lines.append("| %s | %s | %.2f | %.2f | %.2f |" % (name, board, usd, laser, hand_usd))
+    lines += ["", "## Also needed", "",
+              "Not in the totals: what a builder may also need, by what they have.", "",
+              "| what | for | about | notes |", "| --- | --- | ---: | --- |"]
+    lines += ["| %s | %s | %.2f | %s |" % e for e in EXTRAS]
+    lines += ["", price_sentence(config, spec, ps), ""]
     return "\n".join(lines)
+
+
+def board_totals(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
+                 ps: panel.PanelSpec = panel.DEFAULT_PANEL) -> list[tuple]:
+    """[(board, part number, its USD, total with the laser box, with the hand-tool box)]:
+    the parts' total with each board of BOARDS in U1's place, the pine strip only for the
+    hand-tool box."""
+    rows = bom_rows(config, spec, ps)
+    cost = {r[0]: round(r[1] * r[5], 2) for r in rows}
+    rest = sum(v for k, v in cost.items() if k not in ("U1", "MP9"))
+    return [(name, mpn, usd, round(rest + usd, 2), round(rest + usd + cost["MP9"], 2))
+            for name, mpn, usd in BOARDS]
+
+
+def price_sentence(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
+                   ps: panel.PanelSpec = panel.DEFAULT_PANEL) -> str:
+    """What a build costs with the extras every build needs: with hand tools one has, and
+    with the laser cutting bought."""
+    every = sum(e[2] for e in EXTRAS if e[1] == "every build")
+    laser_cut = sum(e[2] for e in EXTRAS if e[1].startswith("laser box"))
+    name, _, _, laser, hand_usd = board_totals(config, spec, ps)[-1]
+    return ("With a %s, the parts and what every build needs (solder, glue, finish, "
+            "shipping: %.2f) come to about **%.2f** with hand tools you have, or **%.2f** "
+            "with the laser cutting bought; add the tools you lack."
+            % (name, every, hand_usd + every, laser + every + laser_cut))

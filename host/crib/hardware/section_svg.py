@@ -4,6 +4,8 @@ To scale (SCALE px per mm) from the box spec, the stack and the face: the corner
 through face, diffuser, spacer and strip plate into its standoff; the strips of the left
 tracks on the plate with their LEDs under the diffuser; the stripboard and the Pico in the
 room below; the wall on the bottom. Each layer is named on the right with its thickness.
+Beside it, a button's section to the same scale: its body against the room under the face
+(box.button_room refuses a body that leaves its wires no room).
 """
 
 from crib.hardware import box
@@ -19,6 +21,8 @@ LEFT, TOP = 20.0, 40.0  # px: where the box's outer corner (face top) lies
 SMALL = {"font_family": "sans-serif", "font_size": 11}
 WOOD, ACRYLIC, METAL, STRIP, BOARD = "#e8d2a6", "#f4f4f4", "#9aa3ad", "#ffffff", "#2f7d32"
 PICO_T, HEADER_T, STRIPBOARD_T, TAPE_T = 1.0, 2.5, 1.6, 1.0  # mm
+BUTTON_SIDE = 6.0  # mm of the boards drawn each side of the button's hole
+CAP_T = 3.0  # mm: the button's cap above the face
 
 
 def section_svg(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
@@ -35,8 +39,9 @@ def section_svg(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
     z_bottom = z_room + bs.room
     z_end = z_bottom + bs.board_t
     m = ps.mount_inset
-    width = LEFT + span * SCALE + 330
-    height = TOP + (z_end + 6) * SCALE + 40
+    inset = LEFT + span * SCALE + 330  # px: the button's own section, right of the names
+    width = inset + (ps.button_d + 2 * BUTTON_SIDE) * SCALE + 150
+    height = TOP + (z_end + 6) * SCALE + 60
     svg = Svg(width, height)
     svg.add("title", "Section through the box at a corner: the stack, %g mm deep" % st["depth"])
     svg.add("rect", x=0, y=0, width=width, height=height, fill="#fff")
@@ -98,6 +103,35 @@ def section_svg(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
         svg.add("line", class_="leader", x1=LEFT + span * SCALE, y1=TOP + z_mm * SCALE,
                 x2=right - 4, y2=y - 4, stroke="#888", stroke_width=0.8)
         svg.add("text", text, x=right, y=y, **SMALL)
+    _button(svg, inset, bs, ps, z_diff, z_plate, z_room, z_bottom, z_end)
     svg.add("text", "Section at a corner, to scale: %g mm deep in all, walls %g mm"
             % (st["depth"], st["wall"]), x=LEFT, y=height - 14, **SMALL)
     return svg.text()
+
+
+def _button(svg, x0, bs, ps, z_diff, z_plate, z_room, z_bottom, z_end):
+    """A button's section beside the corner's, to the same scale: its body and lugs hang
+    from the face through the diffuser and the plate; the room left under them is named."""
+    left = box.button_room(bs)
+    d, side = ps.button_d, BUTTON_SIDE
+    hole = d + 2 * bs.control_clear  # the plate's hole round the body
+
+    def rect(a, z0, b, z1, fill, cls):
+        svg.add("rect", class_=cls, x=x0 + a * SCALE, y=TOP + z0 * SCALE,
+                width=(b - a) * SCALE, height=(z1 - z0) * SCALE, fill=fill, stroke="#000",
+                stroke_width=1)
+
+    full = d + 2 * side
+    for a, b in ((0.0, side), (side + d, full)):
+        rect(a, 0, b, bs.face_t, WOOD, "face")
+        rect(a, z_diff, b, z_diff + bs.diffuser_t, ACRYLIC, "diffuser")
+    for a, b in ((0.0, full / 2 - hole / 2), (full / 2 + hole / 2, full)):
+        if b > a:
+            rect(a, z_plate, b, z_room, WOOD, "plate")
+    rect(0.0, z_bottom, full, z_end, WOOD, "bottom")
+    rect(side - 2, -CAP_T, side + d + 2, 0, "#d33", "button-cap")
+    rect(side + 1, 0, side + d - 1, bs.face_t + bs.button_body, METAL, "button-body")
+    svg.add("text", "%g mm button: %g mm under the face," % (d, bs.button_body),
+            x=x0, y=TOP + (z_end + 4) * SCALE + 14, **SMALL)
+    svg.add("text", "%g mm left for its wires" % round(left, 1), x=x0,
+            y=TOP + (z_end + 4) * SCALE + 29, **SMALL)
