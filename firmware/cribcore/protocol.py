@@ -387,6 +387,11 @@ class LineReader:
     Lines end at LF or CR (so CRLF works); blank lines are dropped. A line longer than
     `limit` is discarded whole, however long, and reported once its end arrives; the
     buffer never holds more than `limit` bytes.
+
+    A feed that raises (a MemoryError on a board short of heap) loses nothing: `pending`
+    keeps its bytes (and the lines they completed), and feed(b"") goes on from where it
+    stopped. Each step changes the reader only after its allocations. (The attributes'
+    names are ones the board has already: in the 96K cap one more name costs a pool.)
     """
 
     def __init__(self, limit=MAX_LINE):
@@ -396,6 +401,9 @@ class LineReader:
         self._long = False  # past the limit: discarding up to the line's end
         self._text = False  # something besides spaces
         self._skip = False  # after drop(): discarding up to the line's end, silently
+        self.pending = b""  # the bytes of a feed that raised (feed(b"") then, no new bytes)
+        self._next = 0  # where the next of them is
+        self._out = None  # the lines they completed
 
     def drop(self, torn=True):
         """Forget the line in progress: bytes were lost (to a MemoryError, say). When
@@ -407,42 +415,51 @@ class LineReader:
 
     def feed(self, data):
         """Take any bytes; return the lines they complete."""
-        out = []
-        n = len(data)
-        i = 0
-        while i < n:
+        if data:
+            self.pending, self._next = data, 0
+        if self._out is None:
+            self._out = []
+        data, out, n = self.pending, self._out, len(self.pending)
+        while self._next < n:
+            i = self._next
             end = _eol(data, i)
-            piece = data[i:end]
-            i = end + 1
-            if not (self._long or self._skip):
+            if i < end and not (self._long or self._skip):
+                piece = data[i:end]
                 if len(self._buf) + len(piece) > self.limit:
-                    self._long = True
                     self._buf = bytearray()
-                elif piece:
-                    if piece.strip(_PRINTABLE_B):
+                    self._long = True
+                else:
+                    bad = piece.strip(_PRINTABLE_B)
+                    text = piece.strip(b" ")
+                    self._buf += piece  # then only assignments: nothing can fail
+                    if bad:
                         self._bad = True
-                    if piece.strip(b" "):
+                    if text:
                         self._text = True
-                    self._buf += piece
-            if end < n:  # a terminator: the line is done
-                out.extend(self._end())
+            self._next = end  # the piece is taken: a retry goes on at its terminator
+            if end < n:
+                self._end(out)
+                self._next = end + 1
+        self.pending, self._next, self._out = b"", 0, None
         return out
 
-    def _end(self):
-        """The line the terminator just ended: [str], [ProtocolError] or [] (blank)."""
-        out = []
+    def _end(self, out):
+        """Add the line a terminator ended to out (a str, a ProtocolError; nothing if it
+        was blank), then start the next."""
+        fresh = bytearray()
+        item = None
         if self._skip:
             pass
         elif self._long:
-            out.append(ProtocolError("line too long, discarded", "too_long"))
+            item = ProtocolError("line too long, discarded", "too_long")
         elif self._bad:
-            out.append(ProtocolError("line with bytes that are not printable ASCII",
-                                     "bad_line"))
+            item = ProtocolError("line with bytes that are not printable ASCII", "bad_line")
         elif self._text:
-            out.append(self._buf.decode())
-        self._buf = bytearray()
+            item = self._buf.decode()
+        if item is not None:
+            out.append(item)
+        self._buf = fresh
         self._bad = self._long = self._text = self._skip = False
-        return out
 
 
 _PRINTABLE_B = (b" !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`"
