@@ -42,14 +42,6 @@ COMMANDS = (
     "tick", DESK, "ms=0..600000", "desk: drive the clock ms milliseconds forward",
 )
 
-# The board's own lines (buttons, boot, problems), one event a line: name, then fields.
-EVENTS = """boot rev proto fw warn
-peg rev p n src p0..p3 winner
-undo rev p src p0..p3 winner
-new rev src target players wins
-win rev p skunk
-warn code msg"""
-
 # The stable error codes. What each means is in docs/protocol.md (a test keeps the two in
 # step), not here: the board only sends codes, and this module lives in the Pico's heap.
 ERRORS = ("bad_line", "too_long", "unknown_verb", "bad_arg", "missing_arg", "bad_lane",
@@ -100,11 +92,6 @@ def command(verb):
     raise ProtocolError(f"unknown verb {verb!r}", "unknown_verb")
 
 
-def codes():
-    """The error codes, in ERRORS order."""
-    return list(ERRORS)
-
-
 def usage(verb):
     """One verb's arguments as help shows them: `p=0..3 n=1..1000 [id]`."""
     row = command(verb)
@@ -125,6 +112,19 @@ def _field(name):
             _FIELD[FIELDS[at + 1:colon]] = at * 128 + ord(FIELDS[colon + 1])
             at = colon + 2
     return _FIELD.get(name)
+
+
+def register(row, fields):
+    """Add a verb to the tables, once: row is its COMMANDS row (verb, flags, arguments,
+    help), fields its new fields in FIELDS' format ("name:type " each). A module that
+    brings a verb (the table's `games`, a Wi-Fi board's `wifi`) calls this before the
+    verb's first line. (Unchecked, and short: the plain board holds this module in its
+    heap; tests/core/test_protocol.py checks the rows the modules register.)"""
+    global COMMANDS, FIELDS
+    if row[0] not in verbs():
+        COMMANDS += row
+        FIELDS += fields
+        _FIELD.clear()  # made again, with the new fields, at the next use
 
 
 def _only(text, chars):
