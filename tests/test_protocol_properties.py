@@ -114,3 +114,57 @@ key_value_ish = st.lists(st.one_of(
 def test_the_split_reading_of_a_line_without_quotes_is_the_scanning_one(line):
     # _tokens splits a quote-free line in C; _scan reads any line a character at a time.
     assert _tokens_or_error(_tokens, line) == _tokens_or_error(_scan, line)
+
+
+class _Starved(LineReader):
+    """A LineReader that runs out of memory whenever `fail` says, at any of its steps."""
+
+    def __init__(self, fail):
+        LineReader.__init__(self, MAX_LINE)
+        self.fail = fail
+
+    def _end(self, out):
+        if self.fail():
+            raise MemoryError("no memory to end a line")
+        LineReader._end(self, out)
+
+
+@given(st.binary(max_size=300), st.lists(st.integers(0, 300), max_size=6),
+       st.lists(st.booleans(), max_size=40))
+def test_a_line_reader_that_runs_out_of_memory_loses_nothing(raw, cuts, fails):
+    """A feed that raises holds its bytes and the lines it completed: feed(b"") goes on,
+    and the lines are those of a reader that never ran out (35.11: a line read while the
+    heap was short was lost without a reply)."""
+    import cribcore.protocol as protocol
+
+    schedule = iter(fails)
+    reader = _Starved(lambda: next(schedule, False))
+    eol = protocol._eol
+
+    def starved_eol(data, i):
+        if next(schedule, False):
+            raise MemoryError("no memory to cut a piece")
+        return eol(data, i)
+
+    got, raised = [], 0
+    protocol._eol = starved_eol
+    try:
+        last = 0
+        for cut in sorted(c for c in cuts if c <= len(raw)) + [len(raw)]:
+            chunk = raw[last:cut]
+            last = cut
+            while True:
+                try:
+                    got += reader.feed(chunk)
+                    break
+                except MemoryError:
+                    raised += 1
+                    assert reader.pending
+                    chunk = b""
+            assert not reader.pending
+    finally:
+        protocol._eol = eol
+    want = LineReader(MAX_LINE).feed(raw)
+    assert [g if type(g) is str else g.code for g in got] == [
+        w if type(w) is str else w.code for w in want]
+    assert raised <= len(fails)

@@ -42,14 +42,6 @@ COMMANDS = (
     "tick", DESK, "ms=0..600000", "desk: drive the clock ms milliseconds forward",
 )
 
-# The board's own lines (buttons, boot, problems), one event a line: name, then fields.
-EVENTS = """boot rev proto fw warn
-peg rev p n src p0..p3 winner
-undo rev p src p0..p3 winner
-new rev src target players wins
-win rev p skunk
-warn code msg"""
-
 # The stable error codes. What each means is in docs/protocol.md (a test keeps the two in
 # step), not here: the board only sends codes, and this module lives in the Pico's heap.
 ERRORS = ("bad_line", "too_long", "unknown_verb", "bad_arg", "missing_arg", "bad_lane",
@@ -100,11 +92,6 @@ def command(verb):
     raise ProtocolError(f"unknown verb {verb!r}", "unknown_verb")
 
 
-def codes():
-    """The error codes, in ERRORS order."""
-    return list(ERRORS)
-
-
 def usage(verb):
     """One verb's arguments as help shows them: `p=0..3 n=1..1000 [id]`."""
     row = command(verb)
@@ -125,6 +112,19 @@ def _field(name):
             _FIELD[FIELDS[at + 1:colon]] = at * 128 + ord(FIELDS[colon + 1])
             at = colon + 2
     return _FIELD.get(name)
+
+
+def register(row, fields):
+    """Add a verb to the tables, once: row is its COMMANDS row (verb, flags, arguments,
+    help), fields its new fields in FIELDS' format ("name:type " each). A module that
+    brings a verb (the table's `games`, a Wi-Fi board's `wifi`) calls this before the
+    verb's first line. (Unchecked, and short: the plain board holds this module in its
+    heap; tests/core/test_protocol.py checks the rows the modules register.)"""
+    global COMMANDS, FIELDS
+    if row[0] not in verbs():
+        COMMANDS += row
+        FIELDS += fields
+        _FIELD.clear()  # made again, with the new fields, at the next use
 
 
 def _only(text, chars):
@@ -195,11 +195,11 @@ def _tokens(line):
 
 
 def _scan(line):
-    """_tokens a character at a time: quoted values may hold spaces."""
+    """_tokens for a line with quotes, which may hold spaces: a token at a time."""
     words, pairs = [], []
     i, n = 0, len(line)
     while i < n:
-        if line[i] == " ":
+        if line.startswith(" ", i):  # not line[i]: a one-character string (see _quoted)
             i += 1
             continue
         end = line.find(" ", i)
@@ -213,32 +213,37 @@ def _scan(line):
         if eq < 0 or not 0 < len(name) <= 16 or not _only(name, _KEY):
             raise ProtocolError(f"expected key=value at {line[i:i + 20]!r}", "bad_line")
         i = eq + 1
-        if line[i:i + 1] == '"':
+        if line.startswith('"', i):
             raw, i = _quoted(line, i + 1)
         else:
             raw, i = line[i:end], end
             if not raw or '"' in raw:
                 raise ProtocolError(f"bad value of {name!r}", "bad_line")
-        if i < n and line[i] != " ":
+        if i < n and not line.startswith(" ", i):
             raise ProtocolError(f"a space must follow the value of {name!r}", "bad_line")
         pairs.append((name, raw))
     return words, pairs
 
 
 def _quoted(line, i):
-    """The text of a quoted value starting after its opening quote, and where it ends."""
+    """The text of a quoted value starting after its opening quote, and where it ends.
+    Found with str.find and taken in slices: indexing a str makes a one-character string,
+    which MicroPython interns and keeps for good (a quoted line of 94 different characters
+    ran the 96K board out of heap)."""
     out = ""
-    while i < len(line):
-        c = line[i]
-        if c == '"':
-            return out, i + 1
-        if c == "\\":
-            i += 1
-            c = line[i:i + 1]
-            if c not in ('"', "\\"):
-                break
-        out += c
-        i += 1
+    at = i
+    while True:
+        quote = line.find('"', at)
+        if quote < 0:
+            break
+        slash = line.find("\\", at, quote)
+        if slash < 0:
+            return out + line[i:quote], quote + 1
+        if not (line.startswith('"', slash + 1) or line.startswith("\\", slash + 1)):
+            break
+        out += line[i:slash]
+        i = slash + 1  # the escaped character starts the next piece
+        at = slash + 2
     raise ProtocolError(f"unterminated or badly escaped quote: {line!r}", "bad_line")
 
 
@@ -382,6 +387,11 @@ class LineReader:
     Lines end at LF or CR (so CRLF works); blank lines are dropped. A line longer than
     `limit` is discarded whole, however long, and reported once its end arrives; the
     buffer never holds more than `limit` bytes.
+
+    A feed that raises (a MemoryError on a board short of heap) loses nothing: `pending`
+    keeps its bytes (and the lines they completed), and feed(b"") goes on from where it
+    stopped. Each step changes the reader only after its allocations. (The attributes'
+    names are ones the board has already: in the 96K cap one more name costs a pool.)
     """
 
     def __init__(self, limit=MAX_LINE):
@@ -391,6 +401,9 @@ class LineReader:
         self._long = False  # past the limit: discarding up to the line's end
         self._text = False  # something besides spaces
         self._skip = False  # after drop(): discarding up to the line's end, silently
+        self.pending = b""  # the bytes of a feed that raised (feed(b"") then, no new bytes)
+        self._next = 0  # where the next of them is
+        self._out = None  # the lines they completed
 
     def drop(self, torn=True):
         """Forget the line in progress: bytes were lost (to a MemoryError, say). When
@@ -402,42 +415,51 @@ class LineReader:
 
     def feed(self, data):
         """Take any bytes; return the lines they complete."""
-        out = []
-        n = len(data)
-        i = 0
-        while i < n:
+        if data:
+            self.pending, self._next = data, 0
+        if self._out is None:
+            self._out = []
+        data, out, n = self.pending, self._out, len(self.pending)
+        while self._next < n:
+            i = self._next
             end = _eol(data, i)
-            piece = data[i:end]
-            i = end + 1
-            if not (self._long or self._skip):
+            if i < end and not (self._long or self._skip):
+                piece = data[i:end]
                 if len(self._buf) + len(piece) > self.limit:
-                    self._long = True
                     self._buf = bytearray()
-                elif piece:
-                    if piece.strip(_PRINTABLE_B):
+                    self._long = True
+                else:
+                    bad = piece.strip(_PRINTABLE_B)
+                    text = piece.strip(b" ")
+                    self._buf += piece  # then only assignments: nothing can fail
+                    if bad:
                         self._bad = True
-                    if piece.strip(b" "):
+                    if text:
                         self._text = True
-                    self._buf += piece
-            if end < n:  # a terminator: the line is done
-                out.extend(self._end())
+            self._next = end  # the piece is taken: a retry goes on at its terminator
+            if end < n:
+                self._end(out)
+                self._next = end + 1
+        self.pending, self._next, self._out = b"", 0, None
         return out
 
-    def _end(self):
-        """The line the terminator just ended: [str], [ProtocolError] or [] (blank)."""
-        out = []
+    def _end(self, out):
+        """Add the line a terminator ended to out (a str, a ProtocolError; nothing if it
+        was blank), then start the next."""
+        fresh = bytearray()
+        item = None
         if self._skip:
             pass
         elif self._long:
-            out.append(ProtocolError("line too long, discarded", "too_long"))
+            item = ProtocolError("line too long, discarded", "too_long")
         elif self._bad:
-            out.append(ProtocolError("line with bytes that are not printable ASCII",
-                                     "bad_line"))
+            item = ProtocolError("line with bytes that are not printable ASCII", "bad_line")
         elif self._text:
-            out.append(self._buf.decode())
-        self._buf = bytearray()
+            item = self._buf.decode()
+        if item is not None:
+            out.append(item)
+        self._buf = fresh
         self._bad = self._long = self._text = self._skip = False
-        return out
 
 
 _PRINTABLE_B = (b" !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`"

@@ -11,11 +11,11 @@ from cribcore import VERSION
 from cribcore.pegs import PegError, checksum
 from cribcore.protocol import (
     CHANGE,
+    ERRORS,
     PROTO,
     LineReader,
     ProtocolError,
     canonical,
-    codes,
     command,
     decode,
     encode,
@@ -39,7 +39,6 @@ ID_MEMORY = 8  # recent ids answered from memory; a host retries only its last f
 LINES_PER_STEP = 4  # keep a step short even when the host sends a burst
 MAX_WARNINGS = 8  # warnings kept (for hello and the boot replay): the newest
 REPEAT_MS = 10000  # the same warning again within this is counted, not sent again
-_CODES = codes()
 
 
 class App:
@@ -91,7 +90,9 @@ class App:
         try:
             if not self._booted:
                 self._boot()
-            if not self.queue:
+            if not self.queue and self.reader.pending:  # a feed out of memory goes on
+                self.queue = self.reader.feed(b"")
+            elif not self.queue:
                 data = self.port.read()
                 if self._torn is not None:
                     self.reader.drop(self._torn)
@@ -99,9 +100,11 @@ class App:
                 if data:
                     self.queue = self.reader.feed(data)
         except Exception as e:  # noqa: BLE001 - nothing may stop the loop
-            # No memory may be left here: only note what happened (the lines in what was
-            # read are lost; the next line is whole only if the lost bytes ended one).
-            self._torn = not data or data[-1] not in (10, 13)
+            # No memory may be left here: only note what happened. Bytes the reader took
+            # are held, and read on at the next step; bytes read but not taken are lost
+            # (the next line is whole only if they ended one).
+            if not self.reader.pending:
+                self._torn = not data or data[-1] not in (10, 13)
             self._unsaid = e
         if self._unsaid is not None:
             fault, self._unsaid = self._unsaid, None
@@ -112,6 +115,9 @@ class App:
             try:
                 self._line(self.queue.pop(0))
             except Exception as e:  # noqa: BLE001 - e.g. no memory for the error reply
+                # Every line gets a reply: this one is a constant, it needs no heap. (Not
+                # a name of its own: in the 96K cap one more name costs a pool of names.)
+                self.port.write(b'err code=internal msg="no memory"\n')
                 self._fault(e)
         self._work(self.now)
         if self._prepare and not self.queue:
@@ -208,7 +214,7 @@ class App:
                 if reply is not None:  # (leds writes its own)
                     self._send(ok(rev=self.board.rev, **reply))
         except (ProtocolError, PegError) as e:
-            code = e.code if e.code in _CODES else "bad_arg"
+            code = e.code if e.code in ERRORS else "bad_arg"
             self._send(err(code, str(e), rev=self.board.rev, id=ident))
         except OSError as e:
             self._send(err("store_failed", repr(e), rev=self.board.rev, id=ident))

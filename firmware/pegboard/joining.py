@@ -35,10 +35,7 @@ FIELDS = "ssid:t password:t key:w address:w newkey:i "
 
 def extend_protocol():
     """Add the `wifi` verb and its fields to the protocol's tables, once."""
-    if ROW[0] not in protocol.verbs():
-        protocol.FIELDS += FIELDS
-        protocol.COMMANDS += ROW
-        protocol._FIELD.clear()  # the fields' lookup table, made again at its next use
+    protocol.register(ROW, FIELDS)
 
 
 def _draw(urandom, alphabet, n):

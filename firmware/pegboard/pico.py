@@ -140,10 +140,11 @@ def run(config, problem, strip, readers, port, faults, first=None, running=None,
         timer.deinit()
 
 
-def wifi():
-    """pegboard.wifi.serve on a board with Wi-Fi, else None. `crib deploy` ships that module
-    to such a board alone, and only a Wi-Fi board's MicroPython has the network module: on
-    a plain Pico this is one failed lookup in the code pack, after the first frame."""
+def wifi(web=None):
+    """serve(app) for a board with Wi-Fi (pegboard.wifi.serve, with the web server's entry
+    web() finds: main.py's), else None. `crib deploy` ships pegboard.wifi to such a board
+    alone, and only a Wi-Fi board's MicroPython has the network module: on a plain Pico
+    this is one failed lookup in the code pack, after the first frame."""
     try:
         from pegboard.wifi import serve  # first: on a plain Pico, the pack answers at once
     except ImportError:
@@ -152,12 +153,13 @@ def wifi():
         import network  # type: ignore[import-not-found]  # noqa: F401 - Wi-Fi boards only
     except ImportError:
         return None
-    return serve
+    return lambda app: serve(app, web=web() if web else None)
 
 
-def main(running=None, serve=None):
+def main(running=None, serve=None, web=None):
     """Run the app; restart it after any fault; return only for the REPL hand-over.
-    running(): called once the app is built (main.py: fastboot.done); serve: see run()."""
+    running(): called once the app is built (main.py: fastboot.done); serve: see run();
+    web(): the board's web server's entry or None (main.py's: see wifi())."""
     faults: list = []
     made = parts = None  # the drivers; with the port
     while True:
@@ -169,7 +171,7 @@ def main(running=None, serve=None):
                 from pegboard.usbserial import UsbSerial
 
                 parts = made + (buttons(made[0]), UsbSerial())
-                serve = serve or wifi()
+                serve = serve or wifi(web)
             run(*parts, faults, first, running, serve)  # running: again after a restart
         except KeyboardInterrupt:
             return

@@ -1,7 +1,8 @@
 """A board with Wi-Fi (a Pico 2 W): open its own access point, then serve the table on it.
 
-pegboard.pico calls serve(app) once the app is built (main.py passes it only where this
-module is on the flash: `crib deploy` ships it to a board with Wi-Fi alone). It reads the
+pegboard.pico calls serve(app, web=...) once the app is built, where this module is on
+the flash (`crib deploy` ships it to a board with Wi-Fi alone), with the web server's
+entry that main.py found (boardweb.serve, or None). It reads the
 join details (pegboard.joining: made once, kept on flash), gives the app the `wifi` verb,
 opens the access point (AccessPoint, over MicroPython's network module; tests give it a
 fake) and hands the app, the page key and the address to the board's web server, which
@@ -62,21 +63,12 @@ class AccessPoint:
         return got
 
 
-def server():
-    """The board's web server's entry, boardweb.serve(app, key, address), or None when it
-    is not on the flash: it serves the page on address, port 80, with the key, steps the
-    app (its buttons, its LEDs, its USB port) and never returns (but by an error)."""
-    try:
-        from boardweb import serve as web  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    return web
-
-
 def serve(app, network=None, files=None, urandom=None, sleep_ms=None, web=None):
     """Run the Wi-Fi board: the details, the `wifi` verb, the access point, then the server
-    (never returns). False when the access point or the server cannot run: the caller then
-    runs the plain loop. The arguments are the real ones when None (tests pass fakes)."""
+    web(app, key, address) (never returns; boardweb.serve, which the board's main.py finds
+    and passes: this package knows nothing of boardweb, which imports it). False when the
+    access point or the server cannot run, or web is None: the caller then runs the plain
+    loop. The other arguments are the real ones when None (tests pass fakes)."""
     from pegboard.joining import Joining, load
 
     if files is None:
@@ -89,7 +81,6 @@ def serve(app, network=None, files=None, urandom=None, sleep_ms=None, web=None):
     if warning:
         app.warn("wifi", warning)
     Joining(files, urandom, details, ADDRESS).register(app)
-    web = web or server()
     if web is None:
         app.warn("wifi", "no web server (boardweb.serve) on the flash: play over USB")
         app.renderer.alert(True)  # and its lights say so (docs/board.md)

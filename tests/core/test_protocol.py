@@ -1,16 +1,15 @@
 """cribcore.protocol: lines, values, the message table, the line reader (plain asserts)."""
 
 from cribcore import protocol
+from cribcore.events import EVENTS
 from cribcore.protocol import (
     COMMANDS,
     ERRORS,
-    EVENTS,
     MAX_LINE,
     LineReader,
     Message,
     ProtocolError,
     _field,
-    codes,
     command,
     decode,
     encode,
@@ -98,7 +97,7 @@ def test_bad_commands_have_stable_codes():
         ("evt a b", "bad_line"),
         ("peg p=1 n=2 " + " " * MAX_LINE, "too_long"),
     ]
-    known = codes()
+    known = list(ERRORS)
     for line, code in rows:
         assert code_of(lambda line=line: decode(line)) == code, (line, code)
         assert code in known
@@ -194,7 +193,7 @@ def test_table_is_complete():
     for row in EVENTS.splitlines():
         for f in row.split()[1:]:
             assert f in names or f == "p0..p3", row
-    assert codes() == list(ERRORS) and len(set(codes())) == len(codes())
+    assert len(set(ERRORS)) == len(ERRORS)
     assert usage("peg") == "p=0..3 n=1..1000 [id]"
     assert usage("new") == "[target=1..1000] [players=2..4] [match=0..1] [id]"
     assert usage("leds") == "" and usage("undo") == "[id]"
@@ -230,3 +229,47 @@ def test_reader_rejects_binary_garbage_per_line():
     assert lines([b"\x00\xff\x03junk\nhello\n"]) == ["bad_line", "hello"]
     assert lines([b"peg p=1 n=2\xc3\xa9\n"]) == ["bad_line"]
     assert lines([b"\t\n", b"\x7f\n"]) == ["bad_line", "bad_line"]
+
+
+def test_a_verb_is_registered_once_with_its_fields():
+    tables = (protocol.COMMANDS, protocol.FIELDS)
+    try:
+        row = ("zzping", 1, "[zzn=1..9]", "a test verb")
+        assert code_of(lambda: decode("zzping zzn=3")) == "unknown_verb"
+        protocol.register(row, "zzn:i zzs:t ")
+        registered = (protocol.COMMANDS, protocol.FIELDS)
+        protocol.register(row, "zzn:i zzs:t ")  # again: nothing changes
+        assert (protocol.COMMANDS, protocol.FIELDS) == registered
+        assert protocol.verbs().count("zzping") == 1
+        assert command("zzping") == row and usage("zzping") == "[zzn=1..9] [id]"
+        assert decode("zzping zzn=3 id=a").args == {"zzn": 3, "id": "a"}
+        assert code_of(lambda: decode("zzping zzn=10")) == "bad_arg"
+        assert decode(ok(rev=1, zzs="a b")).args == {"rev": 1, "zzs": "a b"}
+    finally:
+        protocol.COMMANDS, protocol.FIELDS = tables
+        protocol._FIELD.clear()
+    assert code_of(lambda: decode("zzping")) == "unknown_verb"
+
+
+def test_the_rows_the_modules_register_are_well_formed():
+    """register() does not check (the plain board holds it in its heap): the rows and
+    fields of the modules that register a verb are checked here."""
+    import pegboard.joining as joining
+    from cribcore.table import gamelines
+
+    names = [f.split(":")[0] for f in protocol.FIELDS.split()]
+    assert len(set(names)) == len(names)  # every field once (gamelines has registered)
+    theirs = []
+    for row, fields in ((gamelines.GAMES, gamelines.GAMES_FIELDS),
+                        (joining.ROW, joining.FIELDS)):
+        assert len(row) == 4 and type(row[0]) is str and type(row[1]) is int, row
+        assert fields.endswith(" ") and not fields.startswith(" "), fields
+        own = []
+        for f in fields.split():
+            name, _, typ = f.partition(":")
+            assert len(typ) == 1 and typ in "ilwsdt", f
+            own.append(name)
+        theirs += own
+        for tok in row[2].split():
+            assert tok.strip("[]").partition("=")[0] in names + own, tok
+    assert len(set(theirs)) == len(theirs)  # no two modules bring the same field

@@ -258,3 +258,22 @@ def test_the_deepest_undo_history_plays_a_1000_point_game_and_restarts_in_the_ca
     assert again.returncode == 0, again.stdout[-2000:] + again.stderr
     assert got[0].args["winner"] == -1 and got[1].args["undos"] == MAX_UNDO - 1
     assert got[1].args["p0"] == (998, 999) and got[1].args["p1"] == (998, 999)
+
+
+def test_a_quoted_value_of_every_character_is_refused_not_a_memory_error(
+        saved_store, mpy_build, tmp_path):
+    """Issue 35.10: the line scanner made a one-character string for every character of a
+    quoted value, which MicroPython interns and keeps: in the cap, a value of the 92
+    printable characters that need no escape ran the heap out (`err code=internal`, and
+    every line after it too). It is refused as it should be, and the board goes on."""
+    text = "".join(chr(c) for c in range(33, 127) if chr(c) not in '"\\')
+    lines = ['hello x="%s"' % text, 'hello x="a \\" b \\\\ c"', "state",
+             'help verb="peg"']
+    shutil.copytree(saved_store, tmp_path / "mp")
+    proc = run_micropython(["-m", "desk", "--driven", "--store", tmp_path / "mp"],
+                           heap=HEAP, stdin="\n".join(lines) + "\n", cwd=mpy_build)
+    got = answers(proc.stdout)
+    assert proc.returncode == 0 and len(got) == len(lines), proc.stdout + proc.stderr
+    assert [(m.kind, m.args.get("code")) for m in got] == [
+        ("err", "bad_arg"), ("err", "bad_arg"), ("ok", None), ("ok", None)], proc.stdout
+    assert got[3].args["verb"] == "peg"

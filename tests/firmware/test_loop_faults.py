@@ -3,8 +3,9 @@ where the heap is really exhausted (locked) while the app handles what it read."
 
 from loopfaults import (  # noqa: F401 - pytest collects them from here
     test_a_reply_that_cannot_be_written_does_not_stop_the_loop,
-    test_no_memory_mid_line_drops_only_that_line,
-    test_no_memory_while_reading_a_line_does_not_stop_the_loop,
+    test_bytes_lost_in_reading_drop_only_their_line,
+    test_no_memory_mid_line_loses_no_line,
+    test_no_memory_while_reading_a_line_loses_nothing,
 )
 from support import FIRMWARE, MP_RUN, TESTS, run_micropython
 

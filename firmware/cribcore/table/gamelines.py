@@ -39,14 +39,7 @@ GAMES = ("games", SERVES, "[g=1..99999999] [at=0..999999999]",
 GAMES_FIELDS = "games:l g:i at:i line:t "
 
 
-def _register():
-    if "games" not in protocol.COMMANDS:
-        protocol.COMMANDS = protocol.COMMANDS + GAMES
-        protocol.FIELDS = protocol.FIELDS + GAMES_FIELDS
-        protocol._FIELD.clear()  # made again, with the new fields, at the next use
-
-
-_register()
+protocol.register(GAMES, GAMES_FIELDS)
 
 
 def ascii_json(data):

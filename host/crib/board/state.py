@@ -6,18 +6,13 @@ what the board's buttons (or the link's own news) did. Every kind of board retur
 from collections.abc import Iterable
 from typing import Any
 
+# The board's settings (what `set` changes besides the dealer), as the core declares them.
+from cribcore.settings import NAMES
+
 # What the board's buttons (or the link) did: kind, lane, n, rev (the core's, shared).
 from cribcore.table.record import BoardEvent as BoardEvent
 
 LANES = ("p0", "p1", "p2", "p3")
-
-
-def _settings() -> tuple[str, ...]:
-    """The board's settings, as the firmware declares them (pegboard.app loads on first use:
-    it is not needed to build the CLI's parser)."""
-    from pegboard.app import SETTINGS
-
-    return SETTINGS
 
 
 class BoardState:
@@ -50,7 +45,7 @@ class BoardState:
                 [tuple(args.get(LANES[i], (0, 0))) for i in range(players)],
                 args.get("dealer", -1), args.get("winner", -1),
                 args.get("wins", (0,) * players),
-                {k: args[k] for k in _settings() if k in args})
+                {k: args[k] for k in NAMES if k in args})
         s.skunk = tuple(args.get("skunk", ()))
         s.undos = args.get("undos", 0)
         s.pending = tuple(args.get("pending", (0,) * players))
@@ -120,7 +115,7 @@ class BoardState:
             self.skunk = tuple(args["skunk"])
         if "dealer" in args:
             self.dealer = args["dealer"]
-        for k in _settings():
+        for k in NAMES:
             if k in args:
                 self.settings[k] = args[k]
         if "rev" in args:
@@ -195,7 +190,7 @@ def differences(expected: BoardState, board: BoardState) -> list[Difference]:
             out.append(Difference("lane %d" % lane, a, b))
     if list(expected.wins) != list(board.wins):
         out.append(Difference("wins", tuple(expected.wins), tuple(board.wins)))
-    for k in _settings():
+    for k in NAMES:
         if k in expected.settings and k in board.settings:
             if expected.settings[k] != board.settings[k]:
                 out.append(Difference(k, expected.settings[k], board.settings[k]))

@@ -9,8 +9,6 @@ from crib.errors import CribError
 from cribcore.protocol import MAX_LINE, ProtocolError, encode
 from pegboard.joining import check_password, check_ssid, extend_protocol
 
-extend_protocol()  # the `wifi` verb, which only a board with Wi-Fi has
-
 FIELDS = ("ssid", "password", "key", "address")
 
 
@@ -31,6 +29,7 @@ def details(link: Link, ssid: str | None = None, password: str | None = None,
            or (password is not None and check_password(password)))
     if why:  # the board's own rules, before anything is sent
         raise BadDetails(why)
+    extend_protocol()  # the `wifi` verb, which only a board with Wi-Fi has: registered here
     changes: list[dict] = [{}]
     if ssid is not None:
         changes.append({"ssid": ssid})

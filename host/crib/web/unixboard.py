@@ -43,10 +43,14 @@ def micropython() -> str:
 
 
 def microdot_dir() -> str:
-    """The folder holding the installed microdot package."""
-    import microdot
+    """The folder holding the installed microdot package (found, not imported: microdot
+    runs only in boardweb, under MicroPython; an import contract keeps it there)."""
+    import importlib.util
 
-    return str(Path(microdot.__file__).resolve().parent.parent)
+    spec = importlib.util.find_spec("microdot")
+    if spec is None or spec.origin is None:
+        raise BoardServerError("microdot is not installed (pip install '.[test]')")
+    return str(Path(spec.origin).resolve().parent.parent)
 
 
 def free_port() -> int:
