@@ -366,8 +366,7 @@ class _Radio(FakeNetwork):
 
 
 @pytest.mark.parametrize("why", ["no server", "no radio", "server fails"])
-def test_a_board_whose_wifi_does_not_come_up_says_so_on_usb_and_in_its_lights(
-        why, monkeypatch):
+def test_a_board_whose_wifi_does_not_come_up_says_so_on_usb_and_in_its_lights(why):
     rig = Rig(desk_verbs=False)
 
     def failing(app, key, address):
@@ -376,8 +375,6 @@ def test_a_board_whose_wifi_does_not_come_up_says_so_on_usb_and_in_its_lights(
     def idle(app, key, address):
         raise AssertionError("not served without an access point")
 
-    if why == "no server":
-        monkeypatch.setattr(wifi, "server", lambda: None)
     assert rig.app.renderer._alert is False
     net = _Radio() if why == "no radio" else FakeNetwork()
     web = {"no server": None, "no radio": idle, "server fails": failing}[why]
