@@ -4,6 +4,7 @@ unfinished game (its pending board operations settled, the board reconciled) and
 question a game of another kind asks before it takes over a board that holds one.
 """
 
+import json
 from collections.abc import Generator, Sequence
 from typing import Any, cast
 
@@ -67,6 +68,9 @@ def resume_ask(text: str, names: Sequence[str] | None) -> Ask:
                       "labels": {"y": "Go on with it", "n": new, LATER: "Keep it for later"}})
 
 
+KEPT = "table kept answers"  # the meta key of Session.keep
+
+
 class _NoBoard:
     kind = "none"
 
@@ -118,6 +122,16 @@ class Session(CoreSession):
         self.check_sides(setup)
         match = h.new_match(setup.names, setup.partnerships, setup.target, GAME_POINTS)
         return self._new_game(match, setup.dealer, True)
+
+    def keep(self, pending: dict[str, Any]) -> None:
+        """Keep the answers that wrote no line yet in the history (a --resume gives them
+        again: cribcore.table.engine)."""
+        self.h.put_meta(KEPT, json.dumps(pending))
+
+    def kept(self) -> dict[str, Any] | None:
+        """What keep() kept, or None."""
+        text = self.h.get_meta(KEPT)
+        return None if text is None else json.loads(text)
 
     def _new_game(self, match_id: int, dealer: Any, first: bool) -> Any:
         """A new game of the match in the history (dealer: a player, or CUT: cut for it);
