@@ -3,6 +3,7 @@ game record itself (pegboard.gamerecord): the answers taken that wrote no line y
 LEDs that agree with the record.
 
     session = KeptSession(log, board, view, options)   # a RecordSession that keeps them
+                                                       # and the log the screens show
     resync(engine, board)     # after the engine's start: the App's pegs made the record's
 
 The record is written before the board is pegged (cribcore.table.table), so a cut between
@@ -17,9 +18,11 @@ import json
 
 from cribcore.pegs import PegError
 from cribcore.table.entries import BARRIER
+from cribcore.table.room import LOG_KEEP
 from pegboard.gamerecord import RecordSession
 
 KEPT = "/a"  # in the record's folder: the answers that wrote no line yet (Session.keep)
+LOG = "/l"  # and the log every screen shows, a JSON line an event (Session.keep_log)
 
 
 class KeptSession(RecordSession):
@@ -37,6 +40,31 @@ class KeptSession(RecordSession):
         except ValueError:
             return None  # a write cut short (not on LittleFS): nothing to give again
         return got if isinstance(got, dict) else None
+
+    def keep_log(self, added, log):
+        """The events just numbered appended (one flash write an answer); the file made
+        again from the log alone once it holds twice what a screen is shown."""
+        name = self.log.path + LOG
+        files = self.log.files
+        self._logged = getattr(self, "_logged", 0) + len(added)
+        if self._logged > 2 * len(log) + len(added):
+            files.write(name, "".join([json.dumps(e) + "\n" for e in log]).encode())
+            self._logged = len(log)
+        else:
+            files.append(name, "".join([json.dumps(e) + "\n" for e in added]).encode())
+
+    def kept_log(self):
+        """The log kept before the restart: its last events (a torn line is dropped)."""
+        out = []
+        for raw in self.log.files.lines(self.log.path + LOG):
+            try:
+                out.append(json.loads(raw))
+            except ValueError:
+                continue
+            if len(out) > LOG_KEEP:
+                out.pop(0)
+        self._logged = len(out)
+        return out
 
 
 def resync(engine, board):

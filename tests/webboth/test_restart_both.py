@@ -170,3 +170,31 @@ def test_a_question_has_the_same_id_after_a_restart_and_its_answer_lands_once(se
                                           **table.who(asked)})
     assert r.status_code == 409, r.text  # and only once
     leds_follow(served, table, state(table.c))
+
+
+def test_every_screen_shows_what_it_showed_before_a_restart(served):
+    c = client(served)
+    table = Table(c, TARGET)
+    table.until(lambda q: q["kind"] == "play")
+    for _ in range(4):
+        assert table.answer().status_code == 200
+    done = state(table.c)
+    q = done["question"]
+    r = table.c.post("/api/undo", json={"question": q["id"], **table.who(q)})
+    assert r.status_code == 200, r.text
+    before = state(table.c)
+    assert before["undone"] and before["undone"]["redo"], before["undone"]
+    log = before["log"]
+    assert len(log) > 10
+    s = again(served, table)
+    kept = [e for e in s["log"] if e["seq"] <= log[-1]["seq"]]
+    assert len(kept) >= len(log) - 8 and kept == log[-len(kept):], (s["log"], log)
+    assert all(e["seq"] > log[-1]["seq"] for e in s["log"][len(kept):])  # numbered on
+    assert s["undone"] == before["undone"]  # Undo still offers "Put it back"
+    assert s["question"]["id"] == before["question"]["id"]
+    r = table.c.post("/api/redo", json={"question": s["question"]["id"],
+                                        **table.who(s["question"])})
+    assert r.status_code == 200, r.text
+    s = state(table.c)
+    assert s["view"] == done["view"], (s["view"], done["view"])
+    leds_follow(served, table, s)

@@ -77,7 +77,7 @@ class TableEngine:
         self._nonce = nonce
         self._pending = []  # [crc of signature, text, by] of the answers that wrote no line
         self._lit = None  # the lane the board was last told is asked (None: not told)
-        self._trail = []  # (signature of the question, answer text, by) of recent answers
+        self._trail = []  # [crc of the question's signature, answer text, by] of recent answers
         self._undone = None  # (question id after the undo, what it took back, answers)
         self._for = None  # (question id after an answer given for another, what it says)
 
@@ -110,6 +110,8 @@ class TableEngine:
             self.question_id()
             self._serial = kept.get("n", self._serial)
             self._qid = self._make_id(self._ask.signature())
+            if kept.get("undone"):  # what the last undo took back: Put it back, still
+                self._undone = (self._qid, kept["undone"][0], kept["undone"][1])
 
     def _position(self):
         """Where the record is: "game.position" (Session.position), "0" before a game."""
@@ -254,7 +256,7 @@ class TableEngine:
         finally:
             if table is not None:
                 table.answering = None
-        self._trail = self._trail[-TRAIL:] + [(sig, text, by)]
+        self._trail = self._trail[-TRAIL:] + [[_crc_sig(sig), text, by]]
         self._undone = None
         events = self._take(ask)  # before question_id(): it starts the flow, taking them
         after = self.question_id()
@@ -286,22 +288,27 @@ class TableEngine:
         self._run(lambda: self._flow.throw(UndoRequest()))
         events = self._take(ask)
         self._remember_undo(events)
-        if self.question_id() is not None and self._pos == pos and self._pending:
+        if self.question_id() is None or self._pos != pos:
+            self._pending = []  # lines written: the answers kept were for before them
+        elif self._pending:
             # a step back inside a question: the answers kept up to the one it asks again
             sig = _crc_sig(self._ask.signature())
             i = len(self._pending) - 1
             while i >= 0 and self._pending[i][0] != sig:
                 i -= 1
             self._pending = self._pending[:max(i, 0)]
-            self._keep()
+        self._keep()  # what it took back, for a restart to offer to put back
         return events
 
     def _keep(self):
         """Keep the answers that wrote no line (Session.keep): a restart gives them again.
         A store that fails is no reason to refuse an answer the game took."""
         try:
+            undone = self._undone
             self.session.keep({"pos": self._pos, "n": self._serial,
-                               "answers": self._pending})
+                               "answers": self._pending,
+                               "undone": None if undone is None or undone[0] != self._qid
+                               else [undone[1], undone[2]]})
         except self.BOARD_ERRORS:
             pass
 
@@ -313,7 +320,7 @@ class TableEngine:
         qid = self.question_id()
         back = []
         if qid is not None:
-            sig = self._ask.signature()
+            sig = _crc_sig(self._ask.signature())
             for i in range(len(self._trail) - 1, -1, -1):
                 if self._trail[i][0] == sig:
                     back, self._trail = self._trail[i:], self._trail[:i]
@@ -339,7 +346,7 @@ class TableEngine:
         out = []
         for sig, text, by in back:
             qid = self.question_id()
-            if qid is None or self._ask.signature() != sig:
+            if qid is None or _crc_sig(self._ask.signature()) != sig:
                 break  # the game went another way (a board peg, say): stop here
             out += self.answer(qid, text, by)
         return out

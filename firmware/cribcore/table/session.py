@@ -161,6 +161,14 @@ class Session:
         """What keep() kept before a restart (None: nothing)."""
         return None
 
+    def keep_log(self, added, log):
+        """Keep the log every screen shows (cribcore.table.room: added, the events just
+        numbered; log, the last ones kept) for a restart to show again (kept_log())."""
+
+    def kept_log(self):
+        """The log keep_log() kept before a restart (a list of events; None: nothing)."""
+        return None
+
     def capacity(self):
         """The lanes the board has."""
         return getattr(self.board, "capacity", 4)

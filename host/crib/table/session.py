@@ -69,6 +69,7 @@ def resume_ask(text: str, names: Sequence[str] | None) -> Ask:
 
 
 KEPT = "table kept answers"  # the meta key of Session.keep
+KEPT_LOG = "table log"  # and of Session.keep_log
 
 
 class _NoBoard:
@@ -132,6 +133,19 @@ class Session(CoreSession):
         """What keep() kept, or None."""
         text = self.h.get_meta(KEPT)
         return None if text is None else json.loads(text)
+
+    def keep_log(self, added: list[dict[str, Any]], log: list[dict[str, Any]]) -> None:
+        """Keep the log every screen shows with the game in play (a --resume shows it)."""
+        game = self.table.game_id if self.table is not None else None
+        self.h.put_meta(KEPT_LOG, json.dumps({"game": game, "log": log}))
+
+    def kept_log(self) -> list[dict[str, Any]] | None:
+        """The log kept with the game being resumed (None: another game's, or none)."""
+        text = self.h.get_meta(KEPT_LOG)
+        kept = None if text is None else json.loads(text)
+        if not kept or self.table is None or kept.get("game") != self.table.game_id:
+            return None
+        return cast(list[dict[str, Any]], kept["log"])
 
     def _new_game(self, match_id: int, dealer: Any, first: bool) -> Any:
         """A new game of the match in the history (dealer: a player, or CUT: cut for it);
