@@ -106,10 +106,13 @@ def main(argv=None):
     ap.add_argument("--budget", action="store_true",
                     help="the 32-bit figure from the emulated Pico instead (slow)")
     ap.add_argument("--games", type=int, default=1, help="--budget: games to 61")
+    ap.add_argument("--store", metavar="DIR",
+                    help="the board's store (its game record, the answers and the log kept"
+                         " for a restart) in DIR, as on a board's flash; default: in memory")
     args = ap.parse_args(argv)
     if args.budget:
         return budget(args.games)
-    board = UnixBoard(KEY, names=NAMES, target=121, dealer=0, heap=args.heap)
+    board = UnixBoard(KEY, names=NAMES, target=121, dealer=0, heap=args.heap, store=args.store)
     with board:
         try:
             return run(board, args)

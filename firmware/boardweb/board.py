@@ -24,10 +24,11 @@ def build(app, key, join_url, files=PAGE, record=RECORD, setup=None, hosts=None,
     the game record in the folder record (None: in memory), setup (a
     cribcore.table.session.Setup: what is not asked), hosts (the Host headers answered,
     None: any), hooks (the tests' routes), clock (() -> ms; time.ticks_ms), nonce (the
-    questions' ids begin with it: random when None), log_files (the record's filesystem:
-    pegboard.gamerecord.Files when None), suits (each show card asked by rank and suit,
-    as `crib serve --suits`; by default the show by ranks, as `crib serve`: a hand laid in
-    the play goes straight to its confirmation, which asks its flush and nobs once)."""
+    questions' ids begin with it: the record's name, random without one), log_files (the
+    record's filesystem: pegboard.gamerecord.Files when None), suits (each show card asked
+    by rank and suit, as `crib serve --suits`; by default the show by ranks, as `crib
+    serve`: a hand laid in the play goes straight to its confirmation, which asks its flush
+    and nobs once)."""
     import os
 
     from boardweb.appboard import AppBoard
@@ -43,13 +44,16 @@ def build(app, key, join_url, files=PAGE, record=RECORD, setup=None, hosts=None,
     view, options = Events(), {"confirm": True, "ranks": not suits}
     if record is None:
         session = Session(board, view, options)
+        name = _hex(os.urandom(3))
     else:
-        from pegboard.gamerecord import GameLog, RecordSession, register
+        from boardweb.resume import KeptSession
+        from pegboard.gamerecord import GameLog, register
 
         log = GameLog(record, log_files).open()
         register(app, log)  # the `games` verb: `crib history import` reads them over USB
-        session = RecordSession(log, board, view, options)
-    engine = TableEngine(session, setup or Setup(), nonce=nonce or _hex(os.urandom(3)))
+        session = KeptSession(log, board, view, options)
+        name = log.token  # the questions' ids come of the record: the same after a restart
+    engine = TableEngine(session, setup or Setup(), nonce=nonce or name)
     # The board's picture is drawn by the page from its layout (the holes, each lane's
     # name and colour) and the pegs in the state: no picture is made here.
     lanes = [{"name": ln.name, "colour": "#%02x%02x%02x" % tuple(ln.colour)}
@@ -57,6 +61,10 @@ def build(app, key, join_url, files=PAGE, record=RECORD, setup=None, hosts=None,
     room = Room(engine, run=_hex(os.urandom(4)),
                 extra={"board_rev": None, "lanes": lanes, "holes": app.config.holes})
     room.start()
+    if record is not None:
+        from boardweb.resume import resync
+
+        resync(engine, board)  # after a cut: the LEDs made the record's, before any answer
     return BoardServer(room, board, key, files, join_url, hosts, hooks)
 
 

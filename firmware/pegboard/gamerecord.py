@@ -306,6 +306,10 @@ class FlashRecord:
         self.seq = seq
         self.replay = replay  # what the boot read (resume), None for a new game
         self.closed = replay.closed_at if replay is not None else 0
+        self.prefix = log.token[:3]  # the record's name in each board operation's id
+
+    def position(self):
+        return self.seq
 
     def append(self, entry):
         """Write the entry's line, then take it (its id and seq are its line's); the entry."""

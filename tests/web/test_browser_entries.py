@@ -32,6 +32,19 @@ def table(browser, tmp_path, until, viewport=None):  # noqa: F811
         serve.stop()
 
 
+def tap_offline(serve, bob, players):
+    """Bob's phone goes offline and Bob taps his card (by rank) to the open question: the
+    question and the rank, once the page says it is kept."""
+    q = serve.state()["question"]
+    bob.settled()
+    bob.context.set_offline(True)
+    rank = players.answer(type("Q", (), q))
+    bob.page.click(f"#panel [data-rank='{'T' if rank == '10' else rank}']")
+    bob.page.wait_for_function("() => document.getElementById('net').textContent"
+                               ".startsWith('Offline')", timeout=5000)
+    return q, rank
+
+
 def undone_in_log(serve):
     return [e["text"] for e in serve.state()["log"] if "undone" in e["text"]]
 
@@ -91,13 +104,7 @@ def test_a_tap_while_offline_is_said_kept_and_sent_when_back(browser, tmp_path):
     with table(browser, tmp_path, lambda s: s["question"]["kind"] == "play") \
             as (serve, phones, players):
         bob = phones[1]
-        q = serve.state()["question"]
-        bob.settled()
-        bob.context.set_offline(True)
-        rank = players.answer(type("Q", (), q))  # Bob's card, by rank
-        bob.page.click(f"#panel [data-rank='{'T' if rank == '10' else rank}']")
-        bob.page.wait_for_function("() => document.getElementById('net').textContent"
-                                   ".startsWith('Offline')", timeout=5000)
+        q, rank = tap_offline(serve, bob, players)
         assert "busy" not in (bob.page.get_attribute("body", "class") or "")
         assert serve.state()["question"]["id"] == q["id"]  # nothing arrived
         bob.context.set_offline(False)
@@ -110,3 +117,23 @@ def test_a_tap_while_offline_is_said_kept_and_sent_when_back(browser, tmp_path):
         # and the game goes on from both phones
         play(serve, phones, players, lambda s: len(s["view"]["hand"]["pile"]) >= 3,
              check_board=False)
+
+
+def test_an_answer_kept_offline_and_overtaken_is_said_not_dropped(browser, tmp_path):  # noqa: F811
+    with table(browser, tmp_path, lambda s: s["question"]["kind"] == "play"
+               and s["question"]["asks"] == 1) as (serve, phones, players):
+        bob = phones[1]
+        q, rank = tap_offline(serve, bob, players)
+        # Meanwhile Alice answers for Bob from her phone (the same card).
+        alice = serve.http.post("/api/join", json={"seat": 0}).json()
+        r = serve.http.post("/api/answer", json={"question": q["id"], "answer": rank,
+                                                 "for": True, "seat": 0,
+                                                 "token": alice["token"]})
+        assert r.status_code == 200, r.text
+        after = serve.state()
+        bob.context.set_offline(False)
+        bob.page.wait_for_function("() => document.getElementById('error').textContent"
+                                   ".includes('meanwhile')", timeout=10000)
+        said = bob.page.text_content("#error")
+        assert said == f"Alice answered for you meanwhile; your {rank} was not sent.", said
+        assert serve.state()["view"] == after["view"]  # Bob's answer never arrived

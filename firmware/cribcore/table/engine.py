@@ -21,11 +21,20 @@ Question with an id, and sends the parsed answer back in. A question's id change
 every answer and every undo (and whenever the board changes what is asked), so a double
 tap or a replayed request is refused as stale and never applies twice; a board peg that
 leaves the question as it was keeps its id, so it never swallows an answer being typed.
+
+A question's id comes from the record, not from the run: the nonce (the record's name),
+the game and its position in the record (Session.position: every line written moves it
+on), how many questions were opened at that position, and the question's signature. So
+the same question has the same id after a restart, and an answer a phone kept through a
+power cut lands once. The answers taken that wrote no line yet (a hand's cards before
+its "Peg N?") are kept too (Session.keep, kept): after a restart they are given again,
+each only to the question it answered, so an acknowledged answer is never asked again.
 Questions, events (event_dict) and the view are plain data: the same JSON on CPython and
 MicroPython.
 """
 
 from cribcore import CoreError
+from cribcore.boardtext import crc
 from cribcore.cards import card_name
 from cribcore.game import PLAY, SHOW
 from cribcore.table.answers import AnswerError, UndoRequest
@@ -60,12 +69,15 @@ class TableEngine:
         self._flow = session.run(setup or Setup(), resume)
         self._ask = None
         self._started = False
-        self._serial = 0
+        self._serial = 0  # questions opened at the record's position self._pos
+        self._pos = None
+        self._qid = None
         self._sig = None
         self._fresh = True
         self._nonce = nonce
+        self._pending = []  # [crc of signature, text, by] of the answers that wrote no line
         self._lit = None  # the lane the board was last told is asked (None: not told)
-        self._trail = []  # (signature of the question, answer text, by) of recent answers
+        self._trail = []  # [crc of the question's signature, answer text, by] of recent answers
         self._undone = None  # (question id after the undo, what it took back, answers)
         self._for = None  # (question id after an answer given for another, what it says)
 
@@ -76,7 +88,34 @@ class TableEngine:
         if not self._started:
             self._started = True
             self._run(lambda: next(self._flow))
+            self._answer_kept()
         return self._events.take()
+
+    def _answer_kept(self):
+        """After a restart: the answers taken at this position of the record that wrote no
+        line yet (Session.kept), given again, each only to the question it answered (its
+        signature), so the question open before the restart is open again, with its id."""
+        kept = self.session.kept()
+        if not kept or self._ask is None or kept.get("pos") != self._position():
+            return
+        for sig, text, by in kept.get("answers") or ():
+            qid = self.question_id()
+            if qid is None or _crc_sig(self._ask.signature()) != sig:
+                return
+            try:
+                self.answer(qid, text, by)
+            except self.ANSWER_ERRORS:
+                return
+        if self._ask is not None and self._position() == kept["pos"]:
+            self.question_id()
+            self._serial = kept.get("n", self._serial)
+            self._qid = self._make_id(self._ask.signature())
+            if kept.get("undone"):  # what the last undo took back: Put it back, still
+                self._undone = (self._qid, kept["undone"][0], kept["undone"][1])
+
+    def _position(self):
+        """Where the record is: "game.position" (Session.position), "0" before a game."""
+        return self.session.position()
 
     def _run(self, step, news=False):
         """Advance the flow by step() to its next Ask (None: the session is over). If the
@@ -138,10 +177,17 @@ class TableEngine:
             return None
         sig = ask.signature()
         if self._fresh or sig != self._sig:
+            pos = self._position()
+            if pos != self._pos:
+                self._pos, self._serial = pos, 0
             self._serial += 1
             self._sig = sig
             self._fresh = False
-        return "%s-%d" % (self._nonce, self._serial)
+            self._qid = self._make_id(sig)
+        return self._qid
+
+    def _make_id(self, sig):
+        return "%s-%s-%d-%s" % (self._nonce, self._pos, self._serial, _crc_sig(sig)[:4])
 
     def question(self, known=True):
         """The open question (a Question), or None when the session is over. known=False
@@ -199,6 +245,7 @@ class TableEngine:
                 raise
             raise AnswerError(str(e) or "not understood: %r" % (text,)) from None
         sig = ask.signature()
+        pos = self._pos
         said = None
         if by is not None and ask.asks is not None and by != ask.asks:  # for another player
             said = {"by": names[by], "for": names[ask.asks],
@@ -209,11 +256,16 @@ class TableEngine:
         finally:
             if table is not None:
                 table.answering = None
-        self._trail = self._trail[-TRAIL:] + [(sig, text, by)]
+        self._trail = self._trail[-TRAIL:] + [[_crc_sig(sig), text, by]]
         self._undone = None
         events = self._take(ask)  # before question_id(): it starts the flow, taking them
         after = self.question_id()
         self._for = (after, said) if said and after is not None else None
+        if after is not None and self._pos == pos:  # no line written: kept apart
+            self._pending.append([_crc_sig(sig), text, by])
+            self._keep()
+        else:
+            self._pending = []
         return ([Event("note", said["by"], said["text"], 0, None)] if said else []) + events
 
     def answered(self):
@@ -232,10 +284,33 @@ class TableEngine:
         ask = self._ask
         if ask is None or not ask.undo:
             raise AnswerError("nothing to undo at this question")
+        pos = self._pos
         self._run(lambda: self._flow.throw(UndoRequest()))
         events = self._take(ask)
         self._remember_undo(events)
+        if self.question_id() is None or self._pos != pos:
+            self._pending = []  # lines written: the answers kept were for before them
+        elif self._pending:
+            # a step back inside a question: the answers kept up to the one it asks again
+            sig = _crc_sig(self._ask.signature())
+            i = len(self._pending) - 1
+            while i >= 0 and self._pending[i][0] != sig:
+                i -= 1
+            self._pending = self._pending[:max(i, 0)]
+        self._keep()  # what it took back, for a restart to offer to put back
         return events
+
+    def _keep(self):
+        """Keep the answers that wrote no line (Session.keep): a restart gives them again.
+        A store that fails is no reason to refuse an answer the game took."""
+        try:
+            undone = self._undone
+            self.session.keep({"pos": self._pos, "n": self._serial,
+                               "answers": self._pending,
+                               "undone": None if undone is None or undone[0] != self._qid
+                               else [undone[1], undone[2]]})
+        except self.BOARD_ERRORS:
+            pass
 
     def _remember_undo(self, events):
         """What an undo took back, and the answers that put it back: those given since the
@@ -245,7 +320,7 @@ class TableEngine:
         qid = self.question_id()
         back = []
         if qid is not None:
-            sig = self._ask.signature()
+            sig = _crc_sig(self._ask.signature())
             for i in range(len(self._trail) - 1, -1, -1):
                 if self._trail[i][0] == sig:
                     back, self._trail = self._trail[i:], self._trail[:i]
@@ -271,7 +346,7 @@ class TableEngine:
         out = []
         for sig, text, by in back:
             qid = self.question_id()
-            if qid is None or self._ask.signature() != sig:
+            if qid is None or _crc_sig(self._ask.signature()) != sig:
                 break  # the game went another way (a board peg, say): stop here
             out += self.answer(qid, text, by)
         return out
@@ -345,3 +420,17 @@ class TableEngine:
                 "dealer": g.dealer, "over": g.over, "winner": g.winner,
                 "result": result(table) if g.over else None,
                 "offline": table.offline, "hand": hand}
+
+
+def _crc_sig(sig):
+    """A question's signature as 8 hex digits, the same in every run and on both runtimes:
+    its kind, prompt, default and who is asked (the hash of its legal answers is left out:
+    Python's hash of a text changes from run to run, and MicroPython's dicts print in
+    another order; repr spells a text's symbols, 4♣, in its own way on each)."""
+    return crc("|".join([_text(v) for v in sig[:4]]))
+
+
+def _text(value):
+    if isinstance(value, (list, tuple)):
+        return ",".join([_text(v) for v in value])
+    return str(value)

@@ -4,6 +4,8 @@ uses: a Record of entries and a Board that shows the pegs.
     Record   append(entry: Entry) -> None       (the host's also takes ops: its board's)
              entries() -> list[Entry]           those that stand, in order
              undo(entry: Entry) -> None
+             position() -> int                  moves on with every append and undo, and
+                                                is the same after a restart (ids come of it)
     Board    peg(lane: int, n: int, op_id: str) -> state | None
              undo(op_id: str) -> state | None
              new_game(target: int, lanes: int, op_id: str, match: bool = False)
@@ -74,6 +76,7 @@ class MemoryRecord:
     def __init__(self):
         self._standing = []
         self._count = 0
+        self._undone = 0
 
     def append(self, entry):
         """Add an entry (its id and seq are given here); returns it."""
@@ -89,6 +92,11 @@ class MemoryRecord:
     def undo(self, entry):
         """Take an entry back: it no longer stands."""
         self._standing = [e for e in self._standing if e.id != entry.id]
+        self._undone += 1
+
+    def position(self):
+        """How many appends and undos the record has had."""
+        return self._count + self._undone
 
 
 class NoBoard:

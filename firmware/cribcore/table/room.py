@@ -48,6 +48,19 @@ KINDS = ("answer", "undo", "redo")
 OVER = "the session is over: nothing is asked"
 
 
+class _NoSession:
+    """An engine without a session's keeping (a test's fake): nothing kept."""
+
+    def keep_log(self, added, log):
+        pass
+
+    def kept_log(self):
+        return None
+
+
+_NO_SESSION = _NoSession()
+
+
 def _card(c):
     return c if isinstance(c, str) or c is None else card_name(c)
 
@@ -104,8 +117,18 @@ class Room:
     # -- one call per request ------------------------------------------------------------
 
     def start(self):
-        """Run the engine to its first question; the state is built (once)."""
-        return self._after(self.engine.start(), True)
+        """Run the engine to its first question; the state is built (once). The log kept
+        before a restart (Session.kept_log) is the log again: every screen shows what it
+        showed before, and the events number on from it."""
+        events = self.engine.start()
+        kept = self._session().kept_log()
+        if kept:
+            self._log = list(kept[-LOG_KEEP:])
+            self.seq = self._log[-1]["seq"]
+        return self._after(events, True)
+
+    def _session(self):
+        return getattr(self.engine, "session", None) or _NO_SESSION
 
     def act(self, kind, body, seat=TABLE):
         """Answer, undo or redo (module docstring): an Outcome, or Refused and nothing
@@ -153,8 +176,10 @@ class Room:
         """Something gone wrong outside a request (the board's link): a numbered event in
         the log, sent with the next state."""
         self.seq += 1
-        self._keep({"seq": self.seq, "kind": "problem", "who": None, "text": text,
-                    "points": 0, "data": None}, None)
+        item = {"seq": self.seq, "kind": "problem", "who": None, "text": text,
+                "points": 0, "data": None}
+        self._keep(item, None)
+        self._keep_log([item])
 
     def show(self, extra):
         """The server's own fields of the state (a board picture's revision, its lanes):
@@ -192,7 +217,16 @@ class Room:
         self._raw.append((item["seq"], ev))
         if len(self._log) > LOG_KEEP:
             self._log.pop(0)
+        if len(self._raw) > LOG_KEEP:
             self._raw.pop(0)
+
+    def _keep_log(self, added):
+        """The log kept for a restart (Session.keep_log); a store that fails is no reason
+        to refuse what the game took (it is said on the next start's log, not here)."""
+        try:
+            self._session().keep_log(added, self._log)
+        except (OSError, ValueError):
+            pass
 
     def _after(self, events, force=False):
         """Number the events; build the question and the view once if anything changed."""
@@ -202,6 +236,8 @@ class Room:
             item = numbered(self.seq, ev)
             self._keep(item, ev)
             out.append(item)
+        if out:
+            self._keep_log(out)
         changed = force or bool(events) or self.engine.question_id() != self._qid
         if changed:
             self._build()

@@ -145,6 +145,30 @@ class Session:
         self.setup = None
         self.results = []  # (game id, winner, game points) of this match's games
 
+    def position(self):
+        """Where the record of the game in play is ("game.position"; "0" before a game):
+        what a question's id is made of (cribcore.table.engine)."""
+        t = self.table
+        if t is None or t.rec is None:
+            return "0"
+        return "%d.%d" % (t.game_id, t.rec.position())
+
+    def keep(self, pending):
+        """Keep the answers taken that wrote no line yet (a dict: pos, n, answers), for a
+        restart to give again (kept()). In memory nothing outlives a restart."""
+
+    def kept(self):
+        """What keep() kept before a restart (None: nothing)."""
+        return None
+
+    def keep_log(self, added, log):
+        """Keep the log every screen shows (cribcore.table.room: added, the events just
+        numbered; log, the last ones kept) for a restart to show again (kept_log())."""
+
+    def kept_log(self):
+        """The log keep_log() kept before a restart (a list of events; None: nothing)."""
+        return None
+
     def capacity(self):
         """The lanes the board has."""
         return getattr(self.board, "capacity", 4)

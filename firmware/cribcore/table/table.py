@@ -40,7 +40,12 @@ class Table:
         self.first_dealer = first_dealer
         self.options = dict(options or {})
         self.game_points = game_points
+        # Operation ids come of the record (op_id): unique for the life of the record's
+        # store, so a board that remembers the ids it applied never mistakes a new
+        # operation after a restart for a retry of an old one.
+        self.op_prefix = getattr(record, "prefix", "t")
         self.op_seq = 0
+        self._op_pos = None
         # Questions the board's news raise, (prompt, action on yes): the flow asks them.
         self.decisions = []
         # While an answer given for another player is applied: (who answered, for whom).
@@ -75,9 +80,13 @@ class Table:
         return [e for e in self.entries if e.hand == hand]
 
     def op_id(self):
-        """A fresh operation id for the board."""
+        """A fresh operation id for the board: the record's prefix and game, its position
+        (Record.position: the line the operation follows), and a count from there."""
+        pos = self.rec.position() if self.rec is not None else 0
+        if pos != self._op_pos:
+            self._op_pos, self.op_seq = pos, 0
         self.op_seq += 1
-        return "t%d-%d" % (self.game_id, self.op_seq)
+        return "%s%d-%d-%d" % (self.op_prefix, self.game_id, pos, self.op_seq)
 
     def record(self, kind, args=(), info=None, player=None, source=TABLE, reason=None,
                announce=True):

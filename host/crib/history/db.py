@@ -373,6 +373,23 @@ class History:
             self.conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)",
                               ("import " + key, str(game_id)))
 
+    def put_meta(self, key: str, value: str) -> None:
+        """Keep a value under key (replacing the one there)."""
+        with _tx(self.conn):
+            self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                              (key, value))
+
+    def get_meta(self, key: str) -> str | None:
+        """The value kept under key, or None."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def position(self, game_id: int) -> int:
+        """How many entries the game has written and taken back: it moves on with every
+        change of its record (the table's question ids come of it)."""
+        return int(self.conn.execute("SELECT COUNT(*) + COUNT(undone) FROM entries"
+                                     " WHERE game_id = ?", (game_id,)).fetchone()[0])
+
     def query(self, sql: str, params: Sequence = ()) -> list[Row]:
         """Rows of a read-only query, as dicts (for history and stats)."""
         return [dict(r) for r in self.conn.execute(sql, params).fetchall()]

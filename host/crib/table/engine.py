@@ -11,7 +11,6 @@ and a retry of an offline board.
 Every answer is written to the history before it is pegged (crib.table.record).
 """
 
-import secrets
 import time
 from collections.abc import Callable
 from typing import Any
@@ -53,7 +52,9 @@ class TableEngine(CoreEngine):
         session = Session(history, board, Events(), dict(options or {}),
                           board_name or board.kind, turns=turns or Turns, games=games,
                           offer_resume=offer_resume)
-        super().__init__(session, setup, resume, secrets.token_hex(3))
+        # The questions' ids come of the history's game and position (the core engine),
+        # so they are the same after a --resume: "h" names this history's ids.
+        super().__init__(session, setup, resume, "h")
         self._clock = clock
         self._retried: float | None = None
 

@@ -45,6 +45,10 @@ class HistoryRecord:
         """Mark an entry undone (and write the board operations that take it back)."""
         self.h.undo_entry(self.game_id, entry.id, ops)
 
+    def position(self) -> int:
+        """Where the record is (moves on with every append and undo)."""
+        return self.h.position(self.game_id)
+
 
 class Table(CoreTable):
     """One game at the table: the history's record, the board mirror (module docstring)."""

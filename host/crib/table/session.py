@@ -4,6 +4,7 @@ unfinished game (its pending board operations settled, the board reconciled) and
 question a game of another kind asks before it takes over a board that holds one.
 """
 
+import json
 from collections.abc import Generator, Sequence
 from typing import Any, cast
 
@@ -67,6 +68,10 @@ def resume_ask(text: str, names: Sequence[str] | None) -> Ask:
                       "labels": {"y": "Go on with it", "n": new, LATER: "Keep it for later"}})
 
 
+KEPT = "table kept answers"  # the meta key of Session.keep
+KEPT_LOG = "table log"  # and of Session.keep_log
+
+
 class _NoBoard:
     kind = "none"
 
@@ -118,6 +123,29 @@ class Session(CoreSession):
         self.check_sides(setup)
         match = h.new_match(setup.names, setup.partnerships, setup.target, GAME_POINTS)
         return self._new_game(match, setup.dealer, True)
+
+    def keep(self, pending: dict[str, Any]) -> None:
+        """Keep the answers that wrote no line yet in the history (a --resume gives them
+        again: cribcore.table.engine)."""
+        self.h.put_meta(KEPT, json.dumps(pending))
+
+    def kept(self) -> dict[str, Any] | None:
+        """What keep() kept, or None."""
+        text = self.h.get_meta(KEPT)
+        return None if text is None else json.loads(text)
+
+    def keep_log(self, added: list[dict[str, Any]], log: list[dict[str, Any]]) -> None:
+        """Keep the log every screen shows with the game in play (a --resume shows it)."""
+        game = self.table.game_id if self.table is not None else None
+        self.h.put_meta(KEPT_LOG, json.dumps({"game": game, "log": log}))
+
+    def kept_log(self) -> list[dict[str, Any]] | None:
+        """The log kept with the game being resumed (None: another game's, or none)."""
+        text = self.h.get_meta(KEPT_LOG)
+        kept = None if text is None else json.loads(text)
+        if not kept or self.table is None or kept.get("game") != self.table.game_id:
+            return None
+        return cast(list[dict[str, Any]], kept["log"])
 
     def _new_game(self, match_id: int, dealer: Any, first: bool) -> Any:
         """A new game of the match in the history (dealer: a player, or CUT: cut for it);

@@ -11,6 +11,7 @@ stores them on a board); microdot is imported from its installed package.
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -68,7 +69,7 @@ class UnixBoard:
     def __init__(self, key: str, names: list[str] | None = None, target: int = 121,
                  dealer: int | None = 0, heap: str = HEAP, hooks: bool = True,
                  hosts: list[str] | None = None, firmware: str | Path | None = None,
-                 suits: bool = False):
+                 suits: bool = False, store: str | None = None):
         self.key = key
         self.port = free_port()
         self.url = "http://127.0.0.1:%d" % self.port
@@ -89,15 +90,29 @@ class UnixBoard:
             args.append("--hooks")
         if suits:
             args.append("--suits")
+        if store:
+            args += ["--store", store]
         self.args = args
         self.firmware = str(firmware or firmware_dir())
         self.proc: subprocess.Popen | None = None
         self.log = os.path.join(self._dir.name, "server.log")
 
     def __enter__(self) -> str:
+        return self.start()
+
+    def restart(self, sig: int = signal.SIGKILL) -> str:
+        """Stop the server with sig (SIGKILL: a power cut) and start it again, on the same
+        port and store: what a board does when its power comes back."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            self.proc.wait(10)
+        return self.start()
+
+    def start(self) -> str:
+        """Start the server's process; its url once it listens."""
         env = dict(os.environ, MICROPYPATH=os.pathsep.join(
             [".frozen", self.firmware, microdot_dir()]))
-        with open(self.log, "wb") as out:
+        with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
                 [micropython(), "-X", "heapsize=" + self.heap, "-m", "boardweb.unix",
                  *self.args], env=env, stdout=out, stderr=subprocess.STDOUT,

@@ -85,9 +85,18 @@
   }
   function retry() {
     if (!pending || busy) return;
-    if (!state || !state.question || pending.body.question !== qid) { pending = null; setNet(); return; }
+    if (!state || !state.question || pending.body.question !== qid) { overtaken(pending); pending = null; setNet(); return; }
     const p = pending; pending = null;
     act(p.path, p.body);
+  }
+  // A kept answer whose question was answered meanwhile is not sent: said, never dropped
+  // silently (who answered: the state's `answered`, else the last event's player).
+  function overtaken(p) {
+    if (p.path !== "/api/answer") { setError("The game moved on meanwhile; your tap was not sent."); return; }
+    const log = (state && state.log) || [], a = state && state.answered;
+    let who = a ? a.by : "";
+    for (let i = log.length - 1; !who && i >= 0; i--) who = log[i].who || "";
+    setError((who || "Someone") + " answered for you meanwhile; your " + p.body.answer + " was not sent.");
   }
   async function send(answer) {
     if (busy || !state || !state.question) return;

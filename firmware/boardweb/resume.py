@@ -1,0 +1,106 @@
+"""What a restart of the board's server (a power cut, a kill) must not lose, beyond the
+game record itself (pegboard.gamerecord): the answers taken that wrote no line yet, and
+LEDs that agree with the record.
+
+    session = KeptSession(log, board, view, options)   # a RecordSession that keeps them
+                                                       # and the log the screens show
+    resync(engine, board)     # after the engine's start: the App's pegs made the record's
+
+The record is written before the board is pegged (cribcore.table.table), so a cut between
+the two leaves the App one operation behind the record (a peg not made, an undo not
+done). resync makes that one operation again, and anything else it finds different is
+set up anew from the record (a barrier: the board's undo no longer reaches before it),
+each lane's back and front peg where the game has them. Its operations' ids come of the
+record's position like every other (Table.op_id), so none repeats one the App remembers.
+"""
+
+import json
+
+from cribcore.pegs import PegError
+from cribcore.table.entries import BARRIER
+from cribcore.table.room import LOG_KEEP
+from pegboard.gamerecord import RecordSession
+
+KEPT = "/a"  # in the record's folder: the answers that wrote no line yet (Session.keep)
+LOG = "/l"  # and the log every screen shows, a JSON line an event (Session.keep_log)
+
+
+class KeptSession(RecordSession):
+    """The board's RecordSession, with the answers that wrote no line kept on flash."""
+
+    def keep(self, pending):
+        self.log.files.write(self.log.path + KEPT, json.dumps(pending).encode())
+
+    def kept(self):
+        raw = self.log.files.read(self.log.path + KEPT)
+        if not raw:
+            return None
+        try:
+            got = json.loads(raw)
+        except ValueError:
+            return None  # a write cut short (not on LittleFS): nothing to give again
+        return got if isinstance(got, dict) else None
+
+    def keep_log(self, added, log):
+        """The events just numbered appended (one flash write an answer); the file made
+        again from the log alone once it holds twice what a screen is shown."""
+        name = self.log.path + LOG
+        files = self.log.files
+        self._logged = getattr(self, "_logged", 0) + len(added)
+        if self._logged > 2 * len(log) + len(added):
+            files.write(name, "".join([json.dumps(e) + "\n" for e in log]).encode())
+            self._logged = len(log)
+        else:
+            files.append(name, "".join([json.dumps(e) + "\n" for e in added]).encode())
+
+    def kept_log(self):
+        """The log kept before the restart: its last events (a torn line is dropped)."""
+        out = []
+        for raw in self.log.files.lines(self.log.path + LOG):
+            try:
+                out.append(json.loads(raw))
+            except ValueError:
+                continue
+            if len(out) > LOG_KEEP:
+                out.pop(0)
+        self._logged = len(out)
+        return out
+
+
+def resync(engine, board):
+    """Make the App's pegs the record's (module docstring); True if anything was sent."""
+    table = engine.session.table
+    if table is None or table.game is None:
+        return False
+    want = engine.view()["pegs"]
+    app = board.app.board
+    same_game = app.players == len(want) and app.target == table.target
+    have = board.pegs()
+    if same_game and have == want:
+        return False
+    if same_game:
+        off = [i for i in range(len(want)) if have[i] != want[i]]
+        if len(off) == 1:
+            lane = off[0]
+            front = have[lane][1]
+            if want[lane][0] == front and want[lane][1] > front:  # the last peg not made
+                board.peg(lane, want[lane][1] - front, table.op_id())
+                return True
+        trial = app.copy()
+        try:
+            trial.undo()
+            if [[trial.back(i), trial.front(i)] for i in range(trial.players)] == want:
+                board.undo(table.op_id())  # the last undo not done
+                return True
+        except PegError:
+            pass
+    if table.game.over:
+        return False  # a finished game's board is left as it is: the next game sets it up
+    table.note("note", {BARRIER: True, "why": "board set up again after a restart"})
+    table.send_new(0)
+    for lane, (back, front) in enumerate(want):
+        for n in (back, front - back):
+            if n:
+                table.peg_board(lane, n)
+    table.mark_dealer()
+    return True
