@@ -60,7 +60,9 @@ class BoardServer:
     kind = "board"
 
     def __init__(self, folder):
-        self.unix = UnixBoard(KEY, names=NAMES, target=TARGET, dealer=0,
+        # The show asked card by card, as CribServer's {"confirm": True}: a hand's cards
+        # are the answer acknowledged before its "Peg N?" (35.2).
+        self.unix = UnixBoard(KEY, names=NAMES, target=TARGET, dealer=0, suits=True,
                               store=os.path.join(folder, "store"))
 
     def start(self):
