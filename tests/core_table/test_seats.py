@@ -4,11 +4,8 @@ the checks before the engine (plain asserts: CPython and MicroPython)."""
 from binascii import hexlify
 
 from cribcore.table.seats import (
-    ANSWER_FIELDS,
     TABLE,
-    UNDO_FIELDS,
     Refused,
-    check_fields,
     check_seat,
     check_turn,
     hmac_sha256,
@@ -16,6 +13,7 @@ from cribcore.table.seats import (
     same,
     seat_token,
 )
+from cribcore.web.edge import ANSWER_FIELDS, UNDO_FIELDS, check_fields
 
 KEY = "test-key-0123456789"
 

@@ -16,8 +16,9 @@ from typing import Any
 import uvicorn
 
 from crib.errors import CribError
+from cribcore.web.edge import HEAD_S
 
-REQUEST_S = 5.0  # a connection sends a whole request head within this, or is closed
+REQUEST_S = float(HEAD_S)  # a connection sends a whole request head within this (the edge)
 PER_CLIENT = 16  # connections of one address waiting for their first request, at most
 
 
