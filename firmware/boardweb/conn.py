@@ -36,6 +36,7 @@ except ImportError:  # pragma: no cover - CPython (the module is MicroPython's)
 MAX_CONNECTIONS = 12  # open at once (streams among them)
 MAX_STREAMS = 6  # event streams at once: a few phones and a shared screen
 ADMIT_FREE = 40 * 1024  # bytes free after a collection before a new connection is taken
+BAD_LENGTH = b"Bad-Length:"  # a Content-Length not in digits, renamed (Timed)
 RESET = 104  # ECONNRESET: microdot closes such a connection quietly
 
 
@@ -61,9 +62,14 @@ class Timed:
 
     async def readline(self):
         line = await self._within(self.reader.readline())
-        if not self.in_body and line in (b"\r\n", b"\n", b""):
-            self.in_body = True  # the head is in: the body has a deadline of its own
-            self.deadline = later(ticks_ms(), BODY_S * 1000)
+        if not self.in_body:
+            if line in (b"\r\n", b"\n", b""):
+                self.in_body = True  # the head is in: the body has a deadline of its own
+                self.deadline = later(ticks_ms(), BODY_S * 1000)
+            elif line[:15].lower() == b"content-length:" and \
+                    not line[15:].strip().isdigit():
+                # microdot would print a traceback on it: the edge refuses it (400)
+                line = BAD_LENGTH + line[15:]
         return line
 
     async def readexactly(self, n):

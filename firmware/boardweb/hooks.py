@@ -2,10 +2,12 @@
 LEDs, and the heap, the connections and streams open.
 
     GET /test/board[?lit=1]   {pegs, turn, animating[, fronts]}
-    GET /test/heap            {alloc, live, free, peak, conns, streams, refused}
+    GET /test/heap            {alloc, live, free, peak, conns, streams, refused, caps}
 """
 
 import gc
+
+from boardweb.conn import MAX_CONNECTIONS, MAX_STREAMS
 
 
 def hooks(server, app):
@@ -31,7 +33,8 @@ def hooks(server, app):
         gc.collect()
         return {"alloc": alloc, "live": gc.mem_alloc(), "free": gc.mem_free(),
                 "peak": server.peak, "conns": len(app.conns),
-                "streams": len(app.streams), "refused": app.refused}
+                "streams": len(app.streams), "refused": app.refused,
+                "caps": [MAX_CONNECTIONS, MAX_STREAMS]}
 
     @app.after_request
     async def measure(req, res):

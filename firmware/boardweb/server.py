@@ -42,6 +42,11 @@ def json(pair):
     return Response(pair[1], pair[0], {"Content-Type": "application/json"})
 
 
+def length(req):
+    """The request's Content-Length as sent (one not in digits: boardweb.conn.BAD_LENGTH)."""
+    return req.headers.get("Bad-Length") or req.headers.get("Content-Length")
+
+
 class BoardServer:
     """The page's server around a room (module docstring). files: the folder of the
     page's gzipped files (index.html.gz, app.js.gz, app.css.gz) and qr.svg if made;
@@ -70,7 +75,7 @@ class BoardServer:
         """An answer, an undo or a redo: the edge's checks, then the room once."""
         edge = self.edge
         try:
-            edge.head(req.headers.get("Content-Length"), "Transfer-Encoding" in req.headers)
+            edge.head(length(req), "Transfer-Encoding" in req.headers)
             body = edge.body(kind, req.body)
             seat = edge.seat(body, self.room.names())
             self.room.act(kind, body, seat)
@@ -88,7 +93,7 @@ class BoardServer:
         """A seat joined, or taken from another phone (the edge's)."""
         edge = self.edge
         try:
-            edge.head(req.headers.get("Content-Length"), "Transfer-Encoding" in req.headers)
+            edge.head(length(req), "Transfer-Encoding" in req.headers)
             return json(edge.join(edge.body("join", req.body), self.room.names()))
         except Refused as e:
             return json(edge.refused(e))

@@ -125,6 +125,10 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
                         headers={"Cache-Control": "no-store"})
 
     async def events(request: Request) -> Response:
+        if request.method == "HEAD":  # its head only: a stream would be held open
+            return Response(b"", media_type="text/event-stream",
+                            headers={"Cache-Control": "no-store"})
+
         async def stream() -> AsyncIterator[str]:
             async for text in hub.states(HEARTBEAT_S):
                 yield ": still here\n\n" if text is None else f"data: {text}\n\n"
