@@ -11,17 +11,6 @@ from webtools import Players
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def browser():
-    from browser import CHROMIUM, CHROMIUM_ARGS
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 def test_a_held_seat_is_taken_on_a_second_tap_and_the_first_phone_is_told(browser, tmp_path):
     serve = Serve(tmp_path, ["Alice", "Bob"], 121)
     alice = None
