@@ -11,9 +11,9 @@ import asyncio
 import sys
 
 import desk
-
 from boardweb.appboard import LoopPort
 from boardweb.board import build
+
 from cribcore.table.session import Setup
 from pegboard.gamerecord import Files
 

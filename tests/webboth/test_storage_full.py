@@ -1,7 +1,7 @@
 """A board whose flash is full answers a player with a sentence, not a 500 (issue 35.6):
 "the board's storage is full: ...", nothing taken (the question is asked again); once
-there is room again the same answer is taken. The board's server runs under MicroPython's unix port with a game record
-that fills up on demand (tests/webboth/full_board.py)."""
+there is room again the same answer is taken. The board's server runs under MicroPython's
+unix port with a game record that fills up on demand (tests/webboth/full_board.py)."""
 
 import os
 import subprocess
