@@ -65,7 +65,10 @@ class Quiet(logging.Filter):
         self.said = -every
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if "out of system resource" not in str(record.msg):
+        text = str(record.msg)
+        if "_start_serving" in text:
+            return False  # that retry, due after the listening socket closed (stopping)
+        if "out of system resource" not in text:
             return True
         now = time.monotonic()
         if now - self.said < self.every:
