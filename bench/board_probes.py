@@ -115,6 +115,17 @@ class Probes:
                 self._count("keyless OPTIONS")
 
 
+def get(c, path):
+    """GET path as the page does: again while the board closes the connection unread
+    (its caps, or the heap short); the JSON."""
+    for _ in range(TRIES):
+        try:
+            return c.get(path).json()
+        except httpx.TransportError:
+            time.sleep(0.2)
+    raise SystemExit("GET %s never answered" % path)
+
+
 def screens(url, stop, counts):
     """4 screens following /events, opening it again when it ends (as EventSource)."""
     def follow():
@@ -155,7 +166,7 @@ def main():
         with httpx.Client(base_url=url, headers=HEADERS, timeout=30) as c:
             table = Table(c)
             for n in range(args.answers):
-                s = c.get("/state").json()
+                s = get(c, "/state")
                 q = s["question"]
                 if q is None:
                     break
@@ -166,6 +177,7 @@ def main():
                         r = c.post("/api/answer", json=body)
                     except httpx.TransportError:
                         resent += 1
+                        time.sleep(0.2)
                         continue
                     if r.status_code == 200:
                         taken += 1
@@ -176,13 +188,14 @@ def main():
                 else:
                     failed += 1
                 if n % 25 == 0:
-                    h = c.get("/test/heap").json()
+                    h = get(c, "/test/heap")
                     for k in worst:
                         worst[k] = max(worst[k], h[k])
         elapsed = time.monotonic() - t0
         stop.set()
         probes.stop.set()
-        h = httpx.get(url + "/test/heap", headers=HEADERS, timeout=30).json()
+        with httpx.Client(base_url=url, headers=HEADERS, timeout=30) as c:
+            h = get(c, "/test/heap")
         for k in worst:
             worst[k] = max(worst[k], h[k])
         print("answers taken %d, failed %d, posted again %d, in %.0f s"
