@@ -5,15 +5,16 @@ same routes and rules as the laptop's `crib serve` (crib.web.app):
     GET  /            the page (no key)     GET /state      the state now (JSON)
     GET  /join.json   the joining address   GET /events     the state, pushed
     GET  /board.svg   404 (no picture here) GET /qr.svg     the joining code, if stored
-    GET  /static/...  script and style      POST /api/join  {seat} -> {seat, token}
+    GET  /static/...  script and style      POST /api/join  {seat, take, token} -> token
     POST /api/answer  {question, answer, seat, token, for}
     POST /api/undo, /api/redo  {question, seat, token}
 
-Every request passes cribcore.webrules first (the key, cross-site and not-JSON writes, the
-Host, the body's size); a body is checked field by field and a seat by its token
-(cribcore.table.seats), then the room runs the engine once (cribcore.table.room). The
-page's files are served as stored, gzipped at build time (crib.web.assets). A connection
-that sends no whole request head within REQUEST_S is closed. Everything runs on one
+Every request passes cribcore.web.rules first (the key, cross-site and not-JSON writes,
+the Host, the body's size); its body, its seat and the bytes of every answer are the
+request edge's (cribcore.web.edge, the same as crib serve's), then the room runs the
+engine once (cribcore.table.room). The modules beside this one: conn (deadlines for a
+request's head and body, caps on connections and streams, admission by free heap), push
+(the event streams), routes (the URLs), hooks (the tests' routes). Everything runs on one
 asyncio loop: the App's frames, the requests and the event streams.
 
     server = BoardServer(room, board, key, files, join_url)
@@ -21,121 +22,29 @@ asyncio loop: the App's frames, the requests and the event streams.
 """
 
 import asyncio
-import gc
 
-from microdot import Microdot, Request, Response
-from microdot.sse import sse_response
+from microdot import Response
 
-from cribcore import webrules
-from cribcore.table import seats
+from boardweb.push import Push
+from boardweb.routes import routes
+from cribcore.table.seats import Refused
+from cribcore.web.edge import Edge
 
-REQUEST_S = 5  # a connection sends a whole request head within this, or is closed
-HEARTBEAT_S = 15  # a comment line on an idle event stream, so dead screens are noticed
 FRAME_MS = 10  # the App draws a frame this often
-GZ_TYPES = {"index.html": "text/html; charset=utf-8",
-            "app.js": "text/javascript; charset=utf-8",
-            "app.css": "text/css; charset=utf-8"}
-NO_STORE = {"Cache-Control": "no-store"}
-BAD_REQUEST = "bad request: its head, or its Content-Length, could not be read"
-NO_FRAME = (-1, b"")  # no state made into an event yet (BoardServer._event)
+ENOSPC = 28  # OSError: no space left on the device (the record's flash)
+STORAGE_FULL = ("the board's storage is full: this answer was not kept. Free space on its"
+                " flash (copy its games with `crib history import`, then remove old ones)"
+                " and answer again")
 
 
-class Timed:
-    """A connection's reader that gives up (as a reset connection) when the request's
-    head or body does not come within seconds: an idle stranger holds nothing for long."""
-
-    def __init__(self, reader, seconds):
-        self.reader = reader
-        self.seconds = seconds
-
-    async def _within(self, waiting):
-        try:
-            return await asyncio.wait_for(waiting, self.seconds)
-        except asyncio.TimeoutError:
-            raise OSError(104) from None  # as a reset connection: microdot closes it quietly
-
-    async def readline(self):
-        return await self._within(self.reader.readline())
-
-    async def readexactly(self, n):
-        return await self._within(self.reader.readexactly(n))
-
-    async def read(self, n=-1):
-        return await self._within(self.reader.read(n))
+def json(pair):
+    """An answer the edge made, (status, bytes), as a response."""
+    return Response(pair[1], pair[0], {"Content-Type": "application/json"})
 
 
-class Gathered:
-    """A connection's writer that sends a response's head with the first piece of its body
-    in one write: microdot writes each header line by itself, and small packets wait for
-    the phone's delayed ACK (about 40 ms each on loopback)."""
-
-    def __init__(self, writer):
-        self.writer = writer
-        self.head = []  # the head's lines so far (None: sent)
-        self.ended = False  # the head's blank line is in
-
-    def get_extra_info(self, name):
-        return self.writer.get_extra_info(name)
-
-    async def awrite(self, data):
-        try:
-            if self.head is None:
-                return await self.writer.awrite(data)
-            self.head.append(data)
-            if self.ended:
-                await self._send()
-            elif data == b"\r\n":
-                self.ended = True
-        except MemoryError:
-            # As a reset connection: microdot ends the response and closes the connection
-            # (a phone's event stream opens anew), where a MemoryError would go past its
-            # close and leave the connection open with nothing more to come.
-            self.head = None
-            raise OSError(104) from None
-
-    async def _send(self):
-        head, self.head = self.head, None
-        await self.writer.awrite(b"".join(head))
-
-    async def aclose(self):
-        if self.head:
-            try:
-                await self._send()
-            except OSError:
-                pass  # gone already
-        await self.writer.aclose()
-
-
-class Guarded(Microdot):
-    """microdot with every connection's request read under a time limit (Timed), and
-    each response's head sent with its body (Gathered)."""
-
-    async def handle_request(self, reader, writer):
-        await super().handle_request(Timed(reader, REQUEST_S), Gathered(writer))
-
-
-def said(error):
-    """Say on the console (a board's USB) why an event stream ended."""
-    try:
-        print("boardweb: an event stream ended: %r" % (error,))
-    except MemoryError:
-        pass  # nothing to say it with
-
-
-def refusal(status, message):
-    """A refusal as the page reads it: {"ok": false, "error": message}."""
-    return Response({"ok": False, "error": message}, status)
-
-
-def body_of(req, fields, required):
-    """The posted JSON object, checked field by field (seats.Refused if not)."""
-    why = webrules.length_refusal(req.headers.get("Content-Length"),
-                                  "Transfer-Encoding" in req.headers)
-    if why is None:
-        body, why = webrules.json_body(req.body or b"")
-    if why is not None:
-        raise seats.Refused(why[0], why[1])
-    return seats.check_fields(body, fields, required)
+def length(req):
+    """The request's Content-Length as sent (one not in digits: boardweb.conn.BAD_LENGTH)."""
+    return req.headers.get("Bad-Length") or req.headers.get("Content-Length")
 
 
 class BoardServer:
@@ -151,199 +60,43 @@ class BoardServer:
         self.files = files.rstrip("/") + "/"
         self.join_url = join_url
         self.hosts = hosts
-        self.session = seats.seat_token(key, "session")[:12]  # names the seat a phone keeps
-        self._changed = asyncio.Event()
+        self.edge = Edge(key)
         self.peak = 0  # the heap's high-water mark at the end of a request (hooks)
-        self._frame = NO_FRAME  # (version, its event on a stream): made once (_event)
-        self.app = self._routes(hooks)
-
-    # -- the state every screen follows ------------------------------------------------------
+        self.app = routes(self, hooks)
+        self.push = Push(room, self.app)
 
     def changed(self):
         """Wake every event stream: the room has a new state."""
-        self._changed.set()
-        self._changed = asyncio.Event()
+        self.push.changed()
 
-    async def _stream(self, req, sse):
-        """The state now, then each new one (a slow reader skips to the latest), a comment
-        after HEARTBEAT_S without a change. Each version's event is made once, the same
-        bytes queued on every stream (microdot's sse.send would copy the state three times
-        per screen: large blocks that a fragmented heap may not have). A stream that fails
-        (MemoryError above all) ends: microdot then closes its connection and the page's
-        EventSource opens a new one; it is never left open and silent."""
-        sent = -1
+    # -- the requests (routes) ------------------------------------------------------------
+
+    def act(self, req, kind):
+        """An answer, an undo or a redo: the edge's checks, then the room once."""
+        edge = self.edge
         try:
-            while True:
-                waiter = self._changed
-                if self.room.version != sent:
-                    sent, frame = self._event()
-                    del sse.queue[:]  # not sent yet: the newer state replaces it
-                    sse.queue.append(frame)
-                    sse.event.set()
-                try:
-                    await asyncio.wait_for(waiter.wait(), HEARTBEAT_S)
-                except asyncio.TimeoutError:
-                    await sse.send("still here", comment=True)
-        except Exception as e:
-            del sse.queue[:]
-            self._frame = NO_FRAME  # the heap back
-            said(e)
-
-    def _event(self):
-        """(version, the state as an event on a stream), made once per version."""
-        version = self.room.version
-        if self._frame[0] != version:
-            self._frame = NO_FRAME
-            text = self.room.text().encode()
-            self._frame = (version, b"".join((b"data: ", text, b"\n\n")))
-        return self._frame
-
-    # -- the requests ---------------------------------------------------------------------------
-
-    def _file(self, name):
-        """A stored gzipped file of the page, as it is (404 if it is not there)."""
-        try:
-            f = open(self.files + name + ".gz", "rb")
-        except OSError:
-            return Response("not found", 404)
-        headers = {"Content-Type": GZ_TYPES[name], "Content-Encoding": "gzip"}
-        if name == "index.html":
-            headers.update(webrules.PAGE_HEADERS)
-        return Response(f, 200, headers)
-
-    def _act(self, req, kind):
-        fields = seats.ANSWER_FIELDS if kind == "answer" else seats.UNDO_FIELDS
-        required = ("question", "answer") if kind == "answer" else ("question",)
-        try:
-            body = body_of(req, fields, required)
-            seat = seats.check_seat(self.key, body.get("seat"), body.get("token"),
-                                    len(self.room.names()))
+            edge.head(length(req), "Transfer-Encoding" in req.headers)
+            body = edge.body(kind, req.body)
+            seat = edge.seat(body, self.room.names())
             self.room.act(kind, body, seat)
-        except seats.Refused as e:
-            return refusal(e.status, e.message)
+        except Refused as e:
+            return json(edge.refused(e))
+        except OSError as e:
+            if e.args and e.args[0] == ENOSPC:  # the record could not be written
+                return json(edge.refused(Refused(507, STORAGE_FULL)))
+            raise
         finally:
             self.changed()  # a refusal may have caught the room up: every screen too
-        return {"ok": True, "version": self.room.version}
+        return json((200, edge.ok(self.room.version)))
 
-    def _join(self, req):
+    def join(self, req):
+        """A seat joined, or taken from another phone (the edge's)."""
+        edge = self.edge
         try:
-            seat = body_of(req, seats.JOIN_FIELDS, ("seat",))["seat"]
-            names = self.room.names()
-            if seat != seats.TABLE and not (isinstance(seat, int) and
-                                            not isinstance(seat, bool) and
-                                            0 <= seat < len(names)):
-                raise seats.Refused(400, "no such seat: %r" % (seat,))
-        except seats.Refused as e:
-            return refusal(e.status, e.message)
-        name = "the table" if seat == seats.TABLE else names[seat]
-        return {"ok": True, "seat": seat, "name": name,
-                "token": seats.seat_token(self.key, seat)}
-
-    def _routes(self, hooks):
-        app = Guarded()
-        Request.max_content_length = webrules.MAX_BODY
-        Request.max_body_length = webrules.MAX_BODY
-
-        @app.before_request
-        async def rules(req):
-            given = req.args.get("k") or req.headers.get("X-Crib-Key")
-            why = webrules.refusal(req.method, req.path, req.headers.get, given, self.key,
-                                   self.hosts)
-            if why is not None:
-                return Response(why[1], why[0])
-
-        @app.errorhandler(400)
-        async def bad(req):
-            return refusal(400, BAD_REQUEST)
-
-        @app.errorhandler(413)
-        async def large(req):
-            return refusal(413, webrules.TOO_LARGE)
-
-        @app.get("/")
-        async def index(req):
-            return self._file("index.html")
-
-        @app.get("/static/<name>")
-        async def static(req, name):
-            if name not in GZ_TYPES or name == "index.html":
-                return Response("not found", 404)
-            return self._file(name)
-
-        @app.get("/join.json")
-        async def joining(req):
-            return Response({"url": self.join_url, "session": self.session}, 200, NO_STORE)
-
-        @app.get("/state")
-        async def state(req):
-            return Response(self.room.text(), 200,
-                            {"Content-Type": "application/json", "Cache-Control": "no-store"})
-
-        @app.get("/events")
-        async def events(req):
-            stream, status, headers = sse_response(req, self._stream)
-            headers.update(NO_STORE)
-            return stream, status, headers
-
-        @app.get("/board.svg")
-        async def board_svg(req):
-            return Response("no board picture (the board's own LEDs show it)", 404)
-
-        @app.get("/qr.svg")
-        async def qr(req):
-            try:
-                f = open(self.files + "qr.svg", "rb")
-            except OSError:
-                return Response("no joining code stored on this board", 404)
-            return Response(f, 200, {"Content-Type": "image/svg+xml"})
-
-        @app.post("/api/join")
-        async def join(req):
-            return self._join(req)
-
-        @app.post("/api/answer")
-        async def answer(req):
-            return self._act(req, "answer")
-
-        @app.post("/api/undo")
-        async def undo(req):
-            return self._act(req, "undo")
-
-        @app.post("/api/redo")
-        async def redo(req):
-            return self._act(req, "redo")
-
-        if hooks:
-            self._hooks(app)
-        return app
-
-    def _hooks(self, app):
-        """The tests' view of the board: its pegs and lit LEDs, and the heap."""
-
-        @app.get("/test/board")
-        async def board(req):
-            """The pegs as the App holds them, the lane asked, whether a jump or the win
-            chase is in motion, and with ?lit=1 the colour of the LED under each lane's
-            front peg now."""
-            renderer = self.board.app.renderer
-            pegs = self.board.pegs()
-            out = {"pegs": pegs, "turn": renderer.turn,
-                   "animating": renderer.animating(self.board.clock())}
-            if req.args.get("lit"):
-                out["fronts"] = [list(renderer.pixel(renderer.hole_led(lane, peg[1])))
-                                 for lane, peg in enumerate(pegs)]
-            return out
-
-        @app.get("/test/heap")
-        async def heap(req):
-            alloc = gc.mem_alloc()
-            gc.collect()
-            return {"alloc": alloc, "live": gc.mem_alloc(), "free": gc.mem_free(),
-                    "peak": self.peak}
-
-        @app.after_request
-        async def measure(req, res):
-            self.peak = max(self.peak, gc.mem_alloc())
+            edge.head(length(req), "Transfer-Encoding" in req.headers)
+            return json(edge.join(edge.body("join", req.body), self.room.names()))
+        except Refused as e:
+            return json(edge.refused(e))
 
     # -- running ------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
-"""cribcore.webrules: the HTTP rules both page servers apply (plain asserts, CPython and
+"""cribcore.web.rules: the HTTP rules both page servers apply (plain asserts, CPython and
 MicroPython)."""
 
-from cribcore.webrules import (
+from cribcore.web.rules import (
     CROSS_ORIGIN,
     FORBIDDEN,
     MAX_BODY,

@@ -4,11 +4,9 @@ the checks before the engine (plain asserts: CPython and MicroPython)."""
 from binascii import hexlify
 
 from cribcore.table.seats import (
-    ANSWER_FIELDS,
     TABLE,
-    UNDO_FIELDS,
+    Holders,
     Refused,
-    check_fields,
     check_seat,
     check_turn,
     hmac_sha256,
@@ -16,6 +14,7 @@ from cribcore.table.seats import (
     same,
     seat_token,
 )
+from cribcore.web.edge import ANSWER_FIELDS, UNDO_FIELDS, check_fields
 
 KEY = "test-key-0123456789"
 
@@ -80,3 +79,32 @@ def test_only_the_seat_asked_may_answer_unless_for_another():
     check_turn(1, None, names, False)
     check_turn(1, 0, names, True)
     assert _status(lambda: check_turn(1, 0, names, False)) == 409
+
+
+def test_a_seat_is_held_by_one_phone_and_taken_only_on_purpose():
+    holders = Holders(KEY)
+    names = ["Ann", "Bob"]
+    first = holders.join(0, 2, names)
+    assert first == seat_token(KEY, 0) and holders.taken() == [0]
+    assert holders.join(0, 2, names, False, first) == first  # the holder, again
+    assert _status(lambda: holders.join(0, 2, names)) == 409  # another phone
+    second = holders.join(0, 2, names, True)  # taken on purpose
+    assert second != first and second.startswith("1-")
+    assert holders.check(0, second, 2) == 0
+    assert _status(lambda: holders.check(0, first, 2)) == 403  # the earlier phone's
+    assert _status(lambda: holders.join(0, 2, names, False, first)) == 409
+    assert holders.join(TABLE, 2, names) == holders.join(TABLE, 2, names)  # never held
+    assert holders.taken() == [0]
+    assert _status(lambda: holders.join(2, 2, names)) == 400
+    assert _status(lambda: holders.check(0, "1-" + first, 2)) == 403  # a forged generation
+
+
+def test_after_a_restart_the_newest_token_shown_holds_the_seat():
+    before = Holders(KEY)
+    names = ["Ann", "Bob"]
+    old = before.join(0, 2, names)
+    new = before.join(0, 2, names, True)
+    after = Holders(KEY)  # a restart forgets who held what
+    assert after.check(0, old, 2) == 0  # nobody showed a newer one yet
+    assert after.check(0, new, 2) == 0
+    assert _status(lambda: after.check(0, old, 2)) == 403

@@ -15,7 +15,7 @@ from crib.board.memory import MemoryBoard
 from crib.board.state import BoardState
 from crib.web.app import create_app
 from crib.web.picture import board_svg
-from cribcore.webrules import MAX_BODY
+from cribcore.web.rules import MAX_BODY
 
 
 def answer(client, text, who=None, **extra):

@@ -99,3 +99,49 @@ def test_unknown_host_headers_are_refused(db):
         for host in ("evil.example", "evil.example:8121", "127.0.0.1:9999", ""):
             r = c.get("/state", headers={"Host": host})
             assert r.status_code == 421 and "host name" in r.text
+
+
+def test_a_flood_of_connections_past_the_file_limit_is_said_once_and_a_player_served(tmp_path):
+    """600 keyless keep-alive `GET /` connections against a server of 200 files: the
+    oldest idle ones are closed (crib.web.server.MAX_OPEN in all), asyncio's `accept() out
+    of system resource` is said in one line once a while, never a traceback per retry,
+    and a player's GET is answered meanwhile."""
+    env = dict(os.environ, HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path / "data"))
+    log = open(tmp_path / "log.txt", "w+")
+    serve = subprocess.Popen(
+        [sys.executable, "-m", "crib", "serve", "--board", "none", "--web-port", "0",
+         "--no-qr", "--names", "Alice,Bob", "--target", "61", "--db",
+         str(tmp_path / "h.sqlite3")], env=env, stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=log, text=True, preexec_fn=_limit_files)
+    flood = []
+    try:
+        url = None
+        while url is None:
+            line = serve.stdout.readline()
+            assert line, "crib serve stopped"
+            m = re.search(r"open (http://127\.0\.0\.1:(\d+)/\?k=\S+)", line)
+            if m:
+                url, port = m[1], int(m[2])
+        for _ in range(600):
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            flood.append(s)
+        t0 = time.monotonic()
+        with httpx.Client(timeout=30) as http:
+            r = http.get(url.replace("/?k=", "/state?k="))
+            assert r.status_code == 200 and r.json()["question"]
+        assert time.monotonic() - t0 < 10
+    finally:
+        for s in flood:
+            s.close()
+        serve.terminate()
+        try:
+            serve.wait(20)
+        except subprocess.TimeoutExpired:
+            serve.kill()
+            serve.wait()
+    log.seek(0)
+    said = log.read()
+    assert "Traceback" not in said, said[:2000]
+    assert said.count("too many connections open") <= 3, said[:2000]
+    assert len(said.splitlines()) <= 6, said[:2000]

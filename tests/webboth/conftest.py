@@ -6,6 +6,7 @@ its own). Each starts once per test module and worker (a module's tests share it
 set up the same: Alice and Bob to 121 (a module's TARGET if it has one), Alice deals,
 confirmations asked, the game options `crib serve`'s own (the show by ranks)."""
 
+import contextlib
 import os
 import sys
 import tempfile
@@ -40,11 +41,10 @@ class Server:
         self.board = board
 
 
-@pytest.fixture(scope="module", params=KINDS)
-def server(request):
-    """Each server in turn, started once for the module (Server)."""
-    target = getattr(request.module, "TARGET", 121)
-    if request.param == "crib":
+@contextlib.contextmanager
+def started(kind, target=121):
+    """A server of this kind, running until the block ends (Server)."""
+    if kind == "crib":
         from crib.web.app import create_app
         from crib.web.server import Background
 
@@ -63,3 +63,18 @@ def server(request):
             said = board.output()
             assert board.alive(), said  # it never fell over (a MemoryError say)
             assert "Traceback" not in said, said
+
+
+@pytest.fixture(scope="module", params=KINDS)
+def server(request):
+    """Each server in turn, started once for the module (Server)."""
+    with started(request.param, getattr(request.module, "TARGET", 121)) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def servers(request):
+    """Both servers at once, started once for the module: {kind: Server}."""
+    target = getattr(request.module, "TARGET", 121)
+    with started("crib", target) as crib, started("board", target) as board:
+        yield {"crib": crib, "board": board}

@@ -12,7 +12,7 @@ connection that raises MemoryError (the connection's buffer, say).
 import asyncio
 import sys
 
-from boardweb import server as boardserver
+from boardweb import conn
 from boardweb.server import BoardServer
 
 
@@ -72,11 +72,11 @@ def main(argv):
     writing = argv[4:] == ["write"]
     room = Room(fail, writing)
     room.writes_fail = fail if writing else 0
-    gathered = boardserver.Gathered
+    gathered = conn.Gathered
 
     def wrapped(writer):  # every connection's writer, as the server gathers it
         return gathered(FailingWriter(writer, room))
-    boardserver.Gathered = wrapped
+    conn.Gathered = wrapped
     server = BoardServer(room, Board(), key, "/nonexistent", "http://127.0.0.1/")
     print("serving %d" % port)
     asyncio.run(server.serve("127.0.0.1", port))

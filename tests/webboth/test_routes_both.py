@@ -11,11 +11,11 @@ import time
 
 import httpx2 as httpx
 import pytest
-from both import KEY, NAMES, Q, Table, client, next_state, refused, seat, state
+from both import KEY, NAMES, Q, Table, client, next_state, refused, state
 
 from crib.web import assets
 from cribcore.table.seats import seat_token
-from cribcore.webrules import MAX_BODY
+from cribcore.web.rules import MAX_BODY
 
 GAME_PATHS = ["/state", "/events", "/board.svg", "/qr.svg", "/join.json"]
 
@@ -92,7 +92,8 @@ def test_state_and_seats(server, table):
     assert {"version", "log", "over", "undone", "answered"} <= set(s)
     assert table.seats[0]["token"] == seat_token(KEY, 0) != seat_token(KEY, 1)
     assert table.table["token"] == seat_token(KEY, "table")
-    assert c.post("/api/join", json={"seat": 1}).json()["name"] == "Bob"
+    again = {"seat": 1, "token": table.seats[1]["token"]}
+    assert c.post("/api/join", json=again).json()["name"] == "Bob"
     for bad in (2, -1, "Bob", True):
         refused(c.post("/api/join", json={"seat": bad}), 400)
 
@@ -223,12 +224,14 @@ def test_every_screen_is_pushed_each_change(server, table):
 
 
 def test_a_seat_joined_again_keeps_its_token(server, table):
-    assert seat(table.c, 0) == table.seats[0]
+    """The phone that holds a seat joins it again with its token: the same token."""
+    r = table.c.post("/api/join", json=dict(table.seats[0]))
+    assert r.status_code == 200 and r.json()["token"] == table.seats[0]["token"], r.text
 
 
 def test_a_silent_connection_is_closed_and_holds_no_one_up(server):
     """A stranger's connection that never sends a request is closed within seconds (the
-    board's after boardweb.server.REQUEST_S, crib serve's after crib.web.server's), and a
+    both after cribcore.web.edge.HEAD_S), and a
     phone asking meanwhile is served at once."""
     host, port = server.url.rsplit("/", 1)[1].split(":")
     silent = [socket.create_connection((host, int(port)), 5) for _ in range(4)]

@@ -50,7 +50,7 @@ def failing(request):
 
 def answer(c):
     """A new version (the failing room takes any answer from seat 0)."""
-    who = c.post("/api/join", json={"seat": 0}).json()
+    who = c.post("/api/join", json={"seat": 0, "take": True}).json()
     r = c.post("/api/answer", json={"question": "q", "answer": "x", "seat": 0,
                                     "token": who["token"]})
     assert r.status_code == 200, r.text

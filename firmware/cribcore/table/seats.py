@@ -11,8 +11,10 @@ every seat. Every refusal is a Refused: an HTTP status and a message for the pla
 
     key_ok(key, given) -> bool                  the session key, compared in constant time
     seat_token(key, seat) -> str                a seat's token (24 hex digits)
-    check_fields(body, FIELDS, required) -> dict    Refused(400) unless it fits
     check_seat(key, seat, token, players) -> seat   Refused(403/400)
+    holders = Holders(key)                      which phone holds each seat
+    token = holders.join(seat, players, names, take, token)     Refused(409/400)
+    holders.check(seat, token, players) -> seat     Refused(403: moved, 400)
     check_turn(seat, asks, names, on_behalf)        Refused(409)
 
 Plain Python for CPython and MicroPython (no I/O, no typing at runtime).
@@ -24,14 +26,10 @@ from binascii import hexlify
 from cribcore.table.answers import AnswerError
 
 TABLE = "table"  # the seat of a shared screen: it may answer every question
-MAX_BODY = 2048  # bytes: an answer is a few cards; anything longer is refused unread
-_SEAT = (int, str, type(None))
-_TOKEN = (str, type(None))
-ANSWER_FIELDS = {"question": str, "answer": str, "seat": _SEAT, "token": _TOKEN,
-                 "for": bool}
-UNDO_FIELDS = {"question": str, "seat": _SEAT, "token": _TOKEN}
-JOIN_FIELDS = {"seat": (int, str)}
 _BLOCK = 64  # SHA-256's block size in bytes (HMAC pads its key to it)
+MOVED = "your seat moved to another phone: choose a seat again to take it back"
+TAKEN = ("%s's seat is held by another phone: take it from there only if that phone is"
+         " no longer theirs")
 
 
 class Refused(AnswerError):
@@ -89,42 +87,107 @@ def key_ok(key, given):
     return same(as_bytes(key), as_bytes(given))
 
 
-def seat_token(key, seat):
-    """The token of a seat in this session."""
-    digest = hmac_sha256(as_bytes(key), as_bytes("seat:%s" % (seat,)))
-    return hexlify(digest).decode()[:24]
+def seat_token(key, seat, gen=0):
+    """The token of a seat in this session: its gen-th (gen 0: the first phone's)."""
+    if not gen:
+        digest = hmac_sha256(as_bytes(key), as_bytes("seat:%s" % (seat,)))
+        return hexlify(digest).decode()[:24]
+    digest = hmac_sha256(as_bytes(key), as_bytes("seat:%s:%d" % (seat, gen)))
+    return "%d-%s" % (gen, hexlify(digest).decode()[:24])
 
 
-def check_fields(body, fields, required):
-    """body as a dict with only known fields of the right types; Refused(400) if not."""
-    if not isinstance(body, dict):
-        raise Refused(400, "the request must be a JSON object")
-    unknown = sorted(k for k in body if k not in fields)
-    if unknown:
-        raise Refused(400, "unknown field(s): %s" % ", ".join(str(k) for k in unknown))
-    for name in required:
-        if name not in body:
-            raise Refused(400, "missing field: %s" % name)
-    for name in body:
-        kinds = fields[name] if isinstance(fields[name], tuple) else (fields[name],)
-        value = body[name]
-        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-            raise Refused(400, "%s: wrong type" % name)
-    return body
+def shown(value):
+    """A value a request sent, as a refusal quotes it: 'text' or a number (the same on
+    CPython and MicroPython, where repr differs)."""
+    return "'%s'" % value if isinstance(value, str) else "%s" % (value,)
+
+
+def seat_number(seat, players):
+    """seat if it is TABLE or a player's number below players; Refused(400) if not."""
+    if seat != TABLE and not (isinstance(seat, int) and not isinstance(seat, bool)
+                              and players is not None and 0 <= seat < players):
+        raise Refused(400, "no such seat: %s" % shown(seat))
+    return seat
+
+
+def generation(key, seat, token):
+    """The generation of a seat's token (0: the first phone's, 1 after one take...), or
+    None if token is no token of that seat."""
+    if not token or not isinstance(token, str):
+        return None
+    gen = 0
+    dash = token.find("-")
+    if dash > 0:
+        digits = token[:dash]
+        if len(digits) > 6 or not all("0" <= c <= "9" for c in digits):
+            return None
+        gen = int(digits)
+    if not same(as_bytes(token), as_bytes(seat_token(key, seat, gen))):
+        return None
+    return gen
 
 
 def check_seat(key, seat, token, players):
-    """The seat a request speaks for: one joined, with its token. Refused(403) with no seat
-    or if the token is not that seat's, Refused(400) if there is no such seat."""
+    """The seat a request speaks for: one joined, with its token (any generation: Holders
+    checks which phone holds it). Refused(403) with no seat or if the token is not that
+    seat's, Refused(400) if there is no such seat."""
     if seat is None:
         raise Refused(403, "choose your seat first: this screen has not joined the game")
-    if seat != TABLE and not (isinstance(seat, int) and not isinstance(seat, bool)
-                              and players is not None and 0 <= seat < players):
-        raise Refused(400, "no such seat: %r" % (seat,))
-    if not token or not isinstance(token, str) \
-            or not same(as_bytes(token), as_bytes(seat_token(key, seat))):
+    seat_number(seat, players)
+    if generation(key, seat, token) is None:
         raise Refused(403, "this screen did not join as that seat: join again")
     return seat
+
+
+class Holders:
+    """Which phone holds each player's seat (the shared screen's is never held): the
+    first phone to join a seat holds it; another phone gets it only by taking it
+    (join(take=True)), which makes the seat's token anew, so the earlier phone's stops
+    working (Refused 403 MOVED). A token carries its generation ("2-<hex>"; the first
+    is the plain seat_token): after a restart, which forgets who held what, the newest
+    token a phone shows wins again."""
+
+    def __init__(self, key):
+        self.key = key
+        self.gens = {}  # seat -> the generation of the token that holds it
+
+    def taken(self):
+        """The seats held, in order."""
+        return sorted(self.gens)
+
+    def join(self, seat, players, names, take=False, token=None):
+        """The token for a phone joining seat: the holder's own again (it shows it), a
+        new one for a seat nobody holds or taken (take); Refused(409) for a seat held by
+        another phone without take, Refused(400) for no such seat."""
+        seat_number(seat, players)
+        if seat == TABLE:
+            return seat_token(self.key, TABLE)
+        now = self.gens.get(seat)
+        gen = generation(self.key, seat, token)
+        if gen is not None and (now is None or gen >= now):
+            self.gens[seat] = gen  # its own seat again (after a restart too)
+            return token
+        if now is not None:
+            if not take:
+                raise Refused(409, TAKEN % names[seat])
+            now += 1
+        else:
+            now = 0
+        self.gens[seat] = now
+        return seat_token(self.key, seat, now)
+
+    def check(self, seat, token, players):
+        """check_seat, and the token is the one that holds the seat now (Refused(403)
+        MOVED if the seat was taken by another phone since)."""
+        check_seat(self.key, seat, token, players)
+        if seat == TABLE:
+            return seat
+        gen = generation(self.key, seat, token)
+        now = self.gens.get(seat)
+        if now is not None and gen < now:
+            raise Refused(403, MOVED)
+        self.gens[seat] = gen
+        return seat
 
 
 def check_turn(seat, asks, names, on_behalf):

@@ -80,14 +80,14 @@ def run(args, env):
     try:
         hub.prepare()
         game = hub.call(lambda: getattr(hub.engine.session.table, "game_id", None))
-        kept = keep.load(db, game) if args.resume and not args.new_key else None
+        kept = keep.load(db) if args.resume and game is not None and not args.new_key \
+            else None
         sock = _listen(args, kept)
         web_port = sock.getsockname()[1]
         key = kept["key"] if kept else new_key()
         host = lan_address() if args.lan else "127.0.0.1"
         url = f"http://{host}:{web_port}/?k={key}"
-        if game is not None:
-            keep.save(db, game, key, web_port)
+        keep.save(db, game, key, web_port)  # the run's key, whichever game it plays
         names = {host, "127.0.0.1", "localhost"}  # what a phone or this computer types
         app = create_app(hub, key, url, hosts={f"{n}:{web_port}" for n in names})
         if args.qr:

@@ -18,10 +18,10 @@ from crib.layout.source import firmware_dir
 KEEP_SOURCE = ("main.py", "boot.py")
 # Packages and modules a plain Pico does not run, left off its build unless asked for
 # (extras): a board with Wi-Fi's, which serves the game itself: the table engine
-# (cribcore.table), the request rules and the server (cribcore.webrules, boardweb), its
+# (cribcore.table), the request rules and the server (cribcore.web, boardweb), its
 # access point and its join details (pegboard.wifi, pegboard.joining), its game record on
 # flash (pegboard.gamerecord).
-OPTIONAL = ("cribcore/table", "cribcore/webrules.py", "boardweb", "pegboard/wifi.py",
+OPTIONAL = ("cribcore/table", "cribcore/web", "boardweb", "pegboard/wifi.py",
             "pegboard/joining.py", "pegboard/gamerecord.py")
 # What boardweb imports from outside the firmware: microdot (pinned in pyproject.toml),
 # its modules the server uses, compiled from the installed package beside the firmware's.

@@ -3,25 +3,27 @@ screen (server-sent events), and the answers, undos and seats posted back.
 
 Every request but the page's shell and its assets must carry the session key (an
 X-Crib-Key header, or `k` in the query): without it, 403 and nothing else (the HTTP rules,
-cribcore.webrules, the board's own server applies too). The key is never
+cribcore.web.rules, the board's own server applies too). The key is never
 in a cookie (cookies are not scoped by port: every server on the host would get it): the
 page takes it from the joining address (`/?k=KEY`), keeps it in its origin's own storage,
 drops it from the address bar and sends it with each request (static/app.js).
 
 Posted bodies are JSON objects of known fields, at most webrules.MAX_BODY bytes; what does not
-fit is refused with a clear message and changes nothing (cribcore.table.seats). Every answer goes
-through the engine's own validation.
+fit is refused with a clear message and changes nothing. The body, the seat and every
+answer's bytes are the request edge's (cribcore.web.edge), the same as the board's own
+server's; every answer goes through the engine's own validation.
 
     GET  /            the page (no key) GET /state       the state now (JSON)
     GET  /join.json   the joining address and the session's name (for the seat kept)
     GET  /events      the state, pushed GET /board.svg   the board's picture
     GET  /qr.svg      the joining code  GET /static/...  script and style
-    POST /api/join    {seat}                        -> {seat, token}
+    POST /api/join    {seat, take, token}           -> {seat, name, token} (409: held)
     POST /api/answer  {question, answer, seat, token, for}
     POST /api/undo    {question, seat, token}
     POST /api/redo    {question, seat, token}       put back what the last undo took back
 """
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -33,7 +35,6 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import (
     HTMLResponse,
-    JSONResponse,
     PlainTextResponse,
     Response,
     StreamingResponse,
@@ -43,16 +44,15 @@ from starlette.staticfiles import StaticFiles
 
 from crib.web.assets import page_html, qr_svg
 from crib.web.hub import Hub
-from cribcore import webrules
-from cribcore.table import seats
 from cribcore.table.seats import Refused
+from cribcore.web import rules as webrules
+from cribcore.web.edge import BODY_S, HEARTBEAT_S, SLOW_BODY, Edge
 
 HERE = Path(__file__).resolve().parent
-HEARTBEAT_S = 15.0  # a comment line on an idle event stream, so dead screens are noticed
 
 
 class KeyCheck:
-    """ASGI middleware: the HTTP rules of every request (cribcore.webrules: the key, a
+    """ASGI middleware: the HTTP rules of every request (cribcore.web.rules: the key, a
     write from another site or not JSON, with hosts an unknown Host header) before any
     route runs."""
 
@@ -73,27 +73,30 @@ class KeyCheck:
         await self.app(scope, receive, send)
 
 
-async def _body(request: Request, fields: dict, required: tuple[str, ...]) -> dict:
-    """The posted JSON object, size-limited and checked field by field (Refused if not)."""
-    why = webrules.length_refusal(request.headers.get("content-length"),
-                                  "transfer-encoding" in request.headers)
-    if why is not None:
-        raise Refused(*why)
+async def _body(request: Request, kind: str) -> dict:
+    """The posted JSON object, size-limited and checked field by field (Refused if not):
+    the length first, the body read whole within BODY_S (cribcore.web.edge)."""
+    Edge.head(request.headers.get("content-length"), "transfer-encoding" in request.headers)
     raw = b""
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > webrules.MAX_BODY:
-            raise Refused(413, webrules.TOO_LARGE)
-    body, why = webrules.json_body(raw)
-    if why is not None:
-        raise Refused(*why)
-    return seats.check_fields(body, fields, required)
+
+    async def read() -> bytes:
+        nonlocal raw
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > webrules.MAX_BODY:
+                raise Refused(413, webrules.TOO_LARGE)
+        return raw
+
+    try:
+        await asyncio.wait_for(read(), BODY_S)
+    except asyncio.TimeoutError:
+        raise Refused(408, SLOW_BODY) from None
+    return Edge.body(kind, raw)
 
 
-def _refusal(status: int, message: str) -> JSONResponse:
-    # What a request sent may be quoted in the message: a lone surrogate cannot be UTF-8.
-    text = message.encode("utf-8", "backslashreplace").decode("utf-8")
-    return JSONResponse({"ok": False, "error": text}, status)
+def _json(pair: tuple[int, bytes]) -> Response:
+    """An answer the edge made (its status and bytes) as the response."""
+    return Response(pair[1], pair[0], media_type="application/json")
 
 
 def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
@@ -101,7 +104,7 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
     """The web app around a Hub (started and stopped with the app); join_url: the address
     (with its key) the QR code carries; hosts: the Host headers answered (None: any)."""
     qr = qr_svg(join_url)
-    session = seats.seat_token(key, "session")[:12]  # names the seat a phone keeps
+    edge = Edge(key)
 
     def players() -> list[str]:
         view = hub.state.get("view") or {}
@@ -114,14 +117,18 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
         return HTMLResponse(html, headers=webrules.PAGE_HEADERS)
 
     async def joining(request: Request) -> Response:
-        return JSONResponse({"url": join_url, "session": session},
-                            headers={"Cache-Control": "no-store"})
+        return Response(edge.joining(join_url), media_type="application/json",
+                        headers={"Cache-Control": "no-store"})
 
     async def state(request: Request) -> Response:
         return Response(hub.text, media_type="application/json",
                         headers={"Cache-Control": "no-store"})
 
     async def events(request: Request) -> Response:
+        if request.method == "HEAD":  # its head only: a stream would be held open
+            return Response(b"", media_type="text/event-stream",
+                            headers={"Cache-Control": "no-store"})
+
         async def stream() -> AsyncIterator[str]:
             async for text in hub.states(HEARTBEAT_S):
                 yield ": still here\n\n" if text is None else f"data: {text}\n\n"
@@ -140,37 +147,30 @@ def create_app(hub: Hub, key: str, join_url: str, poll: bool = True,
 
     async def join(request: Request) -> Response:
         try:
-            body = await _body(request, seats.JOIN_FIELDS, ("seat",))
-            seat = body["seat"]
-            names = players()
-            if seat != seats.TABLE and not (isinstance(seat, int) and 0 <= seat < len(names)):
-                raise Refused(400, f"no such seat: {seat!r}")
+            return _json(edge.join(await _body(request, "join"), players()))
         except Refused as e:
-            return _refusal(e.status, e.message)
-        name = "the table" if seat == seats.TABLE else names[seat]
-        return JSONResponse({"ok": True, "seat": seat, "name": name,
-                             "token": seats.seat_token(key, seat)})
+            return _json(edge.refused(e))
 
-    async def _act(request: Request, kind: str, fields: dict[str, Any]) -> Response:
-        """An answer, an undo or a redo: the body and the seat checked here, the rest in
-        one call to the room (hub.act); every refusal becomes its status and message."""
+    async def _act(request: Request, kind: str) -> Response:
+        """An answer, an undo or a redo: the body and the seat checked by the edge, the
+        rest in one call to the room (hub.act); every refusal becomes its status and
+        message."""
         try:
-            body = await _body(request, fields, ("question", "answer") if kind == "answer"
-                               else ("question",))
-            seat = seats.check_seat(key, body.get("seat"), body.get("token"), len(players()))
+            body = await _body(request, kind)
+            seat = edge.seat(body, players())
             await hub.act(kind, body, seat)
         except Refused as e:
-            return _refusal(e.status, e.message)
-        return JSONResponse({"ok": True, "version": hub.version})
+            return _json(edge.refused(e))
+        return _json((200, edge.ok(hub.version)))
 
     async def answer(request: Request) -> Response:
-        return await _act(request, "answer", seats.ANSWER_FIELDS)
+        return await _act(request, "answer")
 
     async def undo(request: Request) -> Response:
-        return await _act(request, "undo", seats.UNDO_FIELDS)
+        return await _act(request, "undo")
 
     async def redo(request: Request) -> Response:
-        return await _act(request, "redo", seats.UNDO_FIELDS)
+        return await _act(request, "redo")
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -30,6 +30,7 @@ from crib.table.engine import TableEngine
 from cribcore.table.questions import Event, Question
 from cribcore.table.room import LOG_KEEP, Outcome, Room
 from cribcore.table.seats import TABLE
+from cribcore.web.screens import ENDED, HEARTBEAT, Screens
 
 __all__ = ["LOG_KEEP", "POLL_S", "Hub", "SharedEngine"]
 
@@ -66,7 +67,7 @@ class Hub:
         self.state: dict[str, Any] = {}
         self.svg: str | None = None
         self.board_rev = 0
-        self._changed: asyncio.Event | None = None
+        self.screens = Screens()  # every stream of states (cribcore.web.screens)
         self._poller: asyncio.Task[None] | None = None
         self.unfinished = False  # a game was left unfinished when the engine closed
         self.game_id: str | None = None  # the game the engine had when it closed
@@ -74,7 +75,6 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stopped = False
         self._run_id = secrets.token_hex(4)  # versions count from here: a restart is new
-        self._ending = False  # the server is stopping: every stream of states ends
 
     # -- on the worker thread ---------------------------------------------------------------
 
@@ -163,9 +163,7 @@ class Hub:
             self._notify()
 
     def _notify(self) -> None:
-        if self._changed is not None:
-            self._changed.set()
-            self._changed = asyncio.Event()
+        self.screens.changed()
 
     def prepare(self) -> None:
         """Make the engine and run it to its first question, on the worker (its errors,
@@ -180,7 +178,6 @@ class Hub:
         """Listen for changes (and poll the board) in the running event loop."""
         if self.engine is None:
             self.prepare()
-        self._changed = asyncio.Event()
         self._loop = asyncio.get_running_loop()
         if poll:
             self._poller = asyncio.create_task(self._poll())
@@ -235,33 +232,30 @@ class Hub:
         """Answer, undo or redo (Room.act, one call on the worker): the Outcome, every
         screen told; Refused (status, message) and nothing changed if it may not apply.
         body: the request's checked fields (question, answer, for); seat: the seat it
-        speaks for (checked with its token: cribcore.table.seats.check_seat)."""
+        speaks for (checked with its token: cribcore.web.edge)."""
         return await self._run(self._act, kind, body, seat)
 
     def end_streams(self) -> None:
         """The server is stopping: every stream of states ends now, so that no screen holds
         it open (safe from a signal handler on the event loop's thread)."""
-        self._ending = True
         if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._notify)
+            self._loop.call_soon_threadsafe(self.screens.end)
+        else:
+            self.screens.ending = True
 
     async def states(self, heartbeat: float | None = None) -> AsyncIterator[str | None]:
         """The state now, then each new one (a slow reader skips to the latest); None after
         heartbeat seconds without a change; ends when the server stops (end_streams)."""
         sent = 0
         while True:
-            waiter = self._changed
-            if self._ending:
+            now = await self.screens.next(sent, lambda: self.version, heartbeat)
+            if now == ENDED:
                 return
-            if self.version != sent:
-                sent = self.version
-                yield self.text
-            if waiter is None:
-                return
-            try:
-                await asyncio.wait_for(waiter.wait(), heartbeat)
-            except asyncio.TimeoutError:
+            if now == HEARTBEAT:
                 yield None
+            else:
+                sent = now
+                yield self.text
 
 
 class SharedEngine:

@@ -5,9 +5,13 @@ Strangers on the Wi-Fi cannot keep the players out: a connection that has not se
 whole request head within REQUEST_S is closed (before the key is ever checked), and at
 most PER_CLIENT connections of one address may wait for their first request; a new one
 closes the oldest of them, so a phone that asks at once is always served, however many
-idle sockets are open. After a response, uvicorn's keep-alive timeout closes idle ones."""
+idle sockets are open; at most MAX_OPEN connections are open in all (the oldest idle one
+closed for a new one). After a response, uvicorn's keep-alive timeout closes idle ones. A
+request's body comes whole within cribcore.web.edge.BODY_S (crib.web.app), and a process
+out of files says so in its log once a while (Quiet), never a traceback per retry."""
 
 import asyncio
+import logging
 import socket
 import threading
 import time
@@ -16,9 +20,14 @@ from typing import Any
 import uvicorn
 
 from crib.errors import CribError
+from cribcore.web.edge import HEAD_S
 
-REQUEST_S = 5.0  # a connection sends a whole request head within this, or is closed
+REQUEST_S = float(HEAD_S)  # a connection sends a whole request head within this (the edge)
 PER_CLIENT = 16  # connections of one address waiting for their first request, at most
+MAX_OPEN = 256  # connections open in all: past it the oldest idle one is closed
+SAY_EVERY_S = 30.0  # the log says "out of system resource" once in this long
+FULL = ("crib serve: too many connections open (the system's limit of open files): new"
+        " ones wait until some close")
 
 
 class ListenError(CribError):
@@ -57,14 +66,50 @@ def listen(lan: bool, port: int) -> socket.socket:
     return sock
 
 
-def guarded(base: type, request_s: float = REQUEST_S, per_client: int = PER_CLIENT) -> type:
+class Quiet(logging.Filter):
+    """asyncio's log of a listening socket out of files (`socket.accept() out of system
+    resource`, a traceback each time it retries) said in one line once every
+    SAY_EVERY_S, never a flood."""
+
+    def __init__(self, every: float = SAY_EVERY_S) -> None:
+        super().__init__()
+        self.every = every
+        self.said = -every
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = str(record.msg)
+        if "_start_serving" in text:
+            return False  # that retry, due after the listening socket closed (stopping)
+        if "out of system resource" not in text:
+            return True
+        now = time.monotonic()
+        if now - self.said < self.every:
+            return False
+        self.said = now
+        record.msg, record.args, record.exc_info, record.exc_text = FULL, (), None, None
+        return True
+
+
+QUIET = Quiet()
+
+
+def guarded(base: type, request_s: float = REQUEST_S, per_client: int = PER_CLIENT,
+            max_open: int = MAX_OPEN) -> type:
     """uvicorn's HTTP protocol class base, with the idle connections' limits (module
-    docstring); its own count of waiting connections (one class per server)."""
+    docstring); its own count of waiting and open connections (one class per server)."""
     waiting: dict[str, list[Any]] = {}  # client address -> connections without a request yet
+    opened: list[Any] = []  # every open connection, oldest first
 
     class Guarded(base):  # type: ignore[misc, valid-type]
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             super().connection_made(transport)
+            opened.append(self)
+            if len(opened) > max_open:  # the oldest idle one goes (never self: last)
+                for other in opened[:-1]:
+                    if other.idle():
+                        other._forget()
+                        other.transport.close()
+                        break
             self._host = self.client[0] if self.client else ""
             queue = waiting.setdefault(self._host, [])
             queue.append(self)
@@ -94,8 +139,14 @@ def guarded(base: type, request_s: float = REQUEST_S, per_client: int = PER_CLIE
             if self.cycle is not None:
                 self._forget()
 
+        def idle(self) -> bool:
+            """No request, or its response sent (kept alive): nobody waits on it."""
+            return self.cycle is None or self.cycle.response_complete
+
         def connection_lost(self, exc: Exception | None) -> None:
             self._forget()
+            if self in opened:
+                opened.remove(self)
             super().connection_lost(exc)
 
     return Guarded
@@ -107,6 +158,8 @@ def server(app: Any, **options: Any) -> uvicorn.Server:
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
     options.setdefault("http", guarded(AutoHTTPProtocol))
+    if QUIET not in logging.getLogger("asyncio").filters:
+        logging.getLogger("asyncio").addFilter(QUIET)
     config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1,
                             lifespan="on", **options)
     return uvicorn.Server(config)

@@ -76,7 +76,7 @@
     try { r = await post(path, body); } finally { busy = false; document.body.classList.remove("busy"); }
     if (r.status === 0) { pending = { path, body }; setNet(); scheduleRetry(); return; }
     pending = null; setNet();
-    if (r.status === 403 && seat && path === "/api/answer") { forgetSeat(); }
+    if (r.status === 403 && seat && path !== "/api/join") { forgetSeat(); } // moved, or another game
     if (!r.data.ok) { setError(r.data.error); refresh(); } else { picked = []; rankOpen = null; savePicked(); }
   }
   function scheduleRetry() {
@@ -166,8 +166,21 @@
   // -- seats ----------------------------------------------------------------------------
   function names() { return (state && state.view && state.view.names) || []; }
   function forgetSeat() { seat = null; if (SEAT_KEY) localStorage.removeItem(SEAT_KEY); drawSeats(); }
-  async function join(which) {
-    const r = await post("/api/join", { seat: which });
+  // A seat held by another phone is offered as taken: joining it takes it on purpose (the
+  // other phone is told its seat moved), after a second tap.
+  let taken = [], takenAsked = false;
+  async function askTaken() {
+    try {
+      const res = await fetch("/join.json", { headers: KEYED, cache: "no-store" });
+      if (res.ok) { taken = (await res.json()).taken || []; drawSeats(); }
+    } catch (e) { /* not answering: the seats stay as drawn */ }
+  }
+  async function join(which, take) {
+    const r = await post("/api/join", take ? { seat: which, take: true } : { seat: which });
+    if (r.status === 409 && !take && typeof which === "number") {
+      if (window.confirm("Take " + names()[which] + "'s seat from the other phone?")) return join(which, true);
+      takenAsked = false; drawSeats(); return;
+    }
     if (!r.data.ok) { setError(r.data.error); return; }
     seat = { seat: r.data.seat, token: r.data.token, name: r.data.name, names: names() };
     if (SEAT_KEY) localStorage.setItem(SEAT_KEY, JSON.stringify(seat));
@@ -178,9 +191,10 @@
     if (seat && JSON.stringify(seat.names) !== JSON.stringify(ns)) seat = null; // another game
     const want = !seat && ns.length > 0;
     $("seats").hidden = !want;
-    if (!want) return;
+    if (!want) { takenAsked = false; return; }
+    if (!takenAsked) { takenAsked = true; askTaken(); }
     const list = $("seat-list"); list.textContent = "";
-    ns.forEach((n, i) => list.append(button(n, () => join(i), { "data-seat": i })));
+    ns.forEach((n, i) => list.append(button(taken.includes(i) ? n + " (taken)" : n, () => join(i), { "data-seat": i })));
     list.append(button("Shared screen (answers for everyone)", () => join("table"), { "data-seat": "table" }));
   }
 

@@ -23,7 +23,9 @@ that runs on CPython and MicroPython, no I/O.
 
 import json
 
-from cribcore.table.seats import MAX_BODY, key_ok
+from cribcore.table.seats import key_ok
+
+MAX_BODY = 2048  # bytes: an answer is a few cards; anything longer is refused unread
 
 MAX_NESTING = 16  # brackets and braces in a body: an answer has one (a board's parser
 # would spend its heap on a thousand nested lists)

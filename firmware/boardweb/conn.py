@@ -1,0 +1,201 @@
+"""The board's connections (microdot on MicroPython's asyncio): each read under one
+deadline for the whole request head and one for the body (a stranger trickling a header
+line every few seconds holds nothing for long), each response's head sent with its body,
+and how many connections and event streams may be open at once.
+
+    app = Guarded()                   # a Microdot: handle_request wrapped as below
+    app.stream(req)                   # the request's connection is an event stream now
+    app.dropped(req)                  # this stream was dropped for a newer one: end it
+
+Limits (cribcore.web.edge's deadlines): at most MAX_CONNECTIONS connections open, the
+oldest still sending its request closed for a new one (a phone's answer comes in
+whole at once, a stranger's trickle is oldest); at most MAX_STREAMS event streams, the
+oldest dropped for a new one (its page opens it again); and a new connection is only
+taken while the heap has ADMIT_FREE bytes free after a collection, else the oldest
+stream is dropped and the new connection closed unread (the page sends again): the heap
+is never spent on strangers before a player's answer.
+"""
+
+import asyncio
+import gc
+
+from microdot import Microdot
+
+from cribcore.web.edge import BODY_S, HEAD_S
+from pegboard.ticks import elapsed, later
+
+try:
+    from time import ticks_ms  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - CPython (the module is MicroPython's)
+    from pegboard.ticks import PERIOD
+
+    def ticks_ms():
+        import time
+        return int(time.monotonic() * 1000) % PERIOD
+
+MAX_CONNECTIONS = 12  # open at once (streams among them)
+MAX_STREAMS = 6  # event streams at once: a few phones and a shared screen
+ADMIT_FREE = 40 * 1024  # bytes free after a collection before a new connection is taken
+BAD_LENGTH = b"Bad-Length:"  # a Content-Length not in digits, renamed (Timed)
+RESET = 104  # ECONNRESET: microdot closes such a connection quietly
+
+
+class Timed:
+    """A connection's reader under two deadlines: the request's whole head within HEAD_S
+    of the connection, then its whole body within BODY_S of the head's end; past one it
+    gives up as a reset connection."""
+
+    def __init__(self, reader):
+        self.reader = reader
+        self.deadline = later(ticks_ms(), HEAD_S * 1000)
+        self.reading = True  # still reading the request (not yet answering it)
+        self.in_body = False
+
+    async def _within(self, waiting):
+        left = elapsed(self.deadline, ticks_ms())
+        if left <= 0:
+            raise OSError(RESET)
+        try:
+            return await asyncio.wait_for(waiting, left / 1000)
+        except asyncio.TimeoutError:
+            raise OSError(RESET) from None
+
+    async def readline(self):
+        line = await self._within(self.reader.readline())
+        if not self.in_body:
+            if line in (b"\r\n", b"\n", b""):
+                self.in_body = True  # the head is in: the body has a deadline of its own
+                self.deadline = later(ticks_ms(), BODY_S * 1000)
+            elif line[:15].lower() == b"content-length:" and \
+                    not line[15:].strip().isdigit():
+                # microdot would print a traceback on it: the edge refuses it (400)
+                line = BAD_LENGTH + line[15:]
+        return line
+
+    async def readexactly(self, n):
+        return await self._within(self.reader.readexactly(n))
+
+    async def read(self, n=-1):
+        return await self._within(self.reader.read(n))
+
+
+class Gathered:
+    """A connection's writer that sends a response's head with the first piece of its body
+    in one write: microdot writes each header line by itself, and small packets wait for
+    the phone's delayed ACK (about 40 ms each on loopback)."""
+
+    def __init__(self, writer):
+        self.writer = writer
+        self.head = []  # the head's lines so far (None: sent)
+        self.ended = False  # the head's blank line is in
+        self.dropped = False  # an event stream dropped for a newer one (Guarded)
+
+    def get_extra_info(self, name):
+        return self.writer.get_extra_info(name)
+
+    async def awrite(self, data):
+        try:
+            if self.head is None:
+                return await self.writer.awrite(data)
+            self.head.append(data)
+            if self.ended:
+                await self._send()
+            elif data == b"\r\n":
+                self.ended = True
+        except MemoryError:
+            # As a reset connection: microdot ends the response and closes the connection
+            # (a phone's event stream opens anew), where a MemoryError would go past its
+            # close and leave the connection open with nothing more to come.
+            self.head = None
+            raise OSError(RESET) from None
+
+    async def _send(self):
+        head, self.head = self.head, None
+        await self.writer.awrite(b"".join(head))
+
+    async def aclose(self):
+        if self.head:
+            try:
+                await self._send()
+            except OSError:
+                pass  # gone already
+        await self.writer.aclose()
+
+
+class Guarded(Microdot):
+    """microdot with every connection's request read under deadlines (Timed), each
+    response's head sent with its body (Gathered), and the connections and streams
+    capped (module docstring)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conns = []  # [task, Timed, Gathered] of each open connection, oldest first
+        self.streams = []  # the Gathered of each event stream, oldest first
+        self.refused = 0  # connections closed unread (heap short, or all busy)
+        self.wake = None  # () -> None: wakes the streams (one dropped ends at once)
+
+    async def handle_request(self, reader, writer):
+        if not self._admit():
+            self.refused += 1
+            try:
+                await writer.aclose()
+            except OSError:
+                pass
+            return
+        timed, gathered = Timed(reader), Gathered(writer)  # (a test may wrap Gathered)
+        conn = [asyncio.current_task(), timed, gathered]
+        self.conns.append(conn)
+        try:
+            await super().handle_request(timed, gathered)
+        except asyncio.CancelledError:
+            try:  # closed for a newer connection (_admit): no answer
+                await writer.aclose()
+            except OSError:
+                pass
+        finally:
+            self.conns.remove(conn)
+            if gathered in self.streams:
+                self.streams.remove(gathered)
+
+    def _admit(self):
+        """Whether a new connection is taken (room made for it if the caps are reached)."""
+        if gc.mem_free() < ADMIT_FREE:
+            gc.collect()
+            if gc.mem_free() < ADMIT_FREE:
+                self._drop_stream()
+                return False
+        if len(self.conns) >= MAX_CONNECTIONS:
+            for conn in self.conns:
+                if conn[1].reading:  # the oldest still sending its request: a trickle
+                    conn[1].reading = False
+                    conn[0].cancel()
+                    return True
+            if not self._drop_stream():
+                return False
+        return True
+
+    def _drop_stream(self):
+        """End the oldest event stream (its page opens it again); False if none."""
+        if not self.streams:
+            return False
+        self.streams.pop(0).dropped = True
+        if self.wake is not None:
+            self.wake()
+        return True
+
+    async def dispatch_request(self, req):
+        if req is not None:
+            req.sock[0].reading = False  # the request is in: answered, never dropped
+        return await super().dispatch_request(req)
+
+    def stream(self, req):
+        """The request's connection is an event stream: counted among MAX_STREAMS (the
+        oldest dropped for it)."""
+        if len(self.streams) >= MAX_STREAMS:
+            self._drop_stream()
+        self.streams.append(req.sock[1])
+
+    @staticmethod
+    def dropped(req):
+        """Whether this event stream was dropped (its loop ends it)."""
+        return req.sock[1].dropped

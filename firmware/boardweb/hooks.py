@@ -1,0 +1,41 @@
+"""The tests' view of the board's server (BoardServer(hooks=True)): its pegs and lit
+LEDs, and the heap, the connections and streams open.
+
+    GET /test/board[?lit=1]   {pegs, turn, animating[, fronts]}
+    GET /test/heap            {alloc, live, free, peak, conns, streams, refused, caps}
+"""
+
+import gc
+
+from boardweb.conn import MAX_CONNECTIONS, MAX_STREAMS
+
+
+def hooks(server, app):
+    """Add the tests' routes to app (module docstring)."""
+
+    @app.get("/test/board")
+    async def board(req):
+        """The pegs as the App holds them, the lane asked, whether a jump or the win
+        chase is in motion, and with ?lit=1 the colour of the LED under each lane's
+        front peg now."""
+        renderer = server.board.app.renderer
+        pegs = server.board.pegs()
+        out = {"pegs": pegs, "turn": renderer.turn,
+               "animating": renderer.animating(server.board.clock())}
+        if req.args.get("lit"):
+            out["fronts"] = [list(renderer.pixel(renderer.hole_led(lane, peg[1])))
+                             for lane, peg in enumerate(pegs)]
+        return out
+
+    @app.get("/test/heap")
+    async def heap(req):
+        alloc = gc.mem_alloc()
+        gc.collect()
+        return {"alloc": alloc, "live": gc.mem_alloc(), "free": gc.mem_free(),
+                "peak": server.peak, "conns": len(app.conns),
+                "streams": len(app.streams), "refused": app.refused,
+                "caps": [MAX_CONNECTIONS, MAX_STREAMS]}
+
+    @app.after_request
+    async def measure(req, res):
+        server.peak = max(server.peak, gc.mem_alloc())

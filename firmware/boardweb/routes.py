@@ -1,0 +1,139 @@
+"""The board's server's URLs (microdot): the HTTP rules before every route
+(cribcore.web.rules), the page's stored files, the state, its stream, the joining
+address and the posts (boardweb.server's act and join). HEAD is answered with a GET's
+head and nothing opened or kept (no file, no stream); OPTIONS with the methods a path
+allows, after the same rules (no key: 403); any other method 405.
+
+    app = routes(server, hooks)          # a boardweb.conn.Guarded
+"""
+
+from microdot import Request, Response
+from microdot.sse import sse_response
+
+from boardweb.conn import Guarded
+from cribcore.table.seats import Refused
+from cribcore.web import rules
+
+GZ_TYPES = {"index.html": "text/html; charset=utf-8",
+            "app.js": "text/javascript; charset=utf-8",
+            "app.css": "text/css; charset=utf-8"}
+NO_STORE = {"Cache-Control": "no-store"}
+BAD_REQUEST = "bad request: its head, or its Content-Length, could not be read"
+STREAM = {"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
+
+
+def stored(server, req, name, kind, headers=None):
+    """A stored file of the page as it is (404 if it is not there); a HEAD's only its
+    head (the file is not opened)."""
+    head = {"Content-Type": kind}
+    head.update(headers or {})
+    try:
+        f = open(server.files + name, "rb")
+    except OSError:
+        return None
+    if req.method == "HEAD":
+        f.close()
+        return Response(b"", 200, head)
+    return Response(f, 200, head)
+
+
+def page_file(server, req, name):
+    """A gzipped file of the page (404 if it is not there)."""
+    headers = {"Content-Encoding": "gzip"}
+    if name == "index.html":
+        headers.update(rules.PAGE_HEADERS)
+    res = stored(server, req, name + ".gz", GZ_TYPES[name], headers)
+    return res or Response("not found", 404)
+
+
+def routes(server, hooks=False):
+    """The app of a BoardServer (module docstring)."""
+    app = Guarded()
+    Request.max_content_length = rules.MAX_BODY
+    Request.max_body_length = rules.MAX_BODY
+    edge = server.edge
+
+    def options(req):
+        allow = app.default_options_handler(req)
+        req.url_args = {}
+
+        async def allowed(req):
+            return Response(b"", 204, allow)
+        return allowed
+    app.options_handler = options  # after the rules (a callable route, not a dict)
+
+    @app.before_request
+    async def checked(req):
+        given = req.args.get("k") or req.headers.get("X-Crib-Key")
+        why = rules.refusal(req.method, req.path, req.headers.get, given, server.key,
+                            server.hosts)
+        if why is not None:
+            return Response(why[1], why[0])
+
+    @app.errorhandler(400)
+    async def bad(req):
+        status, text = edge.refused(Refused(400, BAD_REQUEST))
+        return Response(text, status, {"Content-Type": "application/json"})
+
+    @app.errorhandler(413)
+    async def large(req):
+        status, text = edge.refused(Refused(413, rules.TOO_LARGE))
+        return Response(text, status, {"Content-Type": "application/json"})
+
+    @app.get("/")
+    async def index(req):
+        return page_file(server, req, "index.html")
+
+    @app.get("/static/<name>")
+    async def static(req, name):
+        if name not in GZ_TYPES or name == "index.html":
+            return Response("not found", 404)
+        return page_file(server, req, name)
+
+    @app.get("/join.json")
+    async def joining(req):
+        return Response(edge.joining(server.join_url), 200,
+                        {"Content-Type": "application/json", "Cache-Control": "no-store"})
+
+    @app.get("/state")
+    async def state(req):
+        return Response(server.room.text(), 200,
+                        {"Content-Type": "application/json", "Cache-Control": "no-store"})
+
+    @app.get("/events")
+    async def events(req):
+        if req.method == "HEAD":  # its head only: no stream made, nothing kept
+            return Response(b"", 200, STREAM)
+        stream, status, headers = sse_response(req, server.push.stream)
+        headers.update(NO_STORE)
+        return stream, status, headers
+
+    @app.get("/board.svg")
+    async def board_svg(req):
+        return Response("no board picture (the board's own LEDs show it)", 404)
+
+    @app.get("/qr.svg")
+    async def qr(req):
+        res = stored(server, req, "qr.svg", "image/svg+xml")
+        return res or Response("no joining code stored on this board", 404)
+
+    @app.post("/api/join")
+    async def join(req):
+        return server.join(req)
+
+    @app.post("/api/answer")
+    async def answer(req):
+        return server.act(req, "answer")
+
+    @app.post("/api/undo")
+    async def undo(req):
+        return server.act(req, "undo")
+
+    @app.post("/api/redo")
+    async def redo(req):
+        return server.act(req, "redo")
+
+    if hooks:
+        from boardweb.hooks import hooks as test_hooks
+        test_hooks(server, app)
+    return app
