@@ -98,6 +98,15 @@ def obj(*pairs):
     return ("{" + ",".join(quote(k) + ":" + value(v) for k, v in pairs) + "}").encode()
 
 
+def parse(raw, fields, required):
+    """The posted bytes as a JSON object of the fields given (check_fields); Refused if
+    not. Edge.body's, and any other page's that posts by the same rules (crib club's)."""
+    body, why = rules.json_body(raw or b"")
+    if why is not None:
+        raise Refused(why[0], why[1])
+    return check_fields(body, fields, required)
+
+
 class Edge:
     """A server's request edge around its session key (module docstring); holders: which
     phone holds each seat (cribcore.table.seats.Holders)."""
@@ -118,11 +127,8 @@ class Edge:
     def body(kind, raw):
         """The posted JSON object of a request kind (answer, undo, redo, join), checked
         field by field; Refused if it is not one."""
-        body, why = rules.json_body(raw or b"")
-        if why is not None:
-            raise Refused(why[0], why[1])
         fields, required = FIELDS[kind]
-        return check_fields(body, fields, required)
+        return parse(raw, fields, required)
 
     def seat(self, body, names):
         """The seat an answer, undo or redo speaks for (its token the seat's holder's)."""

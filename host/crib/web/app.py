@@ -73,9 +73,9 @@ class KeyCheck:
         await self.app(scope, receive, send)
 
 
-async def _body(request: Request, kind: str) -> dict:
-    """The posted JSON object, size-limited and checked field by field (Refused if not):
-    the length first, the body read whole within BODY_S (cribcore.web.edge)."""
+async def read_body(request: Request) -> bytes:
+    """The posted bytes, size-limited: the length first, the body read whole within BODY_S
+    (cribcore.web.edge); Refused if not."""
     Edge.head(request.headers.get("content-length"), "transfer-encoding" in request.headers)
     raw = b""
 
@@ -91,7 +91,17 @@ async def _body(request: Request, kind: str) -> dict:
         await asyncio.wait_for(read(), BODY_S)
     except asyncio.TimeoutError:
         raise Refused(408, SLOW_BODY) from None
-    return Edge.body(kind, raw)
+    return raw
+
+
+async def _body(request: Request, kind: str) -> dict:
+    """The posted JSON object of a request kind, checked field by field (Refused if not)."""
+    return Edge.body(kind, await read_body(request))
+
+
+def refusal(status: int, message: str) -> Response:
+    """A refusal as the page reads it ({"ok": false, "error"}), escaped as the edge does."""
+    return _json(Edge.refused(Refused(status, message)))
 
 
 def _json(pair: tuple[int, bytes]) -> Response:

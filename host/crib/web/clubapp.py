@@ -6,7 +6,7 @@ winner, the loser's score) and the opponent's confirmation, and the standings, l
 The app is the night's one writer: it opens the history (with its writer's lock) when it
 starts and closes it when it stops; every change is committed before it is answered.
 Every request but the page's shell and its script and style carries the club's key (as
-`crib serve`: cribcore.webrules); the director's actions carry the director's key too
+`crib serve`: cribcore.web.rules); the director's actions carry the director's key too
 (X-Club-Director), which only the director's address holds.
 
     GET  /                 a player's page     GET /director?d=KEY  the director's page
@@ -37,9 +37,10 @@ from starlette.staticfiles import StaticFiles
 from crib.club.money import money
 from crib.club.night import Club, ClubError, Night, describe
 from crib.history.db import History
-from crib.web.app import KeyCheck, _body, _refusal
-from cribcore import webrules
+from crib.web.app import KeyCheck, read_body, refusal
 from cribcore.table.seats import Refused, same
+from cribcore.web import rules as webrules
+from cribcore.web.edge import parse
 
 HERE = Path(__file__).resolve().parent / "clubpage"
 WAIT_S = 20.0  # a long poll is answered after this even if nothing changed
@@ -152,7 +153,7 @@ def create_club_app(db: str, key: str, director: str, night: str | None = None,
         try:
             data = scorecards(room.night())
         except ClubError as e:
-            return _refusal(501, str(e))
+            return refusal(501, str(e))
         return Response(data, media_type="application/pdf")
 
     def post(kind: str, do: Callable[[Night, dict[str, Any]], Any],
@@ -165,12 +166,12 @@ def create_club_app(db: str, key: str, director: str, night: str | None = None,
                         (request.headers.get("x-club-director") or "").encode(),
                         director.encode()):
                     raise Refused(403, "only the director's page may do that")
-                body = await _body(request, fields, required)
+                body = parse(await read_body(request), fields, required)
                 out = do(room.night(), body)
             except Refused as e:
-                return _refusal(e.status, e.message)
+                return refusal(e.status, e.message)
             except ClubError as e:
-                return _refusal(400, str(e))
+                return refusal(400, str(e))
             room.bump()
             return JSONResponse({"ok": True, "version": room.version, "done": out})
         return handle
