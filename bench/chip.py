@@ -72,8 +72,8 @@ def main(argv=None):
     t0 = time.monotonic()
     run = chip_run(uf2, stock=args.stock, games=args.answers, target=args.target,
                    answers=args.answers,
-                   progress=lambda n: print("  ... %d answers" % n, file=sys.stderr,
-                                            flush=True))
+                   progress=lambda n, line: print("  ... %d answers: %s" % (n, line[:60]),
+                                                  file=sys.stderr, flush=True))
     took = time.monotonic() - t0
     report(run, args, what, heap_w, took, say)
     return 0 if run.end is not None else 1

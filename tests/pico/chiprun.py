@@ -64,16 +64,16 @@ class ChipRun:
 def chip_run(uf2, stock=False, games=1, seed=11, target=121, answers=4000, timeout=None,
              progress=None):
     """Boot the emulated Pico from uf2 with the run's flash, wait for DONE; a ChipRun.
-    progress(n): told the number of answers so far, now and then."""
+    progress(n, line): told the number of answers so far and the last line, now and then."""
     files = chip_files(stock, games, seed, target, answers)
     with Pico(fs=fs_image(files), uf2=uf2) as pico:
         seen = [0, 0]  # lines looked at for DONE, lines at the last progress
 
         def ended():
             lines = pico.lines
-            if progress is not None and len(lines) - seen[1] >= 50:
+            if progress is not None and len(lines) - seen[1] >= 20:
                 seen[1] = len(lines)
-                progress(sum(1 for ln in lines if ln.text.startswith("A ")))
+                progress(sum(1 for ln in lines if ln.text.startswith("A ")), lines[-1].text)
             done = any(ln.text == DONE for ln in lines[seen[0]:])
             seen[0] = len(lines)
             return done
