@@ -24,6 +24,7 @@ loaded machine.
 
 import argparse
 import importlib.util
+import json
 import os
 import sys
 import time
@@ -57,13 +58,11 @@ def main(argv=None):
     ap.add_argument("--target", type=int, default=121)
     ap.add_argument("--stock", action="store_true", help="the stock UF2, our code in RAM")
     ap.add_argument("--quiet", action="store_true", help="no line per answer")
+    ap.add_argument("--minutes", type=float, default=600,
+                    help="wall time allowed; then the figures of the answers so far")
     args = ap.parse_args(argv)
     image = image_module()
     say = (lambda line: None) if args.quiet else print
-    pico_w = image.image("RPI_PICO_W", out=say)
-    import json
-
-    heap_w = json.loads((pico_w / "image.json").read_text())["gc_heap"]
     if args.stock:
         uf2, what = uf2_path(), "the stock MicroPython 1.28 RPI_PICO UF2, our code as .mpy"
     else:
@@ -71,12 +70,14 @@ def main(argv=None):
         uf2, what = folder / "firmware.uf2", "our image (%s), our code frozen" % folder.name
     t0 = time.monotonic()
     run = chip_run(uf2, stock=args.stock, games=args.answers, target=args.target,
-                   answers=args.answers,
+                   answers=args.answers, timeout=args.minutes * 60, partial=True,
                    progress=lambda n, line: print("  ... %d answers: %s" % (n, line[:60]),
                                                   file=sys.stderr, flush=True))
     took = time.monotonic() - t0
+    pico_w = image.image("RPI_PICO_W", out=say)  # after the run: a build may be needed
+    heap_w = json.loads((pico_w / "image.json").read_text())["gc_heap"]
     report(run, args, what, heap_w, took, say)
-    return 0 if run.end is not None else 1
+    return 0 if run.end is not None or run.stopped else 1
 
 
 def report(run, args, what, heap_w, took, say):
@@ -88,7 +89,10 @@ def report(run, args, what, heap_w, took, say):
         for i, a in enumerate(run.answers):
             say("  %4d " % i + " ".join("%8.1f" % (a[p] / 1000) for p in SHOWN)
                 + " %8.1f %8s" % (a["total"] / 1000, "auto-gc" if a["auto"] else a["alloc"]))
-    if run.end is None:
+    if run.stopped:
+        print("  stopped by the time limit (--minutes) after %d answers: the figures are"
+              " of those" % len(run.answers))
+    elif run.end is None:
         print("  the run failed on the chip:")
         tail = [ln for ln in run.text.splitlines() if not ln.startswith("A ")]
         print("\n".join("    " + ln for ln in tail[-25:]))
@@ -103,9 +107,10 @@ def report(run, args, what, heap_w, took, say):
         print("  %-8s mean %6.1f ms, p50 %6.1f, p99 %6.1f, %4.1f%% of the time"
               % (p, sum(values) / n, pct(values, 0.5), pct(values, 0.99),
                  100 * sum(values) / max(1e-9, sum(totals))))
-    print("  collections run before an answer: %d; automatic ones within an answer: %d"
+    print("  collections run before an answer: %d; automatic ones within an answer: %d;"
+          " event streams the server ended (opened again): %d"
           % (sum(1 for a in run.answers if a["gc"] > 1000),
-             sum(a["auto"] for a in run.answers)))
+             sum(a["auto"] for a in run.answers), run.reopened))
     peak = max([m["live"] for m in run.marks] + ([run.end["peak"]] if run.end else []))
     print("heap peak: %d of %d bytes (%d%%) (N: the live heap before an answer and all it"
           " allocated, every 10th answer; M: the RPI_PICO_W image's GC heap from its link"

@@ -50,6 +50,10 @@ FLASH_BASE = 0x10000000  # where the image's first byte is in the XIP address sp
 UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
 UF2_FAMILY_FLAG = 0x00002000
 UF2_PAYLOAD = 256
+# The build date MicroPython writes into the image (its banner): fixed, the day these
+# sources were pinned, so that a build is byte-for-byte the same on any day (two builds
+# in different folders on either side of midnight differed in that date alone).
+SOURCE_DATE_EPOCH = "1795824000"  # 2026-11-28
 # The RP2040's C stack: MicroPython's rp2 port gives it the 8 KB of the two scratch banks,
 # and the board's server nests its calls deeper than that allows (an answer's request ->
 # room -> engine -> App -> renderer chain raised "maximum recursion depth exceeded" on
@@ -189,6 +193,7 @@ def build(board, out, source=SOURCE, jobs=2, work=None):
             board_dir = port / "boards" / board
             own = board_dir / "manifest.py"
             env = dict(os.environ, CRIB_IMAGE_LIBRARIES=str(microdot_dir().parent),
+                       SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH,
                        CRIB_IMAGE_BOARD_MANIFEST=str(own if own.exists() else
                                                      port / "boards" / "manifest.py"))
             bdir = "build-" + board

@@ -17,7 +17,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from picorig import WALL_TIMEOUT, Pico, fs_image
+from picorig import WALL_TIMEOUT, Pico, PicoError, fs_image
 
 from crib.deploy import build
 
@@ -52,8 +52,11 @@ class ChipRun:
     def __init__(self, text):
         self.text = text
         self.answers, self.marks, self.end = [], [], None
+        self.reopened = 0  # event streams the server ended, opened again
         for line in text.splitlines():
-            if line.startswith("A "):
+            if line.startswith("R "):
+                self.reopened += 1
+            elif line.startswith("A "):
                 self.answers.append(dict(zip(PARTS, (int(x) for x in line.split()[2:]))))
             elif line.startswith("MARK "):
                 self.marks.append(json.loads(line[5:]))
@@ -62,9 +65,11 @@ class ChipRun:
 
 
 def chip_run(uf2, stock=False, games=1, seed=11, target=121, answers=4000, timeout=None,
-             progress=None):
+             progress=None, partial=False):
     """Boot the emulated Pico from uf2 with the run's flash, wait for DONE; a ChipRun.
-    progress(n, line): told the number of answers so far and the last line, now and then."""
+    progress(n, line): told the number of answers so far and the last line, now and then.
+    After timeout (wall s), PicoError; with partial, the run so far instead (its `stopped`
+    says why; None when it ended)."""
     files = chip_files(stock, games, seed, target, answers)
     with Pico(fs=fs_image(files), uf2=uf2) as pico:
         seen = [0, 0]  # lines looked at for DONE, lines at the last progress
@@ -78,6 +83,14 @@ def chip_run(uf2, stock=False, games=1, seed=11, target=121, answers=4000, timeo
             seen[0] = len(lines)
             return done
 
-        pico.wait(ended, timeout or 200 * WALL_TIMEOUT, "the chip's game")
+        try:
+            pico.wait(ended, timeout or 200 * WALL_TIMEOUT, "the chip's game")
+            stopped = None
+        except PicoError as e:
+            if not partial:
+                raise
+            stopped = str(e)
         text = "\n".join(ln.text for ln in pico.lines)
-    return ChipRun(text)
+    run = ChipRun(text)
+    run.stopped = stopped
+    return run
