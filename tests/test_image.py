@@ -1,7 +1,7 @@
 """firmware/image/build.py, the script that builds our MicroPython image: its UF2 container,
 its cache key over every input (so that no cached image is ever stale), the link map's
-heap, its manifest and its command line. The build itself (minutes) runs in the emulated
-Pico tier (tests/pico/test_chip_game.py) and .ci/run."""
+heap, its manifest and its command line. The build itself (minutes) runs in .ci/run,
+before the emulated Pico tier, and in bench/chip.py."""
 
 import importlib.util
 import shutil
