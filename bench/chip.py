@@ -92,12 +92,13 @@ def report(run, args, what, heap_w, took, say):
     if run.stopped:
         print("  stopped by the time limit (--minutes) after %d answers: the figures are"
               " of those" % len(run.answers))
-    elif run.end is None:
-        print("  the run failed on the chip:")
-        tail = [ln for ln in run.text.splitlines() if not ln.startswith("A ")]
+    if run.end is None and not run.answers:
+        print("  no answer was acknowledged; the board said:")
+        tail = [ln for ln in run.text.splitlines() if not ln.startswith(("A ", "R "))]
         print("\n".join("    " + ln for ln in tail[-25:]))
-        if not run.answers:
-            return
+        return
+    if run.end is None and not run.stopped:
+        print("  the run failed on the chip: %s" % run.text.splitlines()[-1:])
     totals = [a["total"] / 1000 for a in run.answers]
     print("answer to 4 phones: p50 %.0f ms, p99 %.0f ms (max %.0f; emulated, collections"
           " included)" % (pct(totals, 0.5), pct(totals, 0.99), max(totals)))
@@ -127,6 +128,9 @@ def report(run, args, what, heap_w, took, say):
     for m in firsts:
         print("  game %2d after %4d answers: %6d bytes live, %6d free"
               % (m["game"] + 1, m["answers"], m["live"], m["free"]))
+    if run.end is not None:
+        print("the end: %d answers, %d games finished, scores %s"
+              % (run.end["answers"], run.end["games"], run.end["scores"]))
     if len(firsts) >= 3:
         print("  growth from game 2 on: %+d bytes" % (firsts[-1]["live"] - firsts[1]["live"]))
 
