@@ -23,6 +23,9 @@ KEEP_SOURCE = ("main.py", "boot.py")
 # flash (pegboard.gamerecord).
 OPTIONAL = ("cribcore/table", "cribcore/web", "boardweb", "pegboard/wifi.py",
             "pegboard/joining.py", "pegboard/gamerecord.py")
+# Folders of the firmware tree that never go on a board: firmware/image builds our
+# MicroPython image on the computer (its script and manifest run on CPython).
+NOT_DEPLOYED = ("image",)
 # What boardweb imports from outside the firmware: microdot (pinned in pyproject.toml),
 # its modules the server uses, compiled from the installed package beside the firmware's.
 LIBRARIES = {"boardweb": ("microdot", ("__init__.py", "microdot.py", "sse.py", "helpers.py"))}
@@ -53,7 +56,7 @@ def firmware_sources(root: str | Path | None = None,
     root = firmware_dir() if root is None else root
     left = [tuple(o.split("/")) for o in OPTIONAL if o not in extras]
     return sorted(rel for rel in (p.relative_to(root) for p in Path(root).rglob("*.py"))
-                  if "__pycache__" not in rel.parts
+                  if "__pycache__" not in rel.parts and rel.parts[0] not in NOT_DEPLOYED
                   and not any(rel.parts[:len(o)] == o for o in left))
 
 

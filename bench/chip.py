@@ -1,0 +1,139 @@
+"""The whole table on the emulated RP2040 (tests/pico's rp2040js, 125 MHz): a 2-player game
+to 121, game after game, through the board's server as a Pico W runs it
+(tests/pico/chipgame.py: the App on the real PIO and flash, the engine, the room, the
+record on LittleFS, microdot's request path, 4 phones' event streams; only the radio and
+the sockets are stand-ins). Prints, per answer, the emulated ms of each part (engine,
+board, flash, request, state, streams, gc: chipgame's docstring says what each holds),
+then
+
+    answer to 4 phones: p50 X ms, p99 Y ms       (emulated, collections included)
+    heap peak: N of M bytes (P%)                 (M: the RPI_PICO_W image's GC heap)
+    allocated per answer: N bytes
+    and the live heap at each game's first question (no growth)
+
+    python bench/chip.py [--answers 1000] [--target 121] [--stock] [--quiet]
+
+By default on our image (firmware/image/build.py RPI_PICO: our code frozen into it; built
+or taken from its cache); --stock on the stock MicroPython UF2 (../shared/pico/) with
+our code as .mpy files on the flash (crib deploy's build for a board with Wi-Fi), the
+"before" figures. M is read from the RPI_PICO_W image's link map (__GcHeapEnd -
+__GcHeapStart): that image cannot boot on the emulator, which has no CYW43 radio
+(docs/image.md). Slow: the emulator runs about 7 times slower than a Pico, slower on a
+loaded machine.
+"""
+
+import argparse
+import importlib.util
+import json
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "tests", "pico"))
+
+from chiprun import chip_run  # noqa: E402
+from picorig import uf2_path  # noqa: E402
+
+SHOWN = ("engine", "board", "flash", "request", "state", "streams", "gc")
+
+
+def image_module():
+    spec = importlib.util.spec_from_file_location(
+        "image_build", os.path.join(ROOT, "firmware", "image", "build.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def pct(values, q):
+    s = sorted(values)
+    return s[min(len(s) - 1, int(len(s) * q))]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--answers", type=int, default=1000)
+    ap.add_argument("--target", type=int, default=121)
+    ap.add_argument("--stock", action="store_true", help="the stock UF2, our code in RAM")
+    ap.add_argument("--quiet", action="store_true", help="no line per answer")
+    ap.add_argument("--minutes", type=float, default=600,
+                    help="wall time allowed; then the figures of the answers so far")
+    args = ap.parse_args(argv)
+    image = image_module()
+    say = (lambda line: None) if args.quiet else print
+    if args.stock:
+        uf2, what = uf2_path(), "the stock MicroPython 1.28 RPI_PICO UF2, our code as .mpy"
+    else:
+        folder = image.image("RPI_PICO", out=say)
+        uf2, what = folder / "firmware.uf2", "our image (%s), our code frozen" % folder.name
+    t0 = time.monotonic()
+    run = chip_run(uf2, stock=args.stock, games=args.answers, target=args.target,
+                   answers=args.answers, timeout=args.minutes * 60, partial=True,
+                   progress=lambda n, line: print("  ... %d answers: %s" % (n, line[:60]),
+                                                  file=sys.stderr, flush=True))
+    took = time.monotonic() - t0
+    pico_w = image.image("RPI_PICO_W", out=say)  # after the run: a build may be needed
+    heap_w = json.loads((pico_w / "image.json").read_text())["gc_heap"]
+    report(run, args, what, heap_w, took, say)
+    return 0 if run.end is not None or run.stopped else 1
+
+
+def report(run, args, what, heap_w, took, say):
+    print("bench/chip.py: %s; 2 players to %d, 4 phones; %d answers, %.0f s of wall time"
+          % (what, args.target, len(run.answers), took))
+    if run.answers:
+        say("  %4s " % "n" + " ".join("%8s" % p for p in SHOWN) + " %8s %8s"
+            % ("total", "alloc"))
+        for i, a in enumerate(run.answers):
+            say("  %4d " % i + " ".join("%8.1f" % (a[p] / 1000) for p in SHOWN)
+                + " %8.1f %8s" % (a["total"] / 1000, "auto-gc" if a["auto"] else a["alloc"]))
+    if run.stopped:
+        print("  stopped by the time limit (--minutes) after %d answers: the figures are"
+              " of those" % len(run.answers))
+    if run.end is None and not run.answers:
+        print("  no answer was acknowledged; the board said:")
+        tail = [ln for ln in run.text.splitlines() if not ln.startswith(("A ", "R "))]
+        print("\n".join("    " + ln for ln in tail[-25:]))
+        return
+    if run.end is None and not run.stopped:
+        print("  the run failed on the chip: %s" % run.text.splitlines()[-1:])
+    totals = [a["total"] / 1000 for a in run.answers]
+    print("answer to 4 phones: p50 %.0f ms, p99 %.0f ms (max %.0f; emulated, collections"
+          " included)" % (pct(totals, 0.5), pct(totals, 0.99), max(totals)))
+    n = len(run.answers)
+    for p in SHOWN:
+        values = [a[p] / 1000 for a in run.answers]
+        print("  %-8s mean %6.1f ms, p50 %6.1f, p99 %6.1f, %4.1f%% of the time"
+              % (p, sum(values) / n, pct(values, 0.5), pct(values, 0.99),
+                 100 * sum(values) / max(1e-9, sum(totals))))
+    print("  collections run before an answer: %d; automatic ones within an answer: %d;"
+          " event streams the server ended (opened again): %d"
+          % (sum(1 for a in run.answers if a["gc"] > 1000),
+             sum(a["auto"] for a in run.answers), run.reopened))
+    peak = max([m["live"] for m in run.marks] + ([run.end["peak"]] if run.end else []))
+    print("heap peak: %d of %d bytes (%d%%) (N: the live heap before an answer and all it"
+          " allocated, every 10th answer; M: the RPI_PICO_W image's GC heap from its link"
+          " map; the emulated RPI_PICO's heap is %d)" % (
+              peak, heap_w, round(100 * peak / heap_w),
+              run.marks[0]["live"] + run.marks[0]["free"] if run.marks else 0))
+    allocs = [a["alloc"] for a in run.answers if not a["auto"]]
+    if allocs:
+        print("allocated per answer: %d bytes (mean of %d answers with no collection"
+              " within; p50 %d, max %d)" % (sum(allocs) // len(allocs), len(allocs),
+                                            pct(allocs, 0.5), max(allocs)))
+    firsts = [m for m in run.marks if m["at"] == "first"]
+    print("live heap at each game's first question:")
+    for m in firsts:
+        print("  game %2d after %4d answers: %6d bytes live, %6d free"
+              % (m["game"] + 1, m["answers"], m["live"], m["free"]))
+    if run.end is not None:
+        print("the end: %d answers, %d games finished, scores %s"
+              % (run.end["answers"], run.end["games"], run.end["scores"]))
+    if len(firsts) >= 3:
+        print("  growth from game 2 on: %+d bytes" % (firsts[-1]["live"] - firsts[1]["live"]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

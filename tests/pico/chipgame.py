@@ -1,0 +1,418 @@
+"""The whole table on the chip: the board's server as a Pico W serves it
+(boardweb.board.build: the App, the engine, the room, the game record on flash), with 4
+phones' event streams open and every answer posted to it as an HTTP request, through
+microdot's request path. Only the radio and its sockets are stand-ins: each connection is
+a Wire (the request's bytes, read as a socket's stream reads them) and a Screen or a
+Reply (what the server writes). The players are tests/core_table/tablegame.py's, as in
+tests/pico/roomgame.py. Plain code for MicroPython: on the emulated Pico, main.py runs
+
+    import chipgame
+    chipgame.main(GAMES, SEED, TARGET, ANSWERS)
+
+which runs the board's own main (pegboard.pico.main: the App on the real WS2812 PIO
+driver, its state on LittleFS) with serve=, as a Pico W's main runs the server once its
+access point is up; under the unix port, play(app, ...) with an App on fake drivers.
+
+It prints one line per answer (PREFIX "A", then the answer's number and the emulated
+microseconds of each part; PARTS), one per game's start and end (a MARK line: JSON), the
+final scores (an END line: JSON), and DONE. An answer's parts: engine (Room.act less the
+App and the record), board (the App's verbs: the peg, its state saved on flash), flash
+(the record's writes), request (microdot's handling of the POST less Room.act), state
+(the state's JSON, once per version), streams (from the reply to the last phone having
+the new state, less the state's making), gc (a collection run before the answer when
+less than RESERVE bytes are free, and every SAMPLE answers: its time is that answer's).
+`total` is from the collection (if any) and the request's first byte to the last phone
+having the state.
+`alloc` is the bytes allocated meanwhile (when no collection ran within), `auto` 1 when
+the heap shrank during the answer (MicroPython collected on its own: alloc unknown).
+"""
+
+import gc
+import json
+import sys
+
+try:
+    from time import ticks_diff, ticks_ms, ticks_us
+except ImportError:  # CPython: the scores' reference
+    import time
+
+    def ticks_us():
+        return time.perf_counter_ns() // 1000
+
+    def ticks_ms():
+        return time.perf_counter_ns() // 1000000
+
+    def ticks_diff(a, b):
+        return a - b
+
+from tablegame import NAMES, Lcg, choose
+
+KEY = "chipgame-key"
+HOST = "192.168.4.1"
+PHONES = 4
+RESERVE = 48 * 1024  # collect before an answer when less than this is free
+SAMPLE = 10  # and before every SAMPLE-th, for the peak: what was live then plus all the
+# answer allocated (the heap it needed at once, garbage of its own included)
+PARTS = ("engine", "board", "flash", "request", "state", "streams", "gc", "total", "alloc",
+         "auto", "version")
+DONE = "CHIP-" + "DONE"
+
+
+class Wire:
+    """A connection's incoming bytes, read as asyncio's stream reads a socket."""
+
+    def __init__(self, data):
+        self.data = data
+        self.at = 0
+
+    async def readline(self):
+        end = self.data.find(b"\n", self.at)
+        end = len(self.data) if end < 0 else end + 1
+        out = self.data[self.at:end]
+        self.at = end
+        return out
+
+    async def readexactly(self, n):
+        out = self.data[self.at:self.at + n]
+        self.at += len(out)
+        if len(out) < n:
+            raise EOFError()
+        return out
+
+    async def read(self, n=-1):
+        end = len(self.data) if n < 0 else self.at + n
+        out = self.data[self.at:end]
+        self.at += len(out)
+        return out
+
+
+class Reply:
+    """A POST's connection: what the server wrote back."""
+
+    def __init__(self):
+        self.out = []
+        self.closed = False
+        self.when = 0  # when it was closed (the reply is whole)
+
+    def get_extra_info(self, name):
+        return ("10.0.0.9", 50000)
+
+    async def awrite(self, data):
+        self.out.append(data if isinstance(data, bytes) else data.encode())
+
+    async def aclose(self):
+        self.closed = True
+        self.when = ticks_us()
+
+    def body(self):
+        text = b"".join(self.out)
+        head, _, body = text.partition(b"\r\n\r\n")
+        return int(head.split(b" ", 2)[1]), body
+
+
+class Screen(Reply):
+    """A phone's event stream: the newest state version it has, and when it came."""
+
+    def __init__(self, clock):
+        super().__init__()
+        self.version = -1
+        self.when = 0
+        self.clock = clock
+
+    async def awrite(self, data):
+        if isinstance(data, str):
+            data = data.encode()
+        at = data.find(b'"version":')  # the first write carries the response's head
+        if at >= 0 and data.find(b"data: ") >= 0:
+            end = at + 10
+            while data[end] in b"0123456789":
+                end += 1
+            self.version = int(data[at + 10:end])
+            self.when = self.clock()
+        # a stream's bytes are not kept: a phone reads them and they are gone
+
+
+def request(method, path, body=b""):
+    """An HTTP request's bytes as the page sends them."""
+    head = ("%s %s HTTP/1.1\r\nHost: %s\r\nX-Crib-Key: %s\r\n" % (method, path, HOST, KEY))
+    if method == "POST":
+        head += "Content-Type: application/json\r\nContent-Length: %d\r\n" % len(body)
+    return head.encode() + b"\r\n" + body
+
+
+class Parts:
+    """Emulated microseconds spent in each part of an answer. Nothing is wrapped around
+    the code that runs an answer: each wrapper would be one more Python call deep in the
+    RP2040's 8 KB C stack, which the request's path nearly fills (docs/image.md). So the
+    parts are timed at their edges: Room.act from the seat's check that comes just before
+    it to the server's changed() just after it; the App's verbs by the port's `taking`
+    being set and cleared (boardweb.appboard.AppBoard._call); the record's writes by a
+    Files whose methods time themselves; the state's JSON by a wrapper (a stream task's
+    shallow call)."""
+
+    def __init__(self):
+        self.us = {}
+        self.posting = False
+        self.started = {}
+
+    def reset(self):
+        self.us = {"engine": 0, "board": 0, "flash": 0, "state": 0}
+        self.started = {}
+
+    def start(self, part):
+        self.started[part] = ticks_us()
+
+    def stop(self, part):
+        t = self.started.pop(part, None)
+        if t is not None:
+            self.us[part] = self.us.get(part, 0) + ticks_diff(ticks_us(), t)
+
+    def timed(self, part, fn):
+        def call(*args, **kw):
+            self.start(part)
+            try:
+                return fn(*args, **kw)
+            finally:
+                self.stop(part)
+        return call
+
+
+def timed_files(parts):
+    """The game record's filesystem (pegboard.gamerecord.Files), its writes timed."""
+    from pegboard.gamerecord import Files
+
+    class TimedFiles(Files):
+        def write(self, name, data):
+            parts.start("flash")
+            with open(name, "wb") as f:
+                f.write(data)
+            parts.stop("flash")
+
+        def append(self, name, data):
+            parts.start("flash")
+            with open(name, "ab") as f:
+                f.write(data)
+            parts.stop("flash")
+
+    return TimedFiles()
+
+
+def timed_tap(board, parts):
+    """The App's port (boardweb.appboard.Tap) with its calls timed by `taking`."""
+    from boardweb.appboard import Tap
+
+    class TimedTap(Tap):
+        @property
+        def taking(self):
+            return self._taking
+
+        @taking.setter
+        def taking(self, value):
+            self._taking = value
+            if value is None:
+                parts.stop("board")
+            else:
+                parts.start("board")
+
+    tap = TimedTap(board.tap.port)
+    tap.presses = board.tap.presses
+    board.tap = board.app.port = tap
+
+
+def build(app, parts, target, record="/games"):
+    """The board's server over app, timed by parts (its record in the folder record on
+    the board's filesystem; None: in memory)."""
+    from boardweb.board import build as make
+
+    from cribcore.table import seats
+    from cribcore.table.session import Setup
+
+    server = make(app, KEY, "http://%s/?k=%s" % (HOST, KEY), "/page", record,
+                  Setup(list(NAMES[:2]), False, target, 0), clock=ticks_ms, nonce="c1",
+                  log_files=None if record is None else timed_files(parts))
+    timed_tap(server.board, parts)
+    check_seat, changed = seats.check_seat, server.changed
+
+    def checked(*args):
+        seat = check_seat(*args)
+        parts.start("engine")  # Room.act is next
+        return seat
+
+    def changing():
+        parts.stop("engine")  # Room.act is over (or refused)
+        changed()
+
+    seats.check_seat = checked
+    server.changed = changing
+    server.room.text = parts.timed("state", server.room.text)
+    return server
+
+
+def answer_for(q, rng, games_done, games):
+    kind = q["kind"]
+    if kind == "another":
+        return "y" if games_done + 1 < games else "n"
+    if kind == "dealer":
+        return ""
+    return choose(q, rng, "cards")
+
+
+async def _until(cond):
+    import asyncio
+
+    while not cond():
+        await asyncio.sleep(0)
+
+
+try:
+    mem_alloc, mem_free = gc.mem_alloc, gc.mem_free
+except AttributeError:  # CPython: the scores' reference has no heap to measure
+    def mem_alloc():
+        return 0
+
+    def mem_free():
+        return 1 << 30
+
+
+def _live():
+    gc.collect()
+    return mem_alloc(), mem_free()
+
+
+async def game(server, parts, games, seed, answers, out):
+    """Play: 4 phones listening, every answer posted; out(line) for each line."""
+    import asyncio
+
+    from cribcore.table import seats
+
+    room = server.room
+    ticking = asyncio.create_task(server.frames())  # the App's frames, as serve() runs them
+    screens, streams = [], []
+    reopened = [0]
+
+    def listen(i):
+        screen = Screen(ticks_us)
+        task = asyncio.create_task(server.app.handle_request(
+            Wire(request("GET", "/events")), screen))
+        if i < len(screens):
+            screens[i], streams[i] = screen, task
+        else:
+            screens.append(screen)
+            streams.append(task)
+
+    for i in range(PHONES):
+        listen(i)
+
+    async def phones_have(version):
+        """Until every phone has the version; a stream the server ended is opened again
+        (as the page's EventSource does), and counted."""
+        while min(s.version for s in screens) < version:
+            for i, task in enumerate(streams):
+                if task.done():
+                    reopened[0] += 1
+                    out("R %d %d" % (n, i))
+                    listen(i)
+            await asyncio.sleep(0)
+
+    n = 0
+    await phones_have(room.version)
+    tokens = {0: seats.seat_token(KEY, 0), 1: seats.seat_token(KEY, 1),
+              "table": seats.seat_token(KEY, "table")}
+    rng = Lcg(seed)
+    done = 0
+    mark = "first"
+    peak = 0
+    total = mem_alloc() + mem_free()
+    while n < answers and room.question is not None:
+        q = room.question
+        if mark is not None:
+            live, free = _live()
+            out("MARK " + json.dumps({"at": mark, "game": done, "answers": n, "live": live,
+                                      "free": free}))
+            mark = None
+        kind = q["kind"]
+        text = answer_for(q, rng, done, games)
+        seat = "table" if q["asks"] is None else q["asks"]
+        body = json.dumps({"question": q["id"], "answer": text, "seat": seat,
+                           "token": tokens[seat]}).encode()
+        wire = Wire(request("POST", "/api/answer", body))
+        reply = Reply()
+        parts.reset()
+        # gc.mem_free() and mem_alloc() scan the heap's whole table (about 8 ms here):
+        # outside the timed parts
+        collect = mem_free() < RESERVE or n % SAMPLE == 0
+        t0 = ticks_us()
+        if collect:
+            gc.collect()
+        gc_us = ticks_diff(ticks_us(), t0)
+        a0 = mem_alloc()
+        t_gc = ticks_us()
+        # A task of its own, as the server starts one per connection (so the call's stack
+        # is as deep as on a board, not under this coroutine's)
+        asyncio.create_task(server.app.handle_request(wire, reply))
+        await _until(lambda reply=reply: reply.closed)
+        t_reply = reply.when
+        status, got = reply.body()
+        if status != 200:
+            raise RuntimeError("answer %d refused: %d %s" % (n, status, got))
+        version = json.loads(got)["version"]
+        await phones_have(version)
+        t_end = max(s.when for s in screens)
+        a1 = mem_alloc()
+        auto = 1 if a1 < a0 else 0
+        if collect and not auto:  # the live heap before it and all it made: at once
+            peak = max(peak, a1)
+        us = parts.us
+        engine = us["engine"] - us["board"] - us["flash"]
+        stream_us = ticks_diff(t_end, t_reply) - us["state"]
+        req = ticks_diff(t_reply, t_gc) - us["engine"]
+        out("A %d %d %d %d %d %d %d %d %d %d %d %d" % (
+            n, engine, us["board"], us["flash"], req, us["state"], stream_us,
+            gc_us, gc_us + ticks_diff(t_end, t_gc), -1 if auto else a1 - a0, auto,
+            version))
+        n += 1
+        if kind == "another":
+            done += 1
+        nxt = room.question
+        if kind == "dealer":
+            mark = "first"
+        elif nxt is not None and nxt["kind"] == "another":
+            mark = "another"
+    live, free = _live()
+    out("MARK " + json.dumps({"at": "end", "game": done, "answers": n, "live": live,
+                              "free": free}))
+    view = room.view
+    out("END " + json.dumps({"answers": n, "games": done, "scores": view.get("scores"),
+                             "peak": peak, "heap": total, "reopened": reopened[0]}))
+    ticking.cancel()
+    for s in streams:
+        s.cancel()
+
+
+def play(app, games=1, seed=11, target=121, answers=4000, record="/games", out=print):
+    """Build the server over app and play (module docstring)."""
+    import asyncio
+
+    parts = Parts()
+    server = build(app, parts, target, record)
+    gc.collect()
+    asyncio.run(game(server, parts, games, seed, answers, out))
+
+
+def main(games=1, seed=11, target=121, answers=4000):
+    """On the Pico: the board's own main, with the game played where the server would
+    serve; DONE at the end (then the REPL)."""
+    import fastboot
+
+    fastboot.setup()
+    from pegboard.pico import main as board_main
+
+    def serve(app):
+        try:
+            play(app, games, seed, target, answers)
+        except Exception as e:  # noqa: BLE001 - said, then the REPL: the run failed
+            sys.print_exception(e)
+        print(DONE)
+        raise KeyboardInterrupt  # pegboard.pico.main returns on it (the REPL hand-over)
+
+    board_main(fastboot.done, serve)

@@ -1,0 +1,171 @@
+"""firmware/image/build.py, the script that builds our MicroPython image: its UF2 container,
+its cache key over every input (so that no cached image is ever stale), the link map's
+heap, its manifest and its command line. The build itself (minutes) runs in .ci/run,
+before the emulated Pico tier, and in bench/chip.py."""
+
+import importlib.util
+import shutil
+import struct
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support import ROOT
+
+from crib.deploy import build as deploy
+
+FIRMWARE = ROOT / "firmware"
+SPEC = importlib.util.spec_from_file_location("image_build", FIRMWARE / "image" / "build.py")
+image = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(image)
+
+
+def read_uf2(data):
+    """{address: byte} and the family ids of a UF2, read as a loader reads it."""
+    assert len(data) % 512 == 0
+    mem, families, numbers = {}, set(), []
+    for off in range(0, len(data), 512):
+        block = data[off:off + 512]
+        m0, m1, flags, addr, size, n, total, family = struct.unpack("<8I", block[:32])
+        assert (m0, m1) == image.UF2_MAGIC[:2]
+        assert struct.unpack("<I", block[508:])[0] == image.UF2_MAGIC[2]
+        assert flags & image.UF2_FAMILY_FLAG and size == 256 and addr % 256 == 0
+        assert total == len(data) // 512
+        numbers.append(n)
+        families.add(family)
+        for i in range(size):
+            mem[addr + i] = block[32 + i]
+    assert numbers == list(range(len(numbers)))
+    return mem, families
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.binary(min_size=1, max_size=2000), st.sampled_from(sorted(image.BOARDS)))
+def test_the_uf2_holds_the_image_byte_for_byte_at_the_flash_base(data, board):
+    mem, families = read_uf2(image.uf2(data, image.BOARDS[board]))
+    assert families == {image.BOARDS[board]}
+    assert bytes(mem[image.FLASH_BASE + i] for i in range(len(data))) == data
+    # the last block is padded with zeros, never with anything else
+    assert all(mem[a] == 0 for a in mem if a >= image.FLASH_BASE + len(data))
+
+
+def test_rp2040_and_rp2350_boards_get_their_families():
+    assert image.BOARDS["RPI_PICO"] == image.BOARDS["RPI_PICO_W"] == 0xE48BFF56
+    assert image.BOARDS["RPI_PICO2_W"] == 0xE48BFF59
+
+
+def test_the_gc_heap_is_read_from_a_link_map():
+    text = ("                0x20041000                __GcHeapStart = .\n"
+            "                0x2007e000                __GcHeapEnd = (ORIGIN (RAM) + ...)\n")
+    assert image.gc_heap(text) == 0x2007E000 - 0x20041000
+    assert image.gc_heap("no heap here") is None
+
+
+def copy_inputs(dst):
+    """The firmware tree's inputs of the image, copied under dst; dst."""
+    for name in image.OURS + ("image",):
+        shutil.copytree(FIRMWARE / name, dst / name,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    for name in image.MODULES:
+        shutil.copyfile(FIRMWARE / name, dst / name)
+    return dst
+
+
+def test_the_key_changes_with_every_input_and_only_with_them(tmp_path):
+    source = tmp_path / "src.tar.xz"
+    source.write_bytes(b"the sources")
+    tree = copy_inputs(tmp_path / "fw")
+    first = image.key("RPI_PICO", source, tree)
+    assert first == image.key("RPI_PICO", source, tree)  # the same inputs, the same key
+    assert image.key("RPI_PICO_W", source, tree) != first
+    (tree / "README").write_text("not an input")
+    assert image.key("RPI_PICO", source, tree) == first
+    keys = {first}
+    names = [name for name, path in image.inputs(source, tree)
+             if path.is_relative_to(tree) or path == source]
+    assert {"build.py", "manifest.py", "cribcore/cards.py", "boardweb/server.py",
+            "pegboard/app.py", "fastboot.py", "source"} <= set(names)
+    for _, path in image.inputs(source, tree):
+        if not (path.is_relative_to(tree) or path == source):
+            continue  # microdot, installed: pinned
+        before = path.read_bytes()
+        path.write_bytes(before + b"\n")
+        keys.add(image.key("RPI_PICO", source, tree))
+        path.write_bytes(before)
+    assert len(keys) == len(names) + 1  # each input changed makes a key of its own
+    (tree / "pegboard" / "new.py").write_text("X = 1\n")  # a new module is an input too
+    assert image.key("RPI_PICO", source, tree) not in keys
+
+
+def test_the_manifest_freezes_what_the_key_covers():
+    text = (FIRMWARE / "image" / "manifest.py").read_text()
+    for package in image.OURS:
+        assert 'package("%s", base_path="..")' % package in text
+    for name in image.MODULES:
+        assert 'module("%s", base_path="..")' % name in text
+    # microdot's modules: the ones crib deploy compiles for a board with Wi-Fi
+    assert image.MICRODOT == deploy.LIBRARIES["boardweb"][1]
+    assert all('"%s"' % name in text for name in image.MICRODOT)
+
+
+def test_the_image_folder_never_goes_on_a_board():
+    sources = deploy.firmware_sources(FIRMWARE, deploy.OPTIONAL)
+    assert sources and not any(rel.parts[0] == "image" for rel in sources)
+
+
+def test_a_cached_image_is_used_when_its_key_matches(tmp_path, monkeypatch):
+    monkeypatch.setattr(image, "key", lambda board, source, firmware=None: "ab" * 32)
+    built = []
+    monkeypatch.setattr(image, "build", lambda *a: built.append(a))
+    folder = tmp_path / ("RPI_PICO-" + "ab" * 8)
+    folder.mkdir()
+    (folder / "image.json").write_text("{}")
+    said = []
+    assert image.image("RPI_PICO", tmp_path, out=said.append) == folder
+    assert built == [] and "cached" in said[0]
+
+
+def test_the_cache_folder_follows_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("CRIB_IMAGE_CACHE", str(tmp_path / "c"))
+    assert image.cache_root() == tmp_path / "c"
+    monkeypatch.delenv("CRIB_IMAGE_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "x"))
+    assert image.cache_root() == tmp_path / "x" / "ledcrib" / "image"
+    assert image.cache_root(tmp_path / "given") == tmp_path / "given"
+
+
+def test_bad_arguments_exit_2_and_build_nothing(tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        image.main(["NO_SUCH_BOARD"])
+    assert e.value.code == 2
+    assert image.main(["RPI_PICO", "--source", str(tmp_path / "missing.tar.xz"),
+                       "--cache", str(tmp_path / "cache")]) == 2
+    assert "missing" in capsys.readouterr().err
+    assert not (tmp_path / "cache").exists()
+
+
+def test_a_failed_step_says_so_and_exits_1(tmp_path, monkeypatch, capsys):
+    def fails(*a, **k):
+        raise image.BuildFailed("make failed:\nerror: the tail")
+
+    monkeypatch.setattr(image, "image", fails)
+    source = tmp_path / "src.tar.xz"
+    source.write_bytes(b"x")
+    assert image.main(["RPI_PICO", "--source", str(source)]) == 1
+    assert "the tail" in capsys.readouterr().err
+    assert Path(image.__file__).parent == FIRMWARE / "image"
+
+
+def test_our_rp2040_linker_script_gives_the_stack_8k_more_from_the_heap(tmp_path):
+    port = tmp_path / "rp2"
+    port.mkdir()
+    lines = [old for old, _ in image.STACK_LINES]
+    (port / image.RP2040_LINKER).write_text("/* before */\n" + "\n".join(lines) + "\n")
+    text = image.linker_script(port, tmp_path).read_text()
+    assert "__GcHeapEnd = ORIGIN(RAM) + LENGTH(RAM) - 8192;" in text
+    assert "__StackBottom = __StackTop - SIZEOF(.stack_dummy) - 8192;" in text
+    assert "/* before */" in text and not any(old in text for old in lines)
+    (port / image.RP2040_LINKER).write_text(lines[0])  # another release's script: refused
+    with pytest.raises(image.BuildFailed):
+        image.linker_script(port, tmp_path)
