@@ -417,6 +417,9 @@ class VirtualBoard:
 
     def _command(self) -> list[str]:
         cmd = [self.python, str(self.runner or desk_path())]
+        if self.python == sys.executable:
+            # ended with this process even if its stdin lives on elsewhere (crib.sim.watch)
+            cmd[1:1] = ["-m", "crib.sim.watch", str(os.getpid())]
         if self.store is not None:
             cmd += ["--store", str(self.store)]
         if self.layout is not None:
