@@ -182,12 +182,15 @@ def test_a_button_press_on_the_virtual_board_is_recorded(db, tmp_path, monkeypat
         assert vb.ask("set pause_ms=200 id=t1").startswith("ok")
 
         def press():  # Bob taps his button twice while a question is open
+            # On the board's clock, driven from here (tick: the runner's time moves only
+            # by it from then on), so a loaded machine cannot stretch the gap between the
+            # taps past the pause and split them into two pegs.
             for _ in range(2):
-                vb.ask("btn b=lane1 on=1")
-                time.sleep(0.1)
-                vb.ask("btn b=lane1 on=0")
-                time.sleep(0.1)
-            time.sleep(0.8)  # the board commits the pending points after its pause
+                assert vb.ask("btn b=lane1 on=1").startswith("ok")
+                assert vb.ask("tick ms=60").startswith("ok")  # held past the debounce
+                assert vb.ask("btn b=lane1 on=0").startswith("ok")
+                assert vb.ask("tick ms=60").startswith("ok")
+            assert vb.ask("tick ms=400").startswith("ok")  # past the pause: committed
         stdin = _Script(s.text())
         lines = stdin.lines
         reads = []
