@@ -128,6 +128,10 @@ def test_companion_killed_while_the_board_holds_a_peg(db, tmp_path, applied):
         comp.stdin.write("\n".join(lines[:at]) + "\n")
         comp.stdin.flush()
         _wait(lambda: _count(db, "SELECT COUNT(*) FROM entries") == at, "the first cards")
+        # Everything sent so far answered (on a loaded machine the last lines may still be
+        # at the runner): only the peg below is then held at the frozen runner.
+        _wait(lambda: _count(db, "SELECT COUNT(*) FROM ops WHERE status = 'pending'") == 0
+              and vb.unanswered == 0, "the board quiet")
         vb.freeze()  # the desktop runner stops where it is, so the peg waits there
         try:
             comp.stdin.write(lines[at] + "\n")
