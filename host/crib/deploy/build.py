@@ -20,9 +20,10 @@ KEEP_SOURCE = ("main.py", "boot.py")
 # (extras): a board with Wi-Fi's, which serves the game itself: the table engine
 # (cribcore.table), the request rules and the server (cribcore.webrules, boardweb), its
 # access point and its join details (pegboard.wifi, pegboard.joining), its game record on
-# flash (pegboard.gamerecord).
+# flash (pegboard.gamelog, logfiles, flashrecord, recordsession, gamesverb).
 OPTIONAL = ("cribcore/table", "cribcore/webrules.py", "boardweb", "pegboard/wifi.py",
-            "pegboard/joining.py", "pegboard/gamerecord.py")
+            "pegboard/joining.py", "pegboard/gamelog.py", "pegboard/logfiles.py",
+            "pegboard/flashrecord.py", "pegboard/recordsession.py", "pegboard/gamesverb.py")
 # What boardweb imports from outside the firmware: microdot (pinned in pyproject.toml),
 # its modules the server uses, compiled from the installed package beside the firmware's.
 LIBRARIES = {"boardweb": ("microdot", ("__init__.py", "microdot.py", "sse.py", "helpers.py"))}
