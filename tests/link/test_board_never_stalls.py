@@ -13,6 +13,7 @@ import time
 import httpx2 as httpx
 import pytest
 
+from crib.board import link as board_link
 from crib.board.guard import BoardOffline
 from crib.board.memory import MemoryBoard
 from crib.connect import open_table_board
@@ -29,7 +30,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "web"))
 from webtools import KEY, Players  # noqa: E402
 
 NAMES = ["Alice", "Bob"]
-QUICK_S = 2.0  # far under the 8-41 s a tap took while the board was away
+# A tap that waited for a board away would take at least one command's whole patience (a
+# reply awaited TIMEOUT s, sent RETRIES times more: 4 s; 8-41 s before this was fixed): 3 s
+# tells the two apart with the most room a loaded machine's slow answers can have.
+QUICK_S = 0.75 * board_link.TIMEOUT * (board_link.RETRIES + 1)
 
 
 def start_sim(store, old=None):
