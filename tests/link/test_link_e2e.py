@@ -229,6 +229,8 @@ def test_unplug_and_replug_reconnects(tmp_path, transport):
         after = link.peg(1, 2)
         assert after.pegs[1] == (6, 8)
         assert link.reconnects >= 1
+        # on_event runs on the link's dispatch thread, which may call it after the peg returns
+        wait_for(lambda: any(e.name == "back" for e in events))
         assert [e.name for e in events if not e.from_board][:2] == ["lost", "back"]
         assert link.drift == []
         link.close()
