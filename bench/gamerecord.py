@@ -1,4 +1,5 @@
-"""The board's game record on flash (firmware/pegboard/gamerecord.py): what a game costs.
+"""The board's game record on flash (firmware/pegboard/gamelog.py and its modules): what a
+game costs.
 
 python bench/gamerecord.py [--players N] [--games N]
 prints, for scripted 121-point games (tests/record/recordgame.py) on a real LittleFS with
@@ -25,7 +26,8 @@ from recordgame import reference  # noqa: E402
 from support import FIRMWARE, micropython_path  # noqa: E402
 
 from crib.deploy import build  # noqa: E402
-from pegboard.gamerecord import Files, GameLog  # noqa: E402
+from pegboard.gamelog import GameLog  # noqa: E402
+from pegboard.logfiles import Files  # noqa: E402
 
 # Run under MicroPython: replay the unfinished game in DIR (argv[1]) as the board's boot
 # does (GameLog.open, unfinished: a line at a time), the live heap's peak measured at
@@ -33,7 +35,8 @@ from pegboard.gamerecord import Files, GameLog  # noqa: E402
 REPLAY = """
 import gc, sys
 from cribcore.table import gamelines
-from pegboard.gamerecord import GameLog
+from pegboard.gamelog import GameLog
+from pegboard.recordsession import RecordSession  # imported before the log opens, as at boot
 peak = [0]
 add = gamelines.Replay.add
 def counted(self, raw):
@@ -62,7 +65,7 @@ def unfinished_game(folder, players):
     from cribcore.table.questions import Events
     from cribcore.table.record import NoBoard
     from cribcore.table.session import Setup
-    from pegboard.gamerecord import RecordSession
+    from pegboard.recordsession import RecordSession
 
     log = GameLog(log_path, files).open()
     session = RecordSession(log, NoBoard(), Events(), {"ranks": False, "totals": False})

@@ -13,6 +13,9 @@ FIRMWARE = ROOT / "firmware"
 TESTS = ROOT / "tests"
 CORE_TESTS = TESTS / "core"
 MP_RUN = TESTS / "mp_run.py"
+# The module path of every capped run: the working folder (always first) and the frozen
+# modules, as on a board; nothing from HOME (run_micropython).
+MICROPYPATH = ".frozen"
 
 
 def micropython_path():
@@ -24,12 +27,17 @@ def micropython_path():
 
 
 def run_micropython(args, heap="96K", timeout=300, cwd=ROOT, stdin=None, env=None):
-    """Run `micropython -X heapsize=HEAP ARGS`; return the CompletedProcess (text)."""
+    """Run `micropython -X heapsize=HEAP ARGS`; return the CompletedProcess (text).
+
+    Its module path is fixed (MICROPYPATH, unless env gives one): by default the unix port
+    puts HOME in it (~/.micropython/lib), and that string is in the capped heap; each test
+    has a HOME of its own, of a length that varies with pytest's temporary folders, which
+    moved a game near the cap from passing to failing (test_desk's deepest undo history)."""
     cmd = [micropython_path()]
     if heap:
         cmd += ["-X", "heapsize=" + heap]
     e = dict(os.environ)
-    e.pop("MICROPYPATH", None)
+    e["MICROPYPATH"] = MICROPYPATH
     e.update(env or {})
     return subprocess.run(cmd + [str(a) for a in args], capture_output=True, text=True,
                           timeout=timeout, cwd=str(cwd), input=stdin, env=e)

@@ -155,19 +155,21 @@ def test_plan_compiles_every_firmware_file_main_last(tmp_path):
 
 
 def test_a_plain_pico_is_not_given_the_table_engine(tmp_path):
-    """cribcore.table and pegboard.gamerecord (a game served by the board itself) stay off
-    a plain Pico's build: its flash and heap are as before; asked for, they are compiled
-    and packed like the core."""
+    """cribcore.table and the game record (pegboard.gamelog and its modules: a game served
+    by the board itself) stay off a plain Pico's build: its flash and heap are as before;
+    asked for, they are compiled and packed like the core."""
     plan = planning.plan_firmware(tmp_path / "plain")
     paths = {it.path for it in plan.files}
     assert "cribcore/game.mpy" in paths
-    assert not any(p.startswith(("cribcore/table", "pegboard/gamerecord")) for p in paths)
+    record = ("pegboard/gamelog", "pegboard/logfiles", "pegboard/flashrecord",
+              "pegboard/recordsession", "pegboard/gamesverb")
+    assert not any(p.startswith(("cribcore/table",) + record) for p in paths)
     pack = next(it for it in plan.files if it.path == "code.pack").data
     assert b"/cribcore/table" not in pack and b"/cribcore/game.mpy" in pack
-    assert b"gamerecord" not in pack and b"/pegboard/app.mpy" in pack
+    assert not any(r.encode() in pack for r in record) and b"/pegboard/app.mpy" in pack
     written = build.build(tmp_path / "served", extras=build.OPTIONAL)
     assert any(p.as_posix().endswith("cribcore/table/engine.mpy") for p in written)
-    assert any(p.as_posix().endswith("pegboard/gamerecord.mpy") for p in written)
+    assert all(any(p.as_posix().endswith(r + ".mpy") for p in written) for r in record)
     assert {"microdot/__init__.mpy", "microdot/microdot.mpy", "microdot/sse.mpy"} <= {
         p.relative_to(tmp_path / "served").as_posix() for p in written}  # the server's
     assert not any(p.startswith("microdot") for p in paths)
@@ -371,7 +373,13 @@ def test_silence_after_the_reset_is_an_error_after_the_timeout(peer_for, quick):
     with pytest.raises(deploy.DeployError):
         deploy.handshake(peer.port, timeout=1.0)
     assert time.monotonic() - start >= 1.0 * 0.9
-    assert peer.lines == ["hello"] * 5  # one each 0.2 s
+    # Sent again each 0.2 s, never more often (a loaded machine may send fewer than 5, and
+    # the peer read them a little later): wait until it has read two.
+    deadline = time.monotonic() + 30
+    while len(peer.lines) < 2:
+        assert time.monotonic() < deadline, peer.lines
+        time.sleep(0.01)
+    assert set(peer.lines) == {"hello"} and len(peer.lines) <= 1.0 / 0.2 + 1
 
 
 # -- against the fake Pico -----------------------------------------------------------------

@@ -87,6 +87,15 @@ def test_heap_cap_is_real(tmp_path):
     assert proc.returncode != 0 and "MemoryError" in proc.stdout + proc.stderr
 
 
+def test_a_capped_run_holds_nothing_of_home(tmp_path):
+    """The heap of a capped run is the same whatever HOME is (test_desk's games sit within
+    200 bytes of their cap): the unix port's default module path has HOME in it."""
+    said = [run_micropython(["-c", "import sys; print(sys.path)"], cwd=tmp_path,
+                            env={"HOME": str(tmp_path / home)}).stdout
+            for home in ("h", "a-much-longer-home-folder")]
+    assert said[0] == said[1] and "'.frozen'" in said[0] and "home" not in said[0]
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("mode", ["cards", "ranks", "totals"])
 def test_the_table_engine_says_the_same_json_on_both_runtimes(players, mode):

@@ -7,7 +7,7 @@ the unix runner (boardweb.unix) builds the same on fake drivers.
     server = build(app, key, join_url, files="page", record="games")
     await server.serve(address, 80)
 
-The game record (pegboard.gamerecord) keeps every game on flash, so a power cut loses
+The game record (pegboard.gamelog) keeps every game on flash, so a power cut loses
 nothing acknowledged: at boot the unfinished game goes on where it was (the engine replays
 it and asks what it asked). Without a record (record=None, the tests' and the desk's
 choice) the games are kept in memory only.
@@ -25,7 +25,7 @@ def build(app, key, join_url, files=PAGE, record=RECORD, setup=None, hosts=None,
     cribcore.table.session.Setup: what is not asked), hosts (the Host headers answered,
     None: any), hooks (the tests' routes), clock (() -> ms; time.ticks_ms), nonce (the
     questions' ids begin with it: the record's name, random without one), log_files (the
-    record's filesystem: pegboard.gamerecord.Files when None), suits (each show card asked
+    record's filesystem: pegboard.logfiles.Files when None), suits (each show card asked
     by rank and suit, as `crib serve --suits`; by default the show by ranks, as `crib
     serve`: a hand laid in the play goes straight to its confirmation, which asks its flush
     and nobs once)."""
@@ -47,7 +47,8 @@ def build(app, key, join_url, files=PAGE, record=RECORD, setup=None, hosts=None,
         name = _hex(os.urandom(3))
     else:
         from boardweb.resume import KeptSession
-        from pegboard.gamerecord import GameLog, register
+        from pegboard.gamelog import GameLog
+        from pegboard.gamesverb import register
 
         log = GameLog(record, log_files).open()
         register(app, log)  # the `games` verb: `crib history import` reads them over USB

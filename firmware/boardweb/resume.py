@@ -1,5 +1,5 @@
 """What a restart of the board's server (a power cut, a kill) must not lose, beyond the
-game record itself (pegboard.gamerecord): the answers taken that wrote no line yet, and
+game record itself (pegboard.gamelog, pegboard.recordsession): the answers taken that wrote no line yet, and
 LEDs that agree with the record.
 
     session = KeptSession(log, board, view, options)   # a RecordSession that keeps them
@@ -19,7 +19,7 @@ import json
 from cribcore.pegs import PegError
 from cribcore.table.entries import BARRIER
 from cribcore.table.room import LOG_KEEP
-from pegboard.gamerecord import RecordSession
+from pegboard.recordsession import RecordSession
 
 KEPT = "/a"  # in the record's folder: the answers that wrote no line yet (Session.keep)
 LOG = "/l"  # and the log every screen shows, a JSON line an event (Session.keep_log)

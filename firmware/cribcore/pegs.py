@@ -18,6 +18,9 @@ MAX_POINTS = 1000  # one jump; bigger would only be clamped at the target anyway
 # (tests/firmware/test_desk.py); at 500, saves failed for want of memory from about 580
 # jumps on (the line, its checksum and the slot are each built whole in the heap).
 MAX_UNDO = 256
+# Ids of recent changes a board answers again from memory (a host retries only its last few):
+# the firmware app and the host's in-memory board alike.
+ID_MEMORY = 8
 
 
 class PegError(CoreError):

@@ -8,7 +8,7 @@ answered, not applied twice. A change that fails to save is taken back.
 """
 
 from cribcore import VERSION
-from cribcore.pegs import PegError, checksum
+from cribcore.pegs import ID_MEMORY, PegError, checksum
 from cribcore.protocol import (
     CHANGE,
     ERRORS,
@@ -34,8 +34,8 @@ from pegboard.render import Renderer
 from pegboard.ticks import elapsed
 
 SETTINGS = NAMES  # what `set` changes besides the dealer, kept with the state
-ID_MEMORY = 8  # recent ids answered from memory; a host retries only its last few
-# (kept as the state file's own `id IDENT KEY REPLY` lines: one string each)
+# ID_MEMORY (cribcore.pegs): the recent ids answered from memory, kept as the state file's
+# own `id IDENT KEY REPLY` lines: one string each
 LINES_PER_STEP = 4  # keep a step short even when the host sends a burst
 MAX_WARNINGS = 8  # warnings kept (for hello and the boot replay): the newest
 REPEAT_MS = 10000  # the same warning again within this is counted, not sent again

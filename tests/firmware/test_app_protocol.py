@@ -189,7 +189,7 @@ def test_the_pico_app_answers_every_verb_of_the_protocol_but_the_desks_and_only_
 
 
 def test_a_board_without_the_game_record_refuses_the_games_verb():
-    """`games` is a board's that serves the table (pegboard.gamerecord registers it): a
+    """`games` is a board's that serves the table (pegboard.gamesverb registers it): a
     plain Pico and the plain desktop runner refuse it, as a verb their app has no method
     for (desk_only: the app's one refusal of such a verb, kept as it was so the Pico's
     heap stays within its cap); a host reads either code as "no record"."""

@@ -128,10 +128,13 @@ def test_scripted_game_from_the_mpy_build_in_the_cap(game, saved_store, mpy_buil
     lines, model, stdin = game
     out = mpy_build
     shutil.copytree(saved_store, tmp_path / "cpython")
-    shutil.copytree(saved_store, tmp_path / "mp")
+    # The store by a short name beside the build, as on a board: its path stays in the
+    # heap, and a long temporary one would count against the cap (see the test below).
+    shutil.rmtree(out / "mp", ignore_errors=True)
+    shutil.copytree(saved_store, out / "mp")
     want = run_desk([DESK, "--driven", "--store", str(tmp_path / "cpython")], stdin).stdout
     assert want.startswith("evt boot rev=71 ")  # on the saved game
-    proc = run_micropython(["-m", "desk", "--driven", "--store", tmp_path / "mp"],
+    proc = run_micropython(["-m", "desk", "--driven", "--store", "mp"],
                            heap=HEAP, stdin=stdin, cwd=out)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr
     assert proc.stdout == want
@@ -226,7 +229,7 @@ def test_real_clock_buttons_and_reading_while_idle(interpreter):
 
 
 def test_the_deepest_undo_history_plays_a_1000_point_game_and_restarts_in_the_cap(
-        mpy_build, tmp_path):
+        mpy_build):
     """Defect B: with undo_depth 1000 every change failed for want of memory from about
     rev 477 on (each change copied the history list at its exact size). The history is now
     only its text (shared by the change's copy) and the layout refuses a depth past
@@ -239,11 +242,14 @@ def test_the_deepest_undo_history_plays_a_1000_point_game_and_restarts_in_the_ca
     out = mpy_build
     cfg = json.loads((FIRMWARE / "config.json").read_text())
     cfg["undo_depth"] = MAX_UNDO
-    (tmp_path / "deep.json").write_text(json.dumps(cfg))
-    # The store by a short name beside the build (its working folder), as on a board: the
-    # store's path is in every file name the runner makes, and a long temporary path (one
-    # pytest-xdist's workers make longer still) would count against the cap.
-    args = ["-m", "desk", "--driven", "--store", "deep", "--config", tmp_path / "deep.json"]
+    # The store and the layout by short names beside the build (its working folder), as on
+    # a board: the store's path is in every file name the runner makes, and both paths stay
+    # in the heap (sys.argv). A long temporary path (pytest's base folder, longer under
+    # pytest-xdist, or under a TMPDIR like macOS's) counted against the cap: this game has
+    # less than 200 bytes to spare, and a config path of 150 characters failed it.
+    shutil.rmtree(out / "deep", ignore_errors=True)
+    (out / "deep.json").write_text(json.dumps(cfg))
+    args = ["-m", "desk", "--driven", "--store", "deep", "--config", "deep.json"]
     # a board that has booted before: its layout validated once, into layout.cache
     assert run_micropython(args, heap="512K", stdin="", cwd=out).returncode == 0
     pegs = ["peg p=%d n=1 id=x%d" % (i % 2, i) for i in range(1999)]

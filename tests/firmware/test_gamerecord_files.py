@@ -1,4 +1,4 @@
-"""pegboard.gamerecord's Files on a real filesystem (the board's LittleFS calls, here on
+"""pegboard.logfiles' Files on a real filesystem (the board's LittleFS calls, here on
 the host's): a game played, the board restarted mid-game resumes it, a torn line at the
 end of a game's file is dropped and the next lines stay whole, the verb reads it back."""
 
@@ -9,7 +9,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "record"))
 
 from recordgame import boot, reference, state  # noqa: E402
 
-from pegboard.gamerecord import Files, GameLog  # noqa: E402
+from pegboard.gamelog import GameLog  # noqa: E402
+from pegboard.gamesverb import answer  # noqa: E402
+from pegboard.logfiles import Files  # noqa: E402
 
 
 class RealFiles(Files):
@@ -63,7 +65,7 @@ def test_a_game_on_real_files_resumes_and_reads_back(tmp_path):
     answers, states, _, _ = reference(target=61, files=files)
     assert (tmp_path / "rec" / "g1").stat().st_size > 2000
     log = GameLog("rec", files).open()
-    assert log.answer({})["games"] == (1,)
+    assert answer(log, {})["games"] == (1,)
     r = log.replay(1)
     assert r.result is not None and r.damage is None
     # A second game, the board restarted in the middle of it: it goes on where it was.

@@ -14,7 +14,7 @@ import test_record_cuts as cuts  # noqa: E402
 from lfsflash import Flash, LfsFiles  # noqa: E402
 from recordgame import reference  # noqa: E402
 
-from pegboard.gamerecord import GameLog  # noqa: E402
+from pegboard.gamelog import GameLog  # noqa: E402
 
 TARGET = 61
 FINISH_EVERY = 40  # a cut in so many is followed to the game's end (the rest: 2 answers on)

@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from crib.history.db import History, HistoryError
+from crib.history.db import History
+from crib.history.files import HistoryError
 
 
 def _history_with_a_game(path):

@@ -1,4 +1,4 @@
-"""`crib history import`: a board's own finished games (pegboard.gamerecord) copied into
+"""`crib history import`: a board's own finished games (pegboard.gamelog) copied into
 the history over the protocol's `games` verb, through the real board app (tests/firmware's
 Rig) and a link that speaks its lines: idempotent, every entry and result as played, a
 plain board refused with a sentence, a damaged game reported and left out."""
@@ -25,7 +25,8 @@ from crib.history.db import History  # noqa: E402
 from crib.history.reports import game_entries, games  # noqa: E402
 from cribcore.protocol import decode, encode  # noqa: E402
 from cribcore.table.gamelines import entry_data  # noqa: E402
-from pegboard.gamerecord import GameLog, register  # noqa: E402
+from pegboard.gamelog import GameLog  # noqa: E402
+from pegboard.gamesverb import register  # noqa: E402
 
 # The virtual board (firmware/desk.py) as a board that serves the table: its app given the
 # game record in the store's rec/ and the `games` verb, as such a board's main does. (Not
@@ -33,14 +34,14 @@ from pegboard.gamerecord import GameLog, register  # noqa: E402
 RECORD_DESK = """import sys
 sys.path.insert(0, %r)
 import desk
-from pegboard import gamerecord
+from pegboard import gamelog, gamesverb
 
 plain = desk.build
 
 
 def build(opts, port):
     app = plain(opts, port)
-    gamerecord.register(app, gamerecord.GameLog(opts["store"] + "/rec").open())
+    gamesverb.register(app, gamelog.GameLog(opts["store"] + "/rec").open())
     return app
 
 
@@ -162,7 +163,7 @@ def test_import_from_the_virtual_board_over_the_link(board_files, tmp_path):
     from support import FIRMWARE
 
     from crib.sim.virtual import VirtualBoard
-    from pegboard.gamerecord import Files
+    from pegboard.logfiles import Files
 
     store = tmp_path / "sim"
     (store / "rec").mkdir(parents=True)

@@ -8,8 +8,8 @@ from rig import UsbPort
 from crib.board.ids import Ids
 from crib.board.ports import PICO_VID, format_port, list_ports, pico_ports
 from crib.board.state import BoardState, Difference, differences
+from crib.sim.lines import Client
 from crib.sim.store import SimError, parse_address
-from crib.sim.virtual import _Client
 from cribcore.protocol import MAX_LINE, LineReader, decode, encode, event, ok
 
 
@@ -108,7 +108,7 @@ def test_parse_address():
 def test_hub_splits_client_bytes_into_the_lines_the_board_would_see(chunks):
     # The hub forwards whole lines and expects one reply per line the board's reader
     # yields: whatever the bytes, its count must match the board's own splitter.
-    client = _Client("t", None)
+    client = Client("t", None)
     board = LineReader(MAX_LINE)
     counted = []
     seen = []

@@ -178,8 +178,8 @@ class Parts:
 
 
 def timed_files(parts):
-    """The game record's filesystem (pegboard.gamerecord.Files), its writes timed."""
-    from pegboard.gamerecord import Files
+    """The game record's filesystem (pegboard.logfiles.Files), its writes timed."""
+    from pegboard.logfiles import Files
 
     class TimedFiles(Files):
         def write(self, name, data):

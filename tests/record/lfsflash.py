@@ -5,7 +5,7 @@ sector erase) and can replay them one by one: a power cut before any command, or
 middle of a page program. CPython only (the record's tests and bench/gamerecord.py).
 
     flash = Flash()                       # a formatted, empty filesystem
-    files = LfsFiles(flash)               # pegboard.gamerecord's Files over it
+    files = LfsFiles(flash)               # pegboard.logfiles' Files over it
     flash.log                             # every command since: ("prog", at, data) / ("erase", at)
     Flash.replayed(image, log[:k])        # the flash after the first k commands
 """
@@ -76,7 +76,7 @@ class Flash:
 
 
 class LfsFiles:
-    """pegboard.gamerecord's Files over a Flash; `ops` counts its flash commands (so the
+    """pegboard.logfiles' Files over a Flash; `ops` counts its flash commands (so the
     record's scripted games count answers in flash commands)."""
 
     def __init__(self, flash):

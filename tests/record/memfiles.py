@@ -1,4 +1,4 @@
-"""Flash in a dict for the game record's tests (pegboard.gamerecord's Files methods), with
+"""Flash in a dict for the game record's tests (pegboard.logfiles' Files methods), with
 power cuts: plain Python, run on CPython and under MicroPython.
 
 cut_at=k: the k-th write, append or remove from now is cut: a rewrite leaves the old file

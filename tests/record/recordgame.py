@@ -1,4 +1,4 @@
-"""Whole games on the board's game record (pegboard.gamerecord over tests/record/memfiles),
+"""Whole games on the board's game record (pegboard.gamelog over tests/record/memfiles),
 scripted with the core table tests' answers (tests/core_table/tablegame.py): plain Python
 for CPython and MicroPython.
 
@@ -22,7 +22,8 @@ from cribcore.table.engine import TableEngine  # noqa: E402
 from cribcore.table.questions import Events  # noqa: E402
 from cribcore.table.record import NoBoard  # noqa: E402
 from cribcore.table.session import Setup  # noqa: E402
-from pegboard.gamerecord import GameLog, RecordSession  # noqa: E402
+from pegboard.gamelog import GameLog  # noqa: E402
+from pegboard.recordsession import RecordSession  # noqa: E402
 
 PATH = "rec"
 

@@ -1,4 +1,4 @@
-"""The board's game record under power cuts (pegboard.gamerecord): cut at every flash
+"""The board's game record under power cuts (pegboard.gamelog): cut at every flash
 operation of a whole 121-point game (each append also torn: nothing, one byte, all but its
 last byte), the board restarts on what the flash holds, resumes the game in play and goes
 on: the game is where the last answer written left it, or the one in flight had its
@@ -12,7 +12,7 @@ import sys
 from memfiles import cut_flashes
 from recordgame import boot, reference, state
 
-from pegboard.gamerecord import GameLog
+from pegboard.gamelog import GameLog
 
 # A whole game of 121 points on CPython; of 61 under MicroPython, whose every restart
 # replays the game again (the same code, half the lines: the run stays under 30 s).

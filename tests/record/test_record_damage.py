@@ -1,4 +1,4 @@
-"""The board's game record (pegboard.gamerecord) against damage and age: a bit flipped in
+"""The board's game record (pegboard.gamelog) against damage and age: a bit flipped in
 any line costs that line and what follows it in its game, never another game; a damaged
 game in play goes on from the entries before the damage; the flash budget drops the
 oldest games first and never the game in play; the `games` verb pages out every line.
@@ -11,7 +11,8 @@ from recordgame import PATH, boot, reference, state
 
 from cribcore.protocol import ProtocolError
 from cribcore.table.gamelines import entry_data, parse
-from pegboard.gamerecord import GameLog
+from pegboard.gamelog import GameLog
+from pegboard.gamesverb import answer
 
 TARGET = 31
 # Every line on CPython; every third under MicroPython (each flip replays every game).
@@ -132,13 +133,13 @@ def test_the_budget_drops_the_oldest_games_and_never_the_game_in_play():
 def test_the_games_verb_pages_every_line_of_each_finished_game():
     files = _record()
     log = _log(files)
-    got = log.answer({})
+    got = answer(log, {})
     assert got == {"games": (1, 2)}
     assert log.replay(1).header["rec"] == "0badf00d"  # the record's name, in each header
     for g in got["games"]:
         at, lines = 0, []
         while True:
-            page = log.answer({"g": g, "at": at})
+            page = answer(log, {"g": g, "at": at})
             assert page["g"] == g and page["at"] == at
             if "line" not in page:
                 break
@@ -148,7 +149,7 @@ def test_the_games_verb_pages_every_line_of_each_finished_game():
         assert "".join(lines).encode() == files.data(PATH + "/g%d" % g)
     for bad in (3, 9):  # in play; none
         try:
-            log.answer({"g": bad})
+            answer(log, {"g": bad})
             raise AssertionError("answered for game %d" % bad)
         except ProtocolError as e:
             assert e.code == "bad_arg" and str(bad) in str(e)

@@ -13,7 +13,9 @@ import pytest
 from tablescript import rows
 
 from crib.board.memory import MemoryBoard
-from crib.history.db import SCHEMA_VERSION, History, HistoryError
+from crib.history.db import History
+from crib.history.files import HistoryError
+from crib.history.schema import SCHEMA_VERSION
 from crib.table.record import Table
 
 V1 = Path(__file__).with_name("data") / "history-v1.sqlite3"
@@ -96,3 +98,26 @@ def test_a_schema_2_history_gains_who_answered_and_says_go(tmp_path):
         assert all(e.answered_by is None for e in table.entries) and table.game.scores
     finally:
         h.close()
+
+
+def test_every_older_schema_has_its_step_to_the_next():
+    from crib.history.schema import STEPS
+    assert sorted(STEPS) == list(range(1, SCHEMA_VERSION))
+
+
+def columns(path):
+    con = sqlite3.connect(path)
+    try:
+        tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master"
+                                            " WHERE type = 'table' ORDER BY name")]
+        return {t: sorted((c[1], c[2], c[3]) for c in con.execute(f"PRAGMA table_info({t})"))
+                for t in tables}
+    finally:
+        con.close()
+
+
+def test_a_migrated_history_has_the_tables_and_columns_of_a_new_one(old, tmp_path):
+    new = tmp_path / "new.sqlite3"
+    History.open(new).close()
+    History.open(old).close()
+    assert columns(old) == columns(new) and "entries" in columns(new)

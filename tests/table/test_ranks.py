@@ -5,8 +5,8 @@ is one some real hand gives."""
 from hypothesis import given
 from hypothesis import strategies as st
 
-from crib.table.ranks import CODES, flags_of, score_ranks, stand_in, suit_choices
 from cribcore.show import score_show
+from cribcore.table.ranks import CODES, flags_of, score_ranks, stand_in, suit_choices
 
 five_cards = st.lists(st.integers(0, 51), min_size=5, max_size=5, unique=True)
 

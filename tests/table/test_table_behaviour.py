@@ -133,6 +133,23 @@ def test_after_resume_the_starter_and_the_cards_laid_are_shown_again(crib):
     assert "starter: 5\u2665" in out and "Bob: 7\u2663" in out and "Alice: 8\u2666" in out
 
 
+def starter_taken(db):
+    """Whether the record has the starter (read-only: a history not made yet stays so)."""
+    import sqlite3
+    from pathlib import Path
+
+    try:
+        con = sqlite3.connect(Path(db).resolve().as_uri() + "?mode=ro", uri=True)
+    except sqlite3.OperationalError:
+        return False
+    try:
+        return bool(con.execute("SELECT 1 FROM entries WHERE kind = 'starter'").fetchall())
+    except sqlite3.OperationalError:  # its tables not written yet
+        return False
+    finally:
+        con.close()
+
+
 def test_a_press_reaches_the_game_while_a_question_waits(db, monkeypatch):
     from crib.cli import main
 
@@ -147,7 +164,10 @@ def test_a_press_reaches_the_game_while_a_question_waits(db, monkeypatch):
     t.start()
     try:
         os.write(w, b"5h\n")
-        time.sleep(0.5)
+        deadline = time.monotonic() + 30
+        while not starter_taken(db):  # then Bob is asked
+            assert time.monotonic() < deadline, "the starter never reached the record"
+            time.sleep(0.05)
         board.press(1, 3)  # Bob pegs 3 on the board while "Bob plays" waits
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and not rows(

@@ -7,8 +7,10 @@ import sqlite3
 import pytest
 from tablescript import Script
 
-from crib.history.db import SCHEMA_VERSION, History, HistoryError, default_path
+from crib.history.db import History
+from crib.history.files import HistoryError, default_path
 from crib.history.reports import RANDOM_CRIB, RANDOM_HAND
+from crib.history.schema import SCHEMA_VERSION
 
 ARGS = ("--names", "Alice,Bob", "--target", "61", "--dealer", "Alice")
 

@@ -128,6 +128,10 @@ def test_companion_killed_while_the_board_holds_a_peg(db, tmp_path, applied):
         comp.stdin.write("\n".join(lines[:at]) + "\n")
         comp.stdin.flush()
         _wait(lambda: _count(db, "SELECT COUNT(*) FROM entries") == at, "the first cards")
+        # Everything sent so far answered (on a loaded machine the last lines may still be
+        # at the runner): only the peg below is then held at the frozen runner.
+        _wait(lambda: _count(db, "SELECT COUNT(*) FROM ops WHERE status = 'pending'") == 0
+              and vb.unanswered == 0, "the board quiet")
         vb.freeze()  # the desktop runner stops where it is, so the peg waits there
         try:
             comp.stdin.write(lines[at] + "\n")
@@ -182,12 +186,15 @@ def test_a_button_press_on_the_virtual_board_is_recorded(db, tmp_path, monkeypat
         assert vb.ask("set pause_ms=200 id=t1").startswith("ok")
 
         def press():  # Bob taps his button twice while a question is open
+            # On the board's clock, driven from here (tick: the runner's time moves only
+            # by it from then on), so a loaded machine cannot stretch the gap between the
+            # taps past the pause and split them into two pegs.
             for _ in range(2):
-                vb.ask("btn b=lane1 on=1")
-                time.sleep(0.1)
-                vb.ask("btn b=lane1 on=0")
-                time.sleep(0.1)
-            time.sleep(0.8)  # the board commits the pending points after its pause
+                assert vb.ask("btn b=lane1 on=1").startswith("ok")
+                assert vb.ask("tick ms=60").startswith("ok")  # held past the debounce
+                assert vb.ask("btn b=lane1 on=0").startswith("ok")
+                assert vb.ask("tick ms=60").startswith("ok")
+            assert vb.ask("tick ms=400").startswith("ok")  # past the pause: committed
         stdin = _Script(s.text())
         lines = stdin.lines
         reads = []

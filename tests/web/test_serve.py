@@ -33,6 +33,24 @@ def wait_state(serve, test, timeout=10):
     raise AssertionError(f"never: {serve.state()}")
 
 
+def said_at_the_terminal(serve, text, seconds=60):
+    """Read crib serve's output (kept in serve.output) until a line has text; a process
+    that never says it is killed after seconds, so the read ends."""
+    import threading
+
+    guard = threading.Timer(seconds, serve.proc.kill)
+    guard.start()
+    try:
+        while True:
+            line = serve.proc.stdout.readline()
+            assert line, "never said %r: %s" % (text, "".join(serve.output))
+            serve.output.append(line)
+            if text in line:
+                return
+    finally:
+        guard.cancel()
+
+
 def test_the_terminal_and_a_phone_drive_the_same_game(tmp_path):
     serve = Serve(tmp_path, ["Alice", "Bob"], extra=("--board", "none", "--terminal"),
                   stdin=subprocess.PIPE)
@@ -53,7 +71,7 @@ def test_the_terminal_and_a_phone_drive_the_same_game(tmp_path):
                                                  "answer": "8", "seat": "table",
                                                  "token": table["token"]})
         assert r.status_code == 200
-        time.sleep(0.5)  # the terminal shows what the phone did
+        said_at_the_terminal(serve, "Alice: 8  count 15")  # what the phone did
         serve.proc.stdin.write("quit\n")
         serve.proc.stdin.flush()
         serve.proc.wait(20)

@@ -5,8 +5,9 @@ not know `turn` refuses it once and the game goes on without it."""
 import pytest
 from webtools import Players
 
+from crib.board.api import BoardError
 from crib.board.link import BoardRefused
-from crib.board.memory import BoardError, MemoryBoard
+from crib.board.memory import MemoryBoard
 from crib.table.engine import TableEngine
 from crib.table.linkboard import LinkBoard
 from crib.table.session import Setup

@@ -15,7 +15,7 @@ from boardweb.appboard import LoopPort
 from boardweb.board import build
 
 from cribcore.table.session import Setup
-from pegboard.gamerecord import Files
+from pegboard.logfiles import Files
 
 
 class FullFiles(Files):

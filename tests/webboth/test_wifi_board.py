@@ -127,10 +127,13 @@ def until(c, table, kind):
 
 def tap(board, button):
     """A tap on one of the board's buttons (the desk's `btn` verb on its USB)."""
+    # Held past the debounce on the board's clock, moved by `tick` (from then on the board's
+    # time moves only so): a loaded machine could not run the board while a tap held by
+    # the wall clock lasted, and the board would never see it.
     board.usb("btn b=%s on=1" % button)
-    time.sleep(0.2)  # held past the debounce, on the board's own clock
+    board.usb("tick ms=60")
     board.usb("btn b=%s on=0" % button)
-    time.sleep(0.2)
+    board.usb("tick ms=60")
 
 
 def changed(c, scores, seconds=10):

@@ -1,4 +1,4 @@
-"""The lines of a game record kept on a board's flash (pegboard.gamerecord writes them; the
+"""The lines of a game record kept on a board's flash (pegboard.gamelog writes them; the
 host's `crib history import` reads them over the link), and the fold that rebuilds a game
 from them one line at a time (a game is never read whole into memory).
 

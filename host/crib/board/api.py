@@ -3,12 +3,21 @@ the solitaire make. `crib.board.memory.MemoryBoard` is the reference kind (no bo
 tests' board); `crib.table.linkboard.LinkBoard` adapts a Pico or the virtual board behind a
 serial link; `crib.connect.open_table_board` chooses one.
 
-Errors are CribError (`crib.board.memory.BoardError` for a refusal the board reports).
+Errors are CribError (BoardError, here, for a refusal the board reports, whatever its kind).
 """
 
 from typing import List, Protocol
 
 from crib.board.state import BoardEvent, BoardState
+from crib.errors import CribError
+
+
+class BoardError(CribError):
+    """The board refused an operation (the code names why: game_over, no_undo, bad_lane)."""
+
+    def __init__(self, msg: str, code: str | None = "refused") -> None:
+        super().__init__(msg)
+        self.code = code
 
 
 class GameBoard(Protocol):

@@ -6,19 +6,9 @@ import json
 import os
 from collections.abc import Callable
 
+from crib.board.api import BoardError
 from crib.board.state import BoardEvent, BoardState
-from crib.errors import CribError
-from cribcore.pegs import Board, PegError
-
-ID_MEMORY = 8  # like the firmware: a retry only ever repeats one of the last few ids
-
-
-class BoardError(CribError):
-    """The board refused an operation (the code names why: game_over, no_undo, bad_lane)."""
-
-    def __init__(self, msg: str, code: str | None = "refused") -> None:
-        super().__init__(msg)
-        self.code = code
+from cribcore.pegs import ID_MEMORY, Board, PegError
 
 
 class MemoryBoard:

@@ -8,7 +8,7 @@ from argparse import ArgumentParser, Namespace
 from typing import TYPE_CHECKING
 
 from crib.connect import add_table_board_arguments
-from crib.history.db import default_path
+from crib.history.files import default_path
 from cribcore.table.answers import AnswerError
 
 if TYPE_CHECKING:

@@ -10,7 +10,8 @@ from argparse import ArgumentParser, Namespace
 from crib.connect import add_board_arguments, list_ports_text, open_board, wants_port_list
 from crib.env import Env
 from crib.history.boardgames import import_games
-from crib.history.db import History, default_path
+from crib.history.db import History
+from crib.history.files import default_path
 from crib.history.reports import game_entries, games
 from crib.ui.cards import stored_symbols
 from crib.words import agree

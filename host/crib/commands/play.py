@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 from crib.commands._options import add_table_arguments, table_options, table_setup
 from crib.connect import open_table_board, ports_listed, table_port
 from crib.env import Env, isatty
-from crib.history.db import History, default_path
+from crib.history.db import History
+from crib.history.files import default_path
 from crib.ui.prompt import InputEnded, QuitRequest, Terminal
 from crib.ui.view import View
 

@@ -19,7 +19,8 @@ from crib.commands._options import add_history_and_colour
 from crib.connect import add_table_board_arguments, open_table_board, ports_listed, table_port
 from crib.env import Env, isatty
 from crib.errors import CribError
-from crib.history.db import PRACTICE, History, default_path
+from crib.history.db import PRACTICE, History
+from crib.history.files import default_path
 from crib.practice.game import rngs
 from crib.practice.levels import LEVELS, make
 from crib.ui.prompt import InputEnded, QuitRequest, Terminal

@@ -15,7 +15,8 @@ from crib.commands._options import (
     table_setup,
 )
 from crib.connect import open_table_board, ports_listed, table_port
-from crib.history.db import History, default_path
+from crib.history.db import History
+from crib.history.files import default_path
 
 HELP = "the phone companion: a game at the table on the players' phones, in a browser"
 DEFAULT_PORT = 8121

@@ -80,7 +80,7 @@ def run(args: Namespace, env: Env) -> int:
         play(game, env.stdin, printer, args.time_limit)
         return 0
     from crib.board.ids import new_prefix
-    from crib.history.db import default_path
+    from crib.history.files import default_path
 
     if not board_free(args.db or default_path(env.environ), env.stdin, printer):
         return 0

@@ -15,7 +15,8 @@ import json
 from argparse import ArgumentParser, Namespace
 
 from crib.env import Env
-from crib.history.db import History, default_path
+from crib.history.db import History
+from crib.history.files import default_path
 from crib.history.reports import PLAYED, stats
 from crib.ui.cards import stored_symbols
 from crib.words import count

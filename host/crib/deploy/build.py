@@ -20,9 +20,10 @@ KEEP_SOURCE = ("main.py", "boot.py")
 # (extras): a board with Wi-Fi's, which serves the game itself: the table engine
 # (cribcore.table), the request rules and the server (cribcore.web, boardweb), its
 # access point and its join details (pegboard.wifi, pegboard.joining), its game record on
-# flash (pegboard.gamerecord).
+# flash (pegboard.gamelog, logfiles, flashrecord, recordsession, gamesverb).
 OPTIONAL = ("cribcore/table", "cribcore/web", "boardweb", "pegboard/wifi.py",
-            "pegboard/joining.py", "pegboard/gamerecord.py")
+            "pegboard/joining.py", "pegboard/gamelog.py", "pegboard/logfiles.py",
+            "pegboard/flashrecord.py", "pegboard/recordsession.py", "pegboard/gamesverb.py")
 # Folders of the firmware tree that never go on a board: firmware/image builds our
 # MicroPython image on the computer (its script and manifest run on CPython).
 NOT_DEPLOYED = ("image",)

@@ -1,5 +1,5 @@
 """`crib history import`: the finished games a board keeps on its own flash (a board that
-serves the table: firmware/pegboard/gamerecord.py) copied into the history over the link.
+serves the table: firmware/pegboard/gamelog.py) copied into the history over the link.
 
 Each game is read a line at a time with the protocol's `games` verb, each line checked by
 its CRC and its place in the game (cribcore.table.gamelines.Replay), and replayed on the

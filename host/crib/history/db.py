@@ -12,99 +12,11 @@ import os
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Literal, Mapping, Sequence
+from typing import Any, Iterable, Sequence
 
-from crib.env import data_dir
-from crib.errors import CribError
-from crib.history import club
+from crib.history.files import HistoryError, Transaction, check_file, connect
 from crib.history.lock import WriterLock
-
-SCHEMA_VERSION = 4  # 4: the club's tables (crib.history.club)
-# Schema 1 stored with each entry the name of the Game method that replays it (`call`);
-# schema 2 replays an entry by its kind alone (cribcore.table.entries.REPLAY). The migration
-# checks that every entry of a schema-1 file names the method its kind stands for, then
-# drops the column. Kinds with no game action (dealt, note) had no method.
-V1_CALLS = {"cut": "cut_for_deal", "deal": "deal", "discard": "discard",
-            "starter": "turn_starter", "lay": "lay", "go": "go", "end_play": "end_play",
-            "show": "show", "peg": "peg", "muggins": "peg", "dealt": None, "note": None}
-# Schema 3 records the seat that answered for another player (answered_by), NULL in older
-# entries (each player answered for themselves, or it was not known), and says a go's
-# point as a go: the reasons "last card for 1" of older entries read "go for 1".
-DB_NAME = "history.sqlite3"
-SQLITE_HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS matches (
-    id INTEGER PRIMARY KEY,
-    started TEXT NOT NULL,
-    players INTEGER NOT NULL,           -- 2..4
-    partnerships INTEGER NOT NULL,      -- 1: four players as two teams
-    target INTEGER NOT NULL,
-    names TEXT NOT NULL,                -- JSON list, in seating order
-    game_points TEXT NOT NULL           -- JSON [win, skunk, double skunk]
-);
-CREATE TABLE IF NOT EXISTS games (
-    id INTEGER PRIMARY KEY,
-    match_id INTEGER NOT NULL REFERENCES matches(id),
-    number INTEGER NOT NULL,            -- 1.. within its match
-    started TEXT NOT NULL,
-    finished TEXT,                      -- NULL while it is played
-    abandoned INTEGER NOT NULL DEFAULT 0,
-    first_dealer INTEGER,               -- NULL: cut for it
-    options TEXT NOT NULL,              -- JSON: muggins, manual, review, confirm; practice
-    board TEXT NOT NULL,                -- where the pegs went: none, sim, a port
-    op_prefix TEXT NOT NULL,            -- every operation id sent to the board starts so
-    winner INTEGER,                     -- side (lane)
-    scores TEXT,                        -- JSON per side, at the end
-    level INTEGER,                      -- 0 win, 1 skunk, 2 double skunk
-    game_points INTEGER
-);
-CREATE TABLE IF NOT EXISTS hands (
-    id INTEGER PRIMARY KEY,
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    number INTEGER NOT NULL,            -- 0.. within its game
-    dealer INTEGER NOT NULL,
-    starter TEXT,
-    summary TEXT NOT NULL,              -- JSON: heels, play, shows, crib per player
-    UNIQUE (game_id, number)
-);
-CREATE TABLE IF NOT EXISTS entries (
-    id INTEGER PRIMARY KEY,
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seq INTEGER NOT NULL,               -- order within the game
-    hand INTEGER NOT NULL,              -- hand number when it was made
-    kind TEXT NOT NULL,                 -- cut starter lay go end_play show peg dealt note
-    player INTEGER,                     -- who: a player, or NULL
-    side INTEGER,                       -- the lane that scored, or NULL
-    points INTEGER NOT NULL DEFAULT 0,
-    reason TEXT,                        -- 'fifteen for 2', 'hand', 'muggins', ...
-    source TEXT NOT NULL,               -- table, board (pegged on its buttons), reconcile
-    args TEXT NOT NULL,                 -- JSON arguments of the action its kind replays
-    info TEXT NOT NULL,                 -- JSON: what was entered (cards, stated count ...)
-    created TEXT NOT NULL,
-    undone TEXT,                        -- when it was taken back; NULL while it stands
-    answered_by INTEGER,                -- the player who answered for `player`, or NULL
-    UNIQUE (game_id, seq)
-);
-CREATE TABLE IF NOT EXISTS ops (
-    id INTEGER PRIMARY KEY,
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    entry_id INTEGER REFERENCES entries(id),
-    op_id TEXT NOT NULL UNIQUE,         -- the id= sent, so a retry never applies twice
-    verb TEXT NOT NULL,                 -- peg, undo, new
-    lane INTEGER,
-    n INTEGER,
-    status TEXT NOT NULL,               -- pending, done, skipped
-    front INTEGER,                      -- the lane's front peg the board reported
-    rev INTEGER,
-    created TEXT NOT NULL,
-    settled TEXT
-);
-CREATE INDEX IF NOT EXISTS entries_game ON entries (game_id, seq);
-CREATE INDEX IF NOT EXISTS ops_game ON ops (game_id, status);
-"""
-
+from crib.history.schema import prepare
 
 # A practice game (crib practice) records its level under this key of its options.
 PRACTICE = "practice"
@@ -115,17 +27,8 @@ Row = dict[str, Any]  # a row as a dict, its JSON columns decoded
 Op = tuple[str, int, int, str]  # a board operation: verb, lane, n, op_id
 
 
-class HistoryError(CribError):
-    """The history file cannot be used (newer schema, not a crib history, no game to resume)."""
-
-
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def default_path(environ: Mapping[str, str] | None = None) -> Path:
-    """history.sqlite3 in crib's data folder (crib.env.data_dir)."""
-    return data_dir(environ) / DB_NAME
 
 
 class Entry:
@@ -179,7 +82,12 @@ class History:
         held = WriterLock(path).acquire() if lock else None
         try:
             check_file(path)
-            conn = _connect(path)
+            conn = connect(path)
+            try:
+                prepare(conn, path)
+            except BaseException:
+                conn.close()
+                raise
         except BaseException:
             if held is not None:
                 held.release()
@@ -188,9 +96,9 @@ class History:
         h._lock = held
         return h
 
-    def batch(self) -> "_tx":
+    def batch(self) -> Transaction:
         """A transaction grouping several writes (one commit, one sync to disk)."""
-        return _tx(self.conn)
+        return Transaction(self.conn)
 
     def close(self) -> None:
         """Close the database (and let go of its writer's lock)."""
@@ -287,7 +195,7 @@ class History:
         """Write an entry and its board operations (verb, lane, n, op_id) as pending, at
         once; returns (entry id, seq). answered_by: the player who gave the answer for
         `player` (None: the player, or not known)."""
-        with _tx(self.conn):
+        with Transaction(self.conn):
             seq = self.conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM entries"
                                     " WHERE game_id = ?", (game_id,)).fetchone()[0]
             cur = self.conn.execute(
@@ -300,13 +208,13 @@ class History:
 
     def undo_entry(self, game_id: int, entry_id: int, ops: Iterable[Op] = ()) -> None:
         """Mark an entry undone and write the board operations that take it back."""
-        with _tx(self.conn):
+        with Transaction(self.conn):
             self.conn.execute("UPDATE entries SET undone = ? WHERE id = ?", (_now(), entry_id))
             self._add_ops(game_id, entry_id, ops)
 
     def add_ops(self, game_id: int, ops: Iterable[Op], entry_id: int | None = None) -> None:
         """Write board operations (verb, lane, n, op_id) as pending."""
-        with _tx(self.conn):
+        with Transaction(self.conn):
             self._add_ops(game_id, entry_id, ops)
 
     def _add_ops(self, game_id: int, entry_id: int | None, ops: Iterable[Op]) -> None:
@@ -319,7 +227,7 @@ class History:
     def settle_op(self, op_id: str, status: str = "done", front: int | None = None,
                   rev: int | None = None) -> None:
         """Mark an operation done (the board applied it) or skipped (it never will be)."""
-        with _tx(self.conn):
+        with Transaction(self.conn):
             self._settle(op_id, status, front, rev)
 
     def _settle(self, op_id: str, status: str, front: int | None, rev: int | None) -> None:
@@ -352,7 +260,7 @@ class History:
     def save_hand(self, game_id: int, number: int, dealer: int, starter: int | None,
                   summary: dict | None) -> None:
         """Write (or replace) the summary of a hand; starter None and no summary deletes it."""
-        with _tx(self.conn):
+        with Transaction(self.conn):
             self.conn.execute("DELETE FROM hands WHERE game_id = ? AND number = ?",
                               (game_id, number))
             if summary is not None:
@@ -369,13 +277,13 @@ class History:
 
     def mark_imported(self, key: str, game_id: int) -> None:
         """Note that the game imported under key is game_id here (in the caller's batch)."""
-        with _tx(self.conn):
+        with Transaction(self.conn):
             self.conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)",
                               ("import " + key, str(game_id)))
 
     def put_meta(self, key: str, value: str) -> None:
         """Keep a value under key (replacing the one there)."""
-        with _tx(self.conn):
+        with Transaction(self.conn):
             self.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
                               (key, value))
 
@@ -402,128 +310,8 @@ def _new_id(cur: sqlite3.Cursor) -> int:
     return rowid
 
 
-def _damaged(path: Path, why: str) -> HistoryError:
-    return HistoryError(
-        f"the history {str(path)!r} is damaged ({why}); it was left as it is. Keep a copy"
-        f" of it (it may be mended with sqlite3's .recover), and give --db a new file, or"
-        f" move it away, to start a new history")
-
-
-def check_file(path: Path) -> None:
-    """Refuse (HistoryError) a history file that exists but is not a whole SQLite database:
-    empty, another kind of file, or damaged pages. Read-only: nothing is written."""
-    path = Path(path)
-    if not path.exists():
-        return
-    if not path.is_file():
-        raise HistoryError(f"the history {str(path)!r} is not a file")
-    try:
-        with open(path, "rb") as f:
-            head = f.read(len(SQLITE_HEADER))
-    except OSError as e:
-        raise HistoryError(f"cannot read the history {str(path)!r}: {e.strerror}") from None
-    if not head:
-        raise _damaged(path, "it is empty: 0 bytes")
-    if head != SQLITE_HEADER:
-        raise _damaged(path, "it is not an SQLite database")
-    try:
-        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
-        try:
-            found = [r[0] for r in conn.execute("PRAGMA quick_check(3)").fetchall()]
-        finally:
-            conn.close()
-    except sqlite3.DatabaseError as e:
-        raise _damaged(path, str(e)) from None
-    if found != ["ok"]:
-        raise _damaged(path, "; ".join(found))
-
-
-def _connect(path: Path) -> sqlite3.Connection:
-    """The connection to a history file checked by check_file (created if new)."""
-    try:
-        conn = sqlite3.connect(str(path), isolation_level=None)
-    except sqlite3.Error as e:
-        raise HistoryError(f"cannot open the history {str(path)!r}: {e}") from None
-    try:
-        conn.row_factory = sqlite3.Row
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA journal_mode = WAL")  # one sync per commit, readers never wait
-        conn.execute("PRAGMA synchronous = FULL")  # a committed entry survives power loss
-        version = _version(conn)
-        if version is None:
-            conn.executescript(
-                "BEGIN IMMEDIATE;" + _SCHEMA + club.SCHEMA + "INSERT OR REPLACE INTO meta VALUES"
-                " ('schema_version', '%d'); COMMIT;" % SCHEMA_VERSION)
-        elif version > SCHEMA_VERSION:
-            raise HistoryError(f"{str(path)!r} has history schema {version}, newer than"
-                               f" this crib ({SCHEMA_VERSION}): upgrade crib")
-        elif version < SCHEMA_VERSION:
-            _migrate(conn, version, path)
-    except sqlite3.DatabaseError as e:
-        conn.close()
-        raise HistoryError(f"cannot use {str(path)!r} as a crib history: {e}") from None
-    except BaseException:
-        conn.close()
-        raise
-    return conn
-
-
-def _version(conn: sqlite3.Connection) -> int | None:
-    """The schema version, or None for a new (empty) file."""
-    has_meta = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'"
-                            " AND name = 'meta'").fetchone()
-    if not has_meta:
-        other = conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]
-        if other:
-            raise HistoryError("the file holds other tables, not a crib history")
-        return None
-    row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-    return int(row[0]) if row else None
-
-
-def _migrate(conn: sqlite3.Connection, version: int, path: Path) -> None:
-    """Bring a history of an older schema up to this one, in one transaction."""
-    with _tx(conn):
-        if version == 1:
-            rows = conn.execute("SELECT id, kind, call FROM entries").fetchall()
-            for r in rows:
-                if r["kind"] not in V1_CALLS or V1_CALLS[r["kind"]] != r["call"]:
-                    raise HistoryError(f"{str(path)!r}: entry {r['id']} ({r['kind']!r} by"
-                                       f" {r['call']!r}) is not one this crib can replay")
-            conn.execute("ALTER TABLE entries DROP COLUMN call")
-        if version <= 2:
-            conn.execute("ALTER TABLE entries ADD COLUMN answered_by INTEGER")
-            conn.execute("UPDATE entries SET reason = REPLACE(reason, 'last card for', 'go for')"
-                         " WHERE kind IN ('lay', 'go')")
-        if version <= 3:
-            for statement in club.statements():
-                conn.execute(statement)
-        conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'",
-                     (str(SCHEMA_VERSION),))
-
-
 def _game_dict(row: sqlite3.Row) -> Row:
     out = dict(row)
     out["options"] = json.loads(out["options"])
     out["scores"] = json.loads(out["scores"]) if out["scores"] else None
     return out
-
-
-class _tx:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK on an exception (autocommit connection);
-    inside an open transaction it only joins it."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-        self.outer = False
-
-    def __enter__(self) -> sqlite3.Connection:
-        self.outer = not self.conn.in_transaction
-        if self.outer:
-            self.conn.execute("BEGIN IMMEDIATE")
-        return self.conn
-
-    def __exit__(self, kind: object, value: object, tb: object) -> Literal[False]:
-        if self.outer:
-            self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
-        return False

@@ -1,5 +1,6 @@
-"""The virtual board's store: the folder that holds its state, its lock and port files, and
-the layout crib writes there for a game of more lanes; where the runner is; --socket.
+"""The virtual board's store: the folder that holds its state, its lock and port files
+(take_store, publish, release_store, running_sim), and the layout crib writes there for a
+game of more lanes; where the runner is; --socket.
 """
 
 import json
@@ -54,6 +55,46 @@ def make_store(store: str) -> None:
     except OSError as e:
         raise SimError("cannot use %r as the virtual board's store: %s"
                        % (store, e.strerror or e)) from None
+
+
+def take_store(store: str) -> int:
+    """Make the store if need be and hold its lock (store/sim.lock), for as long as the
+    returned fd stays open; SimError if a virtual board already runs on it."""
+    make_store(store)
+    fd = os.open(os.path.join(store, "sim.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    if not try_lock(fd):
+        os.close(fd)
+        raise SimError("a virtual board already runs on %s (port %s)"
+                       % (store, running_sim(store))) from None
+    return fd
+
+
+def publish(store: str, url: str, pty: str | None) -> str | None:
+    """Say where the board on store is: store/sim.port holds the URL to reach it, store/tty
+    links to its pty (if it has one: that link's path is returned)."""
+    link = None
+    if pty:
+        link = os.path.join(store, "tty")
+        tmp = link + ".new"
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        os.symlink(pty, tmp)
+        os.replace(tmp, link)
+    with open(os.path.join(store, "sim.port"), "w") as f:
+        f.write(url + "\n")
+    return link
+
+
+def release_store(store: str, fd: int) -> None:
+    """The board on store has stopped: its port files go, its lock is let go."""
+    for name in ("sim.port", "tty"):
+        try:
+            os.unlink(os.path.join(store, name))
+        except OSError:
+            pass
+    unlock(fd)
 
 
 def running_sim(store: str) -> str | None:

@@ -25,18 +25,19 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import IO, cast
+from typing import cast
 
-from crib.filelock import try_lock, unlock
+from crib.sim import runner
+from crib.sim.lines import Ask, Client
 from crib.sim.store import (
     SimError,
-    desk_path,
-    make_store,
-    running_sim,
+    publish,
+    release_store,
     store_layout,
+    take_store,
     write_layout,
 )
-from cribcore.protocol import MAX_LINE, MAX_REPLY, LineReader, ProtocolError, decode
+from cribcore.protocol import MAX_REPLY, LineReader, ProtocolError, decode
 
 _QUICK_DEATHS = 5  # a runner dying this many times within a second of starting: give up
 _RESTART = "restart"  # in the hub's queue of asks: end the runner so it starts again
@@ -49,54 +50,6 @@ HAS_PTY = hasattr(os, "openpty")
 UNSUPPORTED = ("the virtual board does not run on Windows yet (its runner and hub wait on "
                "pipes with select); play with --board none, or on Linux or macOS")
 RUNS_HERE = sys.platform != "win32"
-
-
-def _pipes(proc: subprocess.Popen[bytes]) -> tuple[IO[bytes], IO[bytes], IO[bytes]]:
-    """A runner's stdin, stdout and stderr (_spawn pipes all three)."""
-    stdin, stdout, stderr = proc.stdin, proc.stdout, proc.stderr
-    assert stdin is not None and stdout is not None and stderr is not None
-    return stdin, stdout, stderr
-
-
-class _Client:
-    """One connection to the hub: its partial line and how it splits into lines."""
-
-    def __init__(self, name: str, write: Callable[[bytes], None]) -> None:
-        self.name = name
-        self.write = write  # bytes -> None; drops what cannot be sent now
-        self.partial = bytearray()
-        self.overflow = False
-        self.counter = LineReader(MAX_LINE)
-
-    def segments(self, data: bytes) -> list[bytes]:
-        """Whole lines (terminator included) completed by data; a line past the limit is
-        cut down to something still too long, so the runner refuses it the same way."""
-        out = []
-        for c in data:
-            if c in (10, 13):
-                seg = bytes(self.partial) + bytes((c,))
-                self.partial = bytearray()
-                self.overflow = False
-                out.append(seg)
-            elif not self.overflow:
-                self.partial.append(c)
-                if len(self.partial) > MAX_LINE + 1:
-                    self.partial = bytearray(b"x" * (MAX_LINE + 1))
-                    self.overflow = True
-        return out
-
-
-class _Ask:
-    """A line the sim itself sends; reply is set when the runner answers (None if it died)."""
-
-    def __init__(self, line: str) -> None:
-        self.line = line
-        self.reply: str | None = None
-        self.done = threading.Event()
-
-    def write(self, data: bytes) -> None:
-        self.reply = data.decode().rstrip("\r\n")
-        self.done.set()
 
 
 class VirtualBoard:
@@ -126,9 +79,9 @@ class VirtualBoard:
         self._sel: selectors.BaseSelector | None = None
         self._thread: threading.Thread | None = None
         self._closing = False
-        self._fifo: list[_Client | _Ask] = []  # who sent each line the runner has yet to answer
-        self._clients: dict[int | socket.socket, _Client] = {}  # fileobj -> _Client
-        self._asks: queue.Queue[_Ask | str] = queue.Queue()  # lines, or _RESTART
+        self._fifo: list[Client | Ask] = []  # who sent each line the runner has yet to answer
+        self._clients: dict[int | socket.socket, Client] = {}  # fileobj -> Client
+        self._asks: queue.Queue[Ask | str] = queue.Queue()  # lines, or _RESTART
         self._lockfd: int | None = None
         self._master: int | None = None
         self._slave: int | None = None
@@ -166,7 +119,7 @@ class VirtualBoard:
     def _open(self) -> None:
         self._sel = selectors.DefaultSelector()
         if self.store is not None:
-            self._take_store(self.store)
+            self._lockfd = take_store(self.store)
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_r, False)
         self._sel.register(self._wake_r, selectors.EVENT_READ, "wake")
@@ -181,7 +134,7 @@ class VirtualBoard:
             tty.setraw(self._slave)  # no echo, no line editing: bytes pass as they are
             os.set_blocking(self._master, False)
             self.port = os.ttyname(self._slave)
-            self._clients[self._master] = _Client("pty", self._pty_write)
+            self._clients[self._master] = Client("pty", self._pty_write)
             self._sel.register(self._master, selectors.EVENT_READ, "client")
         if self.address is None and self.store is not None:
             # Commands that find this board through the store (--board sim) each get a
@@ -204,30 +157,10 @@ class VirtualBoard:
         if self.store is not None:
             self._publish(self.store)
 
-    def _take_store(self, store: str) -> None:
-        make_store(store)
-        fd = os.open(os.path.join(store, "sim.lock"), os.O_RDWR | os.O_CREAT, 0o644)
-        if not try_lock(fd):
-            os.close(fd)
-            raise SimError("a virtual board already runs on %s (port %s)"
-                           % (store, running_sim(store))) from None
-        self._lockfd = fd
-
     def _publish(self, store: str) -> None:
-        """store/sim.port: the URL to reach this board; store/tty: a link to the pty."""
-        if self.port:
-            link = self.link = os.path.join(store, "tty")
-            tmp = link + ".new"
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            os.symlink(self.port, tmp)
-            os.replace(tmp, link)
         url = self.socket_url or self.url
         assert url is not None  # a board on a store always listens on TCP (_open)
-        with open(os.path.join(store, "sim.port"), "w") as f:
-            f.write(url + "\n")
+        self.link = publish(store, url, self.port)
 
     @property
     def url(self) -> str | None:
@@ -274,12 +207,7 @@ class VirtualBoard:
         if self._server is not None:
             self._server.close()
         if self._lockfd is not None and self.store is not None:  # the lock is the store's
-            for name in ("sim.port", "tty"):
-                try:
-                    os.unlink(os.path.join(self.store, name))
-                except OSError:
-                    pass
-            unlock(self._lockfd)
+            release_store(self.store, self._lockfd)
             self._lockfd = None
         self._fail_asks()
 
@@ -393,7 +321,7 @@ class VirtualBoard:
     def ask(self, line: str, timeout: float = 5.0) -> str | None:
         """Send a line from the sim itself (leds, state, btn ...); its reply line, or None
         if the runner died or did not answer in time."""
-        a = _Ask(line)
+        a = Ask(line)
         self._asks.put(a)
         if self._wake_w is None:  # not started, or closed
             return None
@@ -410,30 +338,17 @@ class VirtualBoard:
                 a = self._asks.get_nowait()
             except queue.Empty:
                 return
-            if isinstance(a, _Ask):  # not _RESTART
+            if isinstance(a, Ask):  # not _RESTART
                 a.done.set()
 
     # -- the runner --------------------------------------------------------------------------
 
     def _command(self) -> list[str]:
-        cmd = [self.python, str(self.runner or desk_path())]
-        if self.store is not None:
-            cmd += ["--store", str(self.store)]
-        if self.layout is not None:
-            cmd += ["--config", str(self.layout)]
-        if self.driven:
-            cmd.append("--driven")
-        return cmd
+        return runner.command(self.python, self.runner, self.store, self.layout, self.driven)
 
     def _spawn(self) -> None:
-        try:
-            proc = subprocess.Popen(self._command(), stdin=subprocess.PIPE,
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
-        except OSError as e:
-            raise SimError("cannot start the runner %r: %s" % (self._command(), e)) from None
-        _, stdout, stderr = _pipes(proc)
-        os.set_blocking(stdout.fileno(), False)
-        os.set_blocking(stderr.fileno(), False)
+        proc = runner.spawn(self._command())
+        _, stdout, stderr = runner.pipes(proc)
         self._hub.register(stdout, selectors.EVENT_READ, "out")
         self._hub.register(stderr, selectors.EVENT_READ, "err")
         self._proc = proc
@@ -444,40 +359,21 @@ class VirtualBoard:
 
     def _stop_runner(self) -> None:
         proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        stdin, stdout, stderr = _pipes(proc)
-        try:
-            stdin.close()
-        except OSError:
-            pass
-        try:
-            proc.wait(3)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        for f in (stdout, stderr):
-            f.close()
+        if proc is not None:
+            runner.stop(proc)
 
     def _runner_died(self, proc: subprocess.Popen[bytes]) -> None:
         """The runner's stdout ended: unanswered lines get nothing; start it again."""
-        stdin, stdout, stderr = _pipes(proc)
+        _, stdout, stderr = runner.pipes(proc)
         for f in (stdout, stderr):
             try:
                 self._hub.unregister(f)
             except (KeyError, ValueError):
                 pass
-        self._drain_stderr(proc)
-        proc.wait()
-        for f in (stdout, stderr):
-            f.close()
-        try:
-            stdin.close()
-        except OSError:
-            pass
+        self._said(runner.reap(proc))
         self.log.append("runner exited with %d" % proc.returncode)
         for owner in self._fifo:
-            if isinstance(owner, _Ask):
+            if isinstance(owner, Ask):
                 owner.done.set()
         self._fifo = []
         self._proc = None
@@ -487,26 +383,23 @@ class VirtualBoard:
         if self.restart and not self._closing and self._quick < _QUICK_DEATHS:
             self._spawn()
 
-    def _drain_stderr(self, proc: subprocess.Popen[bytes]) -> None:
-        try:
-            data = _pipes(proc)[2].read()
-        except (OSError, ValueError):
-            return
-        if data:
-            self.log.extend(data.decode(errors="replace").splitlines())
+    def _said(self, text: str) -> None:
+        """Keep what the runner said on stderr (the last 100 lines)."""
+        if text:
+            self.log.extend(text.splitlines())
             del self.log[:-100]
 
-    def _to_runner(self, data: bytes, owners: Sequence[_Client | _Ask]) -> None:
+    def _to_runner(self, data: bytes, owners: Sequence[Client | Ask]) -> None:
         """Write whole lines to the runner; owners receive their replies in order."""
         proc = self._proc
-        if proc is None or _pipes(proc)[0].closed:
+        if proc is None or runner.pipes(proc)[0].closed:
             for owner in owners:
-                if isinstance(owner, _Ask):
+                if isinstance(owner, Ask):
                     owner.done.set()
             return  # a board in reset hears nothing: the client will send again
         self._fifo.extend(owners)
         try:
-            _pipes(proc)[0].write(data)
+            runner.pipes(proc)[0].write(data)
         except (BrokenPipeError, OSError):
             pass  # it is dying: its stdout ends next and _runner_died cleans up
 
@@ -544,7 +437,7 @@ class VirtualBoard:
                 a = self._asks.get_nowait()
             except queue.Empty:
                 return
-            if isinstance(a, _Ask):
+            if isinstance(a, Ask):
                 self._to_runner(a.line.encode() + b"\n", [a])
             else:  # _RESTART
                 self._end_runner()
@@ -553,29 +446,28 @@ class VirtualBoard:
         """reset(): close the runner's stdin; once it has answered and exits, it is
         started again (_runner_died)."""
         proc = self._proc
-        if proc is not None and not _pipes(proc)[0].closed:
+        if proc is not None and not runner.pipes(proc)[0].closed:
             self._killed = proc
             try:
-                _pipes(proc)[0].close()
+                runner.pipes(proc)[0].close()
             except OSError:
                 pass
 
     def _drain_stderr_once(self) -> None:
         proc = self._proc
         try:
-            data = _pipes(proc)[2].read(65536) if proc else None
+            data = runner.pipes(proc)[2].read(65536) if proc else None
         except OSError:
             data = None
         if data:
-            self.log.extend(data.decode(errors="replace").splitlines())
-            del self.log[:-100]
+            self._said(data.decode(errors="replace"))
 
     def _from_runner(self) -> None:
         proc = self._proc
         if proc is None:  # stopped meanwhile (close)
             return
         try:
-            data = _pipes(proc)[1].read(65536)
+            data = runner.pipes(proc)[1].read(65536)
         except OSError:
             data = b""
         if data is None:
@@ -598,7 +490,7 @@ class VirtualBoard:
                     fn(item)
             elif word in ("ok", "err") and self._fifo:
                 owner = self._fifo.pop(0)
-                owner.write(item.encode() + b"\n" if isinstance(owner, _Ask) else raw)
+                owner.write(item.encode() + b"\n" if isinstance(owner, Ask) else raw)
             else:
                 self.log.append(item)
                 del self.log[:-100]
@@ -618,7 +510,7 @@ class VirtualBoard:
             except OSError:
                 pass  # a client that stopped reading loses lines, as on a real port
 
-        self._clients[conn] = _Client("%s:%d" % peer[:2], write)
+        self._clients[conn] = Client("%s:%d" % peer[:2], write)
         self._hub.register(conn, selectors.EVENT_READ, "client")
 
     def _from_client(self, f: int | socket.socket) -> None:

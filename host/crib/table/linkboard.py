@@ -15,9 +15,9 @@ the calls of crib.board.api.GameBoard; the link is used only for talking to the 
 from collections.abc import Callable
 from typing import Any
 
+from crib.board.api import BoardError
 from crib.board.guard import Guard
 from crib.board.link import Link
-from crib.board.memory import BoardError
 from crib.board.state import BoardEvent, BoardState
 from cribcore.table.record import button_event
 

@@ -10,9 +10,8 @@ answering leaves them pending until it is back, and a resumed game settles them.
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from crib.board.api import GameBoard
+from crib.board.api import BoardError, GameBoard
 from crib.board.ids import op_id
-from crib.board.memory import BoardError
 from crib.board.state import BoardEvent, BoardState
 from crib.errors import CribError
 from crib.history.db import Entry as HistoryEntry

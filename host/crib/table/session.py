@@ -10,7 +10,8 @@ from typing import Any, cast
 
 from crib.board.api import GameBoard
 from crib.board.ids import new_prefix
-from crib.history.db import History, HistoryError, Row
+from crib.history.db import History, Row
+from crib.history.files import HistoryError
 from crib.table.record import Table
 from crib.words import when
 from cribcore.rules import GAME_POINTS

@@ -1,0 +1,73 @@
+"""The files of the game record (pegboard.gamelog): the real filesystem (LittleFS on the
+board) with the calls a log needs besides the state's; tests pass a fake with these methods
+(tests/record/memfiles.py, lfsflash.py)."""
+
+from pegboard.store import Files as StateFiles
+
+
+class Files(StateFiles):
+    """The real filesystem (LittleFS on the board): the state's read and mkdir, and what a
+    log needs besides; tests pass a fake with these methods."""
+
+    def lines(self, name):
+        """The file's lines one at a time (bytes, newline included), none if it is absent."""
+        try:
+            f = open(name, "rb")
+        except OSError:
+            return
+        with f:
+            while True:
+                raw = f.readline()
+                if not raw:
+                    return
+                yield raw
+
+    def line_at(self, name, offset):
+        """(the line at byte offset, the offset after it); (b"", offset) at the end."""
+        with open(name, "rb") as f:
+            f.seek(offset)
+            raw = f.readline()
+        return raw, offset + len(raw)
+
+    def write(self, name, data):
+        """Create or replace a file (committed whole when closed)."""
+        with open(name, "wb") as f:
+            f.write(data)
+
+    def append(self, name, data):
+        """Add to the end of a file (made if absent; committed whole when closed)."""
+        with open(name, "ab") as f:
+            f.write(data)
+
+    def last(self, name):
+        """The file's last byte (b"" when it is empty or absent)."""
+        try:
+            with open(name, "rb") as f:
+                f.seek(0, 2)
+                if not f.tell():
+                    return b""
+                f.seek(-1, 2)
+                return f.read(1)
+        except OSError:
+            return b""
+
+    def size(self, name):
+        import os
+
+        try:
+            return os.stat(name)[6]
+        except OSError:
+            return 0
+
+    def names(self, folder):
+        import os
+
+        try:
+            return os.listdir(folder)
+        except OSError:
+            return []
+
+    def remove(self, name):
+        import os
+
+        os.remove(name)
