@@ -1,6 +1,6 @@
 """What a restart of the board's server (a power cut, a kill) must not lose, beyond the
-game record itself (pegboard.gamelog, pegboard.recordsession): the answers taken that wrote no line yet, and
-LEDs that agree with the record.
+game record itself (pegboard.gamelog, pegboard.recordsession): the answers taken that
+wrote no line yet, and LEDs that agree with the record.
 
     session = KeptSession(log, board, view, options)   # a RecordSession that keeps them
                                                        # and the log the screens show

@@ -200,7 +200,8 @@ def test_a_season_adds_up_its_nights(crib):
 
 
 def test_a_schema_3_history_gains_the_club_tables(tmp_path, crib):
-    from crib.history.db import SCHEMA_VERSION, History
+    from crib.history.db import History
+    from crib.history.schema import SCHEMA_VERSION
 
     History.open(crib.db).close()
     con = sqlite3.connect(crib.db)

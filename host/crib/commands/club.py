@@ -19,7 +19,8 @@ from typing import Any
 
 from crib.commands._options import port_number
 from crib.env import Env
-from crib.history.db import History, default_path
+from crib.history.db import History
+from crib.history.files import default_path
 
 HELP = "a club night: pairings, results from the phones and tables, standings, prizes"
 

@@ -49,15 +49,19 @@ class Hub:
     make: a function of no argument that makes the TableEngine, run on the worker (the
     history's SQLite connection belongs to the thread that opens it); picture: a function
     of the engine's board run on the worker after each change, returning the board's
-    picture (SVG text) or None (its `lanes`, if it has them, go in the state). The board's
-    whose-turn light is crib.table.engine's."""
+    picture (SVG text) or None (its `lanes`, if it has them, go in the state); on_change:
+    called on the worker after each change with the engine (`crib serve --club`: a game's
+    result reported when it ends, crib.web.clubreport). The board's whose-turn light is
+    crib.table.engine's."""
 
     def __init__(self, make: Callable[[], TableEngine],
-                 picture: Callable[[Any], str | None] | None = None) -> None:
+                 picture: Callable[[Any], str | None] | None = None,
+                 on_change: Callable[[TableEngine], None] | None = None) -> None:
         self._make = make
         self.engine: TableEngine | None = None
         self._the_room: Room | None = None
         self._picture = picture
+        self._on_change = on_change
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="crib-engine")
         self.version = 0
         self.text = "{}"  # the state as JSON, what every screen is sent
@@ -94,8 +98,10 @@ class Hub:
         return self._after(out)
 
     def _after(self, out: Outcome) -> Outcome:
-        """After a change: every screen told, the picture read again."""
+        """After a change: on_change, every screen told, the picture read again."""
         if out.changed:
+            if self._on_change is not None and self.engine is not None:
+                self._on_change(self.engine)
             now = time.monotonic()
             self._settle, self._fast = now + SETTLE_S, now + FAST_S
             self._publish()  # every screen has the answer now; the board's picture follows
