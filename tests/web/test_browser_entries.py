@@ -128,8 +128,12 @@ def test_an_answer_kept_offline_and_overtaken_is_said_not_dropped(browser, tmp_p
                and s["question"]["asks"] == 1) as (serve, phones, players):
         bob = phones[1]
         q, rank = tap_offline(serve, bob, players)
-        # Meanwhile Alice answers for Bob from her phone (the same card).
-        alice = serve.http.post("/api/join", json={"seat": 0}).json()
+        # Meanwhile Alice answers for Bob from her phone (the same card), with the seat's
+        # token her phone holds (another join of her seat would be refused: it is held).
+        alice = phones[0].page.evaluate(
+            "() => JSON.parse(localStorage.getItem(Object.keys(localStorage)"
+            ".find((k) => k.startsWith('crib.seat.'))))")
+        assert alice["seat"] == 0, alice
         r = serve.http.post("/api/answer", json={"question": q["id"], "answer": rank,
                                                  "for": True, "seat": 0,
                                                  "token": alice["token"]})
