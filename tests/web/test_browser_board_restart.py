@@ -6,7 +6,6 @@ the record) with that rank still picked, and her next taps send the crib once.""
 
 import os
 import sys
-import time
 
 import httpx2 as httpx
 import pytest
@@ -17,7 +16,7 @@ from webtools import KEY, NAMES
 from crib.web.unixboard import UnixBoard
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "webboth"))
-from both import Players, Q, seat, state  # noqa: E402
+from both import Players, Q, polled, seat, state  # noqa: E402
 
 pytestmark = pytest.mark.browser
 TALL = {"width": 360, "height": 740}
@@ -26,12 +25,7 @@ CHIP = "#chosen .chip[data-card='%s']"
 
 def asked(http):
     """The state once a question is open (none while the board is still taking a change)."""
-    for _ in range(400):
-        s = state(http)
-        if s["question"] is not None:
-            return s
-        time.sleep(0.05)
-    raise AssertionError("no question: %r" % (s,))
+    return polled(lambda: state(http), lambda s: s["question"] is not None, "a question")
 
 
 def test_a_crib_rank_picked_before_a_power_cut_is_still_picked_after_it(browser, tmp_path):

@@ -3,6 +3,7 @@ and the people at the table answering (tests/web/webtools.Players) from the stat
 question."""
 
 import json
+import time
 
 import httpx2 as httpx
 from webtools import KEY, NAMES, Players  # noqa: F401  (NAMES: the players of both)
@@ -20,6 +21,17 @@ def state(c):
     r = c.get("/state")
     assert r.status_code == 200, r.text
     return r.json()
+
+
+def polled(get, test, what, tries=600):
+    """get() polled until test(state) holds (a change the server has taken but not yet
+    published, a description read after the first frame); AssertionError after tries."""
+    for _ in range(tries):
+        s = get()
+        if test(s):
+            return s
+        time.sleep(0.05)
+    raise AssertionError("%s never came: %r" % (what, s))
 
 
 def seat(c, n):

@@ -4,9 +4,8 @@ name and colour in order) beside the view's pegs, and the page draws the board f
 `crib serve` is run as a player runs it, on the virtual board; the board's own server is
 the firmware App under MicroPython's unix port."""
 
-import time
-
 import httpx2 as httpx
+from both import polled
 from browser import Serve
 from webtools import KEY, NAMES
 
@@ -16,12 +15,7 @@ from crib.web.unixboard import UnixBoard
 def described(get):
     """The state once it describes the board (crib serve reads its board's layout after its
     first frame: the description comes with the first picture)."""
-    for _ in range(600):
-        s = get()
-        if s.get("lanes"):
-            return s
-        time.sleep(0.05)
-    raise AssertionError("the state never described the board: %r" % (s,))
+    return polled(get, lambda s: s.get("lanes"), "the board's description")
 
 
 def test_both_servers_describe_the_same_board_and_draw_no_picture(tmp_path):
