@@ -7,10 +7,12 @@ Each pairing (default: pro v standard, standard v easy, pro v easy) plays --game
 `pro0` is the pro level before the pegging search (crib.practice.levels.ClassicPro).
 Games go in pairs on the same seed with the seats swapped, so both levels get the same
 cards and the same first dealer once each (less luck in the comparison). The games run
-through crib.practice.Practice exactly as `crib practice` does, without the history or a
-board. Points per game: each level's final score; the margin's 95% interval is over the
-pairs of games (the two games of a seed are not independent). Wins: the Wilson interval
-(games taken as independent), and in brackets the interval over the pairs of games.
+through the table engine with the practice turns, as `crib practice` plays them, kept in
+memory with no board (crib.practice.computer.memory_engine: the history's writes would
+cost four times the game). Points per game: each level's final score; the margin's 95%
+interval is over the pairs of games (the two games of a seed are not independent). Wins:
+the Wilson interval (games taken as independent), and in brackets the interval over the
+pairs of games.
 
 A long run splits over processes: `--part 0/2 --save a.json` and `--part 1/2 --save
 b.json` play the two halves of the seeds, `--merge a.json b.json` prints the whole.
@@ -25,7 +27,7 @@ import statistics
 import sys
 import time
 
-from crib.practice.game import Listener, Practice
+from crib.practice.computer import memory_engine, play_game
 from crib.practice.levels import BENCH_LEVELS, make
 from cribcore.game import CRIB
 
@@ -44,7 +46,7 @@ def wilson(wins, n, z=Z95):
     return (mid - half) / den, (mid + half) / den
 
 
-class Tally(Listener):
+class Tally:
     """Points by where they came from, per level: pegging (the play), hand, crib, heels."""
 
     def __init__(self, levels):
@@ -56,31 +58,23 @@ class Tally(Listener):
                                          "cribs": 0, "heels": 0})
         d[key] += n
 
-    def hand(self, game):
-        for lv in self.levels:
-            self._add(lv, "hands", 1)
-
-    def _pegs(self, step):
-        for peg in step.pegs:
-            self._add(self.levels[peg.player], "pegging", peg.points)
-
-    def laid(self, player, card, count, step):
-        self._pegs(step)
-
-    def said_go(self, player, step):
-        self._pegs(step)
-
-    def starter(self, card, step):
-        for peg in step.pegs:
-            self._add(self.levels[peg.player], "heels", peg.points)
-
-    def shown(self, entry, player, cards, starter, items, step):
-        level = self.levels[player]
-        if entry == CRIB:
-            self._add(level, "crib", step.points)
-            self._add(level, "cribs", 1)
-        else:
-            self._add(level, "hand", step.points)
+    def game(self, entries):
+        """Add up a game's entries (its record, as the table engine wrote it)."""
+        for e in entries:
+            if e.kind == "deal":
+                for lv in self.levels:
+                    self._add(lv, "hands", 1)
+            elif e.points and e.kind in ("lay", "go"):
+                self._add(self.levels[e.info["scorer"]], "pegging", e.points)
+            elif e.points and e.kind == "starter":
+                self._add(self.levels[e.info["scorer"]], "heels", e.points)
+            elif e.kind == "show":
+                level = self.levels[e.player]
+                if e.info["entry"] == CRIB:
+                    self._add(level, "crib", e.points)
+                    self._add(level, "cribs", 1)
+                else:
+                    self._add(level, "hand", e.points)
 
 
 def duel(a, b, games, seed, target, part=(0, 1)):
@@ -98,8 +92,14 @@ def duel(a, b, games, seed, target, part=(0, 1)):
         swap = i % 2 == 1
         levels = (b, a) if swap else (a, b)
         seats = [make(lv, random.Random(f"{deal_seed}/{k}/{lv}")) for k, lv in enumerate(levels)]
+        # the cards of a game: Dealing's seed drawn as the bench always drew it (the same
+        # games as before the bench went through the engine)
+        cards = random.Random(deal_seed).getrandbits(48)
+        engine = memory_engine([f"{lv} {k + 1}" for k, lv in enumerate(levels)], levels[1],
+                               target, cards)
+        game = play_game(engine, seats)
         tally.levels = levels
-        game = Practice(seats, target, random.Random(deal_seed), listener=tally).run()
+        tally.game(engine.session.table.entries)
         wins += levels[game.winner] == a
         sa, sb = (game.scores[1], game.scores[0]) if swap else tuple(game.scores)
         tally.scores.append((sa, sb))

@@ -2,7 +2,6 @@
 ("1 match", "2 games"), and history lines that say who did what with which cards."""
 
 import io
-import random
 import re
 import sys
 
@@ -15,7 +14,8 @@ from crib.board.memory import MemoryBoard
 from crib.cli import main
 from crib.env import Env
 from crib.history.db import History
-from crib.practice.game import Practice, open_table_record, rngs
+from crib.practice.computer import play_game, practice_engine
+from crib.practice.game import rngs
 from crib.practice.levels import make
 from crib.ui.view import View
 from crib.words import agree, count
@@ -56,12 +56,8 @@ def _run(db, *argv):
 def _practice_game(db, seed):
     """A practice game as `crib practice` names its players: You against the computer."""
     h = History.open(db)
-    rec = open_table_record(h, MemoryBoard(4), View(io.StringIO(), False),
-                            ["You", "Computer (pro)"], 61, {"practice": "pro", "seed": seed},
-                            "none")
-    deal_rng, rng = rngs(seed)
-    Practice([make("standard", rng), make("pro", random.Random(seed))], 61, deal_rng,
-             rec).run()
+    engine = practice_engine(h, MemoryBoard(4), ["You", "Computer (pro)"], "pro", 61, seed)
+    play_game(engine, [make("standard"), make("pro", rngs(seed)[1])])
     h.close()
 
 

@@ -17,7 +17,8 @@ from crib.analysis.playsearch import best_card
 from crib.board.memory import MemoryBoard
 from crib.cli import main
 from crib.history.db import History
-from crib.practice.game import Practice, rngs
+from crib.practice.computer import memory_engine, play_game
+from crib.practice.game import rngs
 from crib.practice.levels import make, play_values
 from cribcore.cards import card_name, card_symbol, parse_card
 
@@ -59,9 +60,11 @@ class SeenScribe(Scribe):
 
 
 def reference(seed, level, target, human="standard"):
-    """The engine's game on seed with the human's seat played by a level; its answers."""
+    """The engine's game on seed (kept in memory) with the human's seat played by a level;
+    its answers."""
     scribe = SeenScribe(make(human))
-    game = Practice([scribe, make(level, rngs(seed)[1])], target, seed=seed).run()
+    engine = memory_engine(["You", "Computer"], level, target, seed, human=0)
+    game = play_game(engine, [scribe, make(level, rngs(seed)[1])])
     return game, scribe
 
 

@@ -1,35 +1,41 @@
 """Whole games between two computer players at each level through the practice engine (the
-flow `crib practice` drives), every hand checked by an independent referee; the computer
-shown only its own cards; the same seed dealing the same game."""
+table engine with the practice turns, the flow `crib practice` drives), every entry of the
+record checked by an independent referee; the computer shown only its own cards; the same
+seed dealing the same game; a seat's wrong answer refused as a player's would be."""
 
 import random
 
 import pytest
 from practicekit import Blindfold, Referee, card_value
 
-from crib.practice.game import GameRecord, Listener, Practice, PracticeError, Seen, rngs
+from crib.practice.computer import Computer, PracticeError, memory_engine, play_game
+from crib.practice.game import Dealing, Seen
 from crib.practice.levels import LEVELS, make
-from cribcore.game import Game
+from cribcore.table.answers import AnswerError
 
 PAIRINGS = [(a, b) for a in LEVELS for b in LEVELS]
 
 
-def play(levels, seed, target=121, listener=None):
-    """A game between two blindfolded levels on seed; returns (game, seats)."""
-    deal_rng, rng = rngs(seed)
+def engine_for(seed, target, level="pro"):
+    """A practice game's engine kept in memory, both seats the computer's."""
+    return memory_engine(["A", "B"], level, target, seed)
+
+
+def play(levels, seed, target=121):
+    """A game between two blindfolded levels on seed; returns (game, seats, referee)."""
     seats = [Blindfold(make(lv, random.Random(f"{seed}/{i}"))) for i, lv in enumerate(levels)]
-    p = Practice(seats, target, deal_rng, listener=listener)
+    engine = engine_for(seed, target)
     for s in seats:
-        s.engine = p
-    return p.run(), seats
+        s.engine = engine
+    game = play_game(engine, seats)
+    return game, seats, Referee(target).check(engine.session.table.entries, game)
 
 
 @pytest.mark.parametrize("levels", PAIRINGS)
 @pytest.mark.parametrize("target", [61, 121])
 def test_whole_games_keep_the_rules(levels, target):
     for seed in range(6):
-        ref = Referee()
-        game, seats = play(levels, seed, target, ref)
+        game, seats, ref = play(levels, seed, target)
         assert ref.events[-1] == ("over", game.winner)
         assert game.scores[game.winner] == target  # counted out exactly at the target
         assert ref.hands == game.hand_no + 1
@@ -42,8 +48,7 @@ def test_games_cover_go_last_card_thirty_one_and_counting_out_everywhere():
     ends = set()
     goes = last_cards = thirty_ones = 0
     for seed in range(40):
-        ref = Referee()
-        game, _ = play(("standard", "pro"), seed, 61, ref)
+        game, _, ref = play(("standard", "pro"), seed, 61)
         goes += ref.goes
         last_cards += ref.last_cards
         thirty_ones += ref.max_count == 31
@@ -57,8 +62,7 @@ def test_counting_out_stops_the_game_mid_hand():
     neither the dealer's hand nor the crib, although they were known."""
     endings = set()
     for seed in range(60):
-        ref = Referee()
-        game, _ = play(("easy", "standard"), seed, 61, ref)
+        game, _, ref = play(("easy", "standard"), seed, 61)
         last = ref.events[-2]
         if last[0] in ("lay", "go"):
             assert game.shown == [] and game.play is not None
@@ -70,28 +74,34 @@ def test_counting_out_stops_the_game_mid_hand():
 
 
 def test_same_seed_same_game_and_other_seeds_differ():
-    a, _ = play(("pro", "easy"), 11)
-    b, _ = play(("pro", "easy"), 11)
-    c, _ = play(("pro", "easy"), 12)
+    a, _, _ = play(("pro", "easy"), 11)
+    b, _, _ = play(("pro", "easy"), 11)
+    c, _, _ = play(("pro", "easy"), 12)
     assert a.state() == b.state()
     assert a.state() != c.state()
 
 
 def test_deals_do_not_depend_on_the_players_choices():
     """The cards dealt on a seed are the same whoever plays them (reproducible practice)."""
-    class Deals(Listener):
-        def __init__(self):
-            self.seen = []
-
-        def hand(self, game):
-            self.seen.append(tuple(tuple(h) for h in game.hands))
     deals = []
     for levels in (("easy", "easy"), ("pro", "standard")):
-        d = Deals()
-        play(levels, 5, listener=d)
-        deals.append(d.seen)
+        game, _, ref = play(levels, 5)
+        deals.append(ref.all_dealt)
     n = min(len(deals[0]), len(deals[1]))
     assert n > 3 and deals[0][:n] == deals[1][:n]
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_the_cut_for_deal_cuts_again_on_a_tie_and_the_lower_card_deals(seed):
+    cuts = Dealing(seed).cuts()
+    for cards, dealer in cuts[:-1]:
+        assert dealer < 0 and cards[0] >> 2 == cards[1] >> 2
+    cards, dealer = cuts[-1]
+    assert cards[dealer] >> 2 < cards[1 - dealer] >> 2
+
+
+def test_some_seed_ties_the_cut():
+    assert any(len(Dealing(seed).cuts()) > 1 for seed in range(200))
 
 
 class _Bad:
@@ -114,16 +124,32 @@ class _Bad:
 
 
 @pytest.mark.parametrize("how", ["discard", "foreign", "play"])
-def test_a_wrong_answer_from_a_seat_is_refused(how):
-    p = Practice([_Bad(how), _Bad(how)], 121, random.Random(1))
-    with pytest.raises(PracticeError):
-        p.run()
-    assert not p.game.over
+def test_a_wrong_answer_from_a_seat_is_refused_and_changes_nothing(how):
+    engine = engine_for(1, 121)
+    with pytest.raises(AnswerError):
+        play_game(engine, [_Bad(how), _Bad(how)])
+    table = engine.session.table
+    entries = [(e.kind, e.player, list(e.args)) for e in table.entries]
+    q = engine.question()
+    assert q.kind == ("play" if how == "play" else "discard") and not table.game.over
+    good = _Bad(None)
+    play_game(engine, [good, good])  # the same question is still open: the game goes on
+    assert table.game.over
+    assert [(e.kind, e.player, list(e.args)) for e in table.entries][:len(entries)] == entries
 
 
 def test_two_seats_exactly():
     with pytest.raises(PracticeError):
-        Practice([make("easy")], 121)
+        play_game(engine_for(1, 121), [make("easy")])
+
+
+def test_a_question_no_seat_answers_is_an_error():
+    """The computer answers only its own seats' questions (`crib practice`: the player's
+    are typed): played alone, it stops at the first question of another seat."""
+    engine = engine_for(1, 121)
+    with pytest.raises(PracticeError, match="no seat answers 'discard' for player 0"):
+        Computer(engine, {1: make("easy")}).play()
+    assert Computer(engine, {1: make("easy")}).answer(engine.question()) is None
 
 
 def test_seen_is_what_the_seat_sees():
@@ -141,8 +167,7 @@ def test_seen_is_what_the_seat_sees():
         def play(self, seen):
             seen_log.append(seen)
             return self.inner.play(seen)
-    p = Practice([Peek(make("standard")), Peek(make("standard"))], 61, random.Random(3))
-    p.run()
+    play_game(engine_for(3, 61), [Peek(make("standard")), Peek(make("standard"))])
     first = seen_log[0]
     assert isinstance(first, Seen) and len(first.hand) == 6 and first.starter is None
     assert first.kept == () and first.discard == () and first.playable == ()
@@ -154,19 +179,3 @@ def test_seen_is_what_the_seat_sees():
         assert s.count == sum(card_value(c) for c in s.pile)
         assert all(s.count + card_value(c) <= 31 for c in s.playable)
         assert 0 <= s.opp_left <= 4 and s.target == 61
-
-
-def test_game_record_drives_the_core_game_it_is_given():
-    g = Game(2, 61)
-    seats = [make("easy", random.Random(1)), make("easy", random.Random(2))]
-    p = Practice(seats, 61, random.Random(9), GameRecord(g))
-    assert p.game is g
-    assert p.run() is g and g.over and g.scores[g.winner] == 61
-
-
-def test_a_hand_starts_only_when_a_deal_is_due():
-    p = Practice([make("easy"), make("easy")], 61, random.Random(2))
-    p.step()  # the cut for deal
-    p.deal()
-    with pytest.raises(PracticeError):
-        p.step()

@@ -19,19 +19,15 @@ from crib.commands._options import add_history_and_colour
 from crib.connect import add_table_board_arguments, open_table_board, ports_listed, table_port
 from crib.env import Env, isatty
 from crib.errors import CribError
-from crib.history.db import PRACTICE, History
+from crib.history.db import History
 from crib.history.files import default_path
 from crib.practice.game import rngs
 from crib.practice.levels import LEVELS, make
 from crib.ui.prompt import InputEnded, QuitRequest, Terminal
 from crib.ui.view import View
-from cribcore.cards import card_name
 
 if TYPE_CHECKING:
     from crib.board.api import GameBoard
-    from crib.practice.game import Seat
-    from crib.table.engine import TableEngine
-    from cribcore.table.questions import Question
 
 HELP = "practice a game against the computer (easy, standard, pro), pegged on the board"
 MAX_NAME = 20
@@ -52,16 +48,6 @@ def add_arguments(parser: ArgumentParser) -> None:
     add_history_and_colour(parser)
 
 
-def computer_answer(engine: TableEngine, level: Seat, question: Question) -> str | None:
-    """The computer's answer to a question of its seat (None: not its question)."""
-    if question.asks != COMPUTER or question.kind not in ("discard", "play"):
-        return None
-    seen = engine.seen(COMPUTER)
-    if question.kind == "discard":
-        return " ".join(card_name(c) for c in level.discard(seen))
-    return card_name(level.play(seen))
-
-
 def check_name(name: str, computer: str) -> str:
     """The player's name: 1-20 characters, not the computer's."""
     name = name.strip()
@@ -72,9 +58,7 @@ def check_name(name: str, computer: str) -> str:
 
 def run(args: Namespace, env: Env, board: GameBoard | None = None) -> int:
     """Play one practice game on env's streams; board: the one chosen by default."""
-    from crib.practice.turns import PracticeTurns
-    from crib.table.engine import TableEngine
-    from crib.table.session import Setup
+    from crib.practice.computer import Computer, practice_engine
 
     inp, out = env.stdin, env.stdout
     if ports_listed(args, out):
@@ -92,14 +76,12 @@ def run(args: Namespace, env: Env, board: GameBoard | None = None) -> int:
         port = table_port(args, env)
         if board is None:
             board = open_table_board(args.board, port, args.store, view.note)
-        options = {PRACTICE: args.level, "seed": seed, "human": HUMAN}
         view.heading(f"Practice: {names[0]} v {computer} to {args.target} (seed {seed})")
+        engine = practice_engine(history, board, names, args.level, args.target, seed, HUMAN,
+                                 port or board.kind)
         level = make(args.level, rngs(seed)[1])
-        engine = TableEngine(history, board, options, Setup(names, False, args.target, "cut"),
-                             board_name=port or board.kind, turns=PracticeTurns, games=1,
-                             offer_resume=False)
         terminal = Terminal(engine, inp, view, echo=not isatty(inp),
-                            auto=lambda q: computer_answer(engine, level, q))
+                            auto=Computer(engine, {COMPUTER: level}).answer)
         try:
             terminal.run()
         except (QuitRequest, InputEnded) as e:

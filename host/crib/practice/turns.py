@@ -6,7 +6,8 @@ cards and plays its cards, and the show counts itself, itemised.
 (TableEngine(..., turns=PracticeTurns)). Only the two seats' choices are questions: the
 player's are answered at the terminal, the computer's by its level (`seen(p)` is what a
 seat can see). Every action the player did not choose is an automatic entry, so `undo`
-takes back the player's last choice and all that followed it.
+takes back the player's last choice and all that followed it. The option "human" is the
+player's seat (None: the computer sits in both, as in bench/practice.py).
 
 In the play the player can type `best` to hear the card with the best expected net
 pegging now (crib.analysis.playsearch, the pro level's search), and when the show starts
