@@ -3,6 +3,7 @@ acts (not Undo, not the next screen's buttons), an undo is announced on every sc
 can be put back, and a tap during a network drop is kept, said, and sent when the phone is
 back (the page never stays busy)."""
 
+import time
 from contextlib import contextmanager
 
 import pytest
@@ -50,6 +51,15 @@ def tap_offline(serve, bob, players):
     return q, rank
 
 
+def when(serve, test, what, seconds=20):
+    """The server's state once test(state) holds."""
+    end = time.monotonic() + seconds
+    while not test(s := serve.state()):
+        assert time.monotonic() < end, what + " never came"
+        time.sleep(0.05)
+    return s
+
+
 def undone_in_log(serve):
     return [e["text"] for e in serve.state()["log"] if "undone" in e["text"]]
 
@@ -63,8 +73,8 @@ def test_a_double_tap_on_a_card_lays_it_once(browser, tmp_path, gap_ms):  # noqa
         bob = phones[1]
         bob.settled()
         bob.double_tap("#panel [data-rank='T']", gap_ms)
-        bob.page.wait_for_timeout(800)
-        s = serve.state()
+        bob.settled()  # every tap the page sent has had its answer: the server's state is final
+        s = when(serve, lambda s: s["view"]["hand"]["pile"], "the card laid")
         assert undone_in_log(serve) == []
         assert [c[0] for c in s["view"]["hand"]["pile"]] == ["T"]
         assert s["question"]["asks"] == 0 and s["question"]["kind"] == "play"
@@ -81,8 +91,8 @@ def test_a_double_tap_on_yes_pegs_the_show_once(browser, tmp_path):  # noqa: F81
         adds = dealer.page.locator("#panel td.add").all_text_contents()
         assert adds == [f"+{it['points']}" for it in items] and adds
         dealer.double_tap("#panel [data-choice='y']", 150)
-        dealer.page.wait_for_timeout(800)
-        s = serve.state()
+        dealer.settled()  # every tap the page sent has had its answer
+        s = when(serve, lambda s: len(s["view"]["hand"]["shown"]) > 1, "the show pegged")
         assert undone_in_log(serve) == []
         assert len(s["view"]["hand"]["shown"]) == 2 and s["question"]["kind"] == "crib"
         assert dealer.page.text_content("#chosen") == ""  # the crib's picker untouched
