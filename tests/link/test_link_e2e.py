@@ -349,9 +349,13 @@ def test_the_runner_under_micropython(tmp_path):
         vb.close()
 
 
-def test_a_runner_that_keeps_crashing_is_not_restarted_for_ever(tmp_path):
+@pytest.mark.parametrize("slow", [False, True], ids=["at-once", "slowly"])
+def test_a_runner_that_keeps_crashing_is_not_restarted_for_ever(tmp_path, slow):
+    # slowly: it dies more than a second after its start, as a loaded machine can make a
+    # runner that cannot start take; before it said a line, that is no start either.
     crash = tmp_path / "crash.py"
-    crash.write_text("import sys\nsys.stderr.write('broken\\n')\nsys.exit(3)\n")
+    crash.write_text("import sys, time\nsys.stderr.write('broken\\n')\n"
+                     + ("time.sleep(1.1)\n" if slow else "") + "sys.exit(3)\n")
     vb = VirtualBoard(str(tmp_path / "s"), runner=str(crash)).start()
     try:
         wait_for(lambda: vb.log.count("runner exited with 3") >= 5)

@@ -39,7 +39,10 @@ from crib.sim.store import (
 )
 from cribcore.protocol import MAX_REPLY, LineReader, ProtocolError, decode
 
-_QUICK_DEATHS = 5  # a runner dying this many times within a second of starting: give up
+# A runner dying this many times before it said a line (or within a second of starting):
+# give up. The line is the condition: on a loaded machine a runner that cannot even start
+# may take longer than a second to die.
+_QUICK_DEATHS = 5
 _RESTART = "restart"  # in the hub's queue of asks: end the runner so it starts again
 # Pseudo terminals are POSIX: where there are none (Windows), a board that asked for one
 # listens on a local TCP socket instead (socket://127.0.0.1:PORT works for every command).
@@ -94,6 +97,7 @@ class VirtualBoard:
         self._killed: subprocess.Popen[bytes] | None = None
         self._frozen: subprocess.Popen[bytes] | None = None  # the runner freeze() stopped
         self._started_at = 0.0
+        self._spoke = False  # the runner now up has said a line on its stdout
 
     @property
     def _hub(self) -> selectors.BaseSelector:
@@ -356,6 +360,7 @@ class VirtualBoard:
         self._fifo = []
         self.starts += 1
         self._started_at = time.monotonic()
+        self._spoke = False
 
     def _stop_runner(self) -> None:
         proc, self._proc = self._proc, None
@@ -378,7 +383,8 @@ class VirtualBoard:
         self._fifo = []
         self._proc = None
         # A runner that keeps dying by itself right after its start will not get better.
-        quick = time.monotonic() - self._started_at < 1.0 and self._killed is not proc
+        quick = self._killed is not proc and (
+            not self._spoke or time.monotonic() - self._started_at < 1.0)
         self._quick = self._quick + 1 if quick else 0
         if self.restart and not self._closing and self._quick < _QUICK_DEATHS:
             self._spawn()
@@ -476,6 +482,7 @@ class VirtualBoard:
             self._runner_died(proc)
             return
         for item in self._out.feed(data):
+            self._spoke = True
             if not isinstance(item, str):
                 self.log.append("runner sent a bad line: %s" % item)
                 continue
