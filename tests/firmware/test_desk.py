@@ -191,7 +191,9 @@ def test_bad_arguments_exit_2(args):
 
 
 def read_until(proc, prefix, seconds):
-    """Lines from the runner until one starts with prefix (or the time is up)."""
+    """Lines from the runner until one starts with prefix (or the time is up). proc's stdout
+    is unbuffered (bufsize=0): a buffered reader would take two replies that came together
+    off the pipe at the first readline, and select would not see the second."""
     seen = []
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -208,7 +210,7 @@ def read_until(proc, prefix, seconds):
 def test_real_clock_buttons_and_reading_while_idle(interpreter):
     python = sys.executable if interpreter == "cpython" else micropython_path()
     proc = subprocess.Popen([python, DESK], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE, bufsize=0)
     try:
         read_until(proc, "evt boot", 10)
         proc.stdin.write(b"btn b=lane2 on=1\n")
