@@ -47,6 +47,18 @@ RP2040_FAMILY, RP2350_FAMILY = 0xE48BFF56, 0xE48BFF59  # UF2 family ids (RP2350:
 BOARDS = {"RPI_PICO": RP2040_FAMILY, "RPI_PICO_W": RP2040_FAMILY,
           "RPI_PICO2": RP2350_FAMILY, "RPI_PICO2_W": RP2350_FAMILY}
 FLASH_BASE = 0x10000000  # where the image's first byte is in the XIP address space
+# The flash before each board's filesystem (MicroPython keeps its LittleFS at the end of
+# the flash: MICROPY_HW_FLASH_STORAGE_BYTES of the board's mpconfigboard.h; 2 MiB of
+# flash on a Pico and a Pico W, 4 MiB on the Pico 2s). An image must end before it, so
+# that installing it never touches the filesystem (the game in progress): checked here
+# after each build and by `crib deploy` before it copies a UF2.
+CODE_BYTES = {"RPI_PICO": 2048 * 1024 - 1408 * 1024, "RPI_PICO_W": 2048 * 1024 - 848 * 1024,
+              "RPI_PICO2": 1024 * 1024, "RPI_PICO2_W": 1536 * 1024}
+# The frozen module that says which image a board runs (`crib deploy` imports it: a
+# stock MicroPython has none): its board and its key (below), written for each build.
+TAG = "cribimage"
+TAG_TEXT = ('"""Which image this is: firmware/image/build.py wrote it (crib deploy reads'
+            ' it)."""\nBOARD = %r\nKEY = %r\n')
 UF2_MAGIC = (0x0A324655, 0x9E5D5157, 0x0AB16F30)
 UF2_FAMILY_FLAG = 0x00002000
 UF2_PAYLOAD = 256
@@ -176,8 +188,9 @@ def _run(cmd, cwd, env=None, log=None):
         raise BuildFailed("%s failed:\n%s" % (" ".join(cmd[:3]), proc.stdout[-3000:]))
 
 
-def build(board, out, source=SOURCE, jobs=2, work=None):
-    """Build board's image from the tarball into the folder out; its image.json dict."""
+def build(board, out, source=SOURCE, jobs=2, work=None, tag_key=""):
+    """Build board's image from the tarball into the folder out, its TAG module saying
+    board and tag_key (the key of its inputs); (its image.json dict, the folder)."""
     owned = work is None
     work = Path(work or tempfile.mkdtemp(prefix="crib-image-"))
     try:
@@ -192,7 +205,11 @@ def build(board, out, source=SOURCE, jobs=2, work=None):
             port = mp / "ports" / "rp2"
             board_dir = port / "boards" / board
             own = board_dir / "manifest.py"
+            tag = work / ("tag-" + board)
+            tag.mkdir(exist_ok=True)
+            (tag / (TAG + ".py")).write_text(TAG_TEXT % (board, tag_key))
             env = dict(os.environ, CRIB_IMAGE_LIBRARIES=str(microdot_dir().parent),
+                       CRIB_IMAGE_TAG=str(tag),
                        SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH,
                        CRIB_IMAGE_BOARD_MANIFEST=str(own if own.exists() else
                                                      port / "boards" / "manifest.py"))
@@ -209,6 +226,9 @@ def build(board, out, source=SOURCE, jobs=2, work=None):
             log.close()
         built = port / bdir
         data = (built / "firmware.bin").read_bytes()
+        if len(data) > CODE_BYTES[board]:
+            raise BuildFailed("the %s image is %d bytes: more than the %d before the "
+                              "board's filesystem" % (board, len(data), CODE_BYTES[board]))
         out = Path(out)
         tmp = Path(tempfile.mkdtemp(prefix=".part-", dir=out.parent))
         (tmp / "firmware.bin").write_bytes(data)
@@ -235,7 +255,7 @@ def image(board, cache=None, source=SOURCE, jobs=2, work=None, out=print):
         return folder
     folder.parent.mkdir(parents=True, exist_ok=True)
     out("%s: building (key %s), about 2 minutes on 2 cores" % (board, k[:16]))
-    info, tmp = build(board, folder, source, jobs, work)
+    info, tmp = build(board, folder, source, jobs, work, k)
     info["key"] = k
     (tmp / "image.json").write_text(json.dumps(info, indent=1, sort_keys=True) + "\n")
     try:

@@ -11,6 +11,8 @@ package("cribcore", base_path="..")  # noqa: F821
 package("pegboard", base_path="..")  # noqa: F821
 package("boardweb", base_path="..")  # noqa: F821
 module("fastboot.py", base_path="..")  # noqa: F821
+# Which image this is (build.py writes it for each build: the board and the key).
+module("cribimage.py", base_path=os.environ["CRIB_IMAGE_TAG"])  # noqa: F821
 # The modules of microdot the server uses (host/crib/deploy/build.py's LIBRARIES).
 package("microdot", files=("__init__.py", "microdot.py", "sse.py", "helpers.py"),  # noqa: F821
         base_path=os.environ["CRIB_IMAGE_LIBRARIES"])

@@ -51,6 +51,7 @@ KEY = "chipgame-key"
 HOST = "192.168.4.1"
 PHONES = 4
 RESERVE = 48 * 1024  # collect before an answer when less than this is free
+STUCK = 4 * PHONES  # streams reopened for one version before the run gives up
 SAMPLE = 10  # and before every SAMPLE-th, for the peak: what was live then plus all the
 # answer allocated (the heap it needed at once, garbage of its own included)
 PARTS = ("engine", "board", "flash", "request", "state", "streams", "gc", "total", "alloc",
@@ -305,12 +306,20 @@ async def game(server, parts, games, seed, answers, out):
 
     async def phones_have(version):
         """Until every phone has the version; a stream the server ended is opened again
-        (as the page's EventSource does), and counted."""
+        (as the page's EventSource does), and counted. STUCK reopenings for one version
+        end the run: the phones cannot get it (a heap too fragmented for the state's
+        frame ends every new stream at once: docs/image.md), and would retry for ever."""
+        again = 0
         while min(s.version for s in screens) < version:
             for i, task in enumerate(streams):
                 if task.done():
                     reopened[0] += 1
+                    again += 1
                     out("R %d %d" % (n, i))
+                    if again > STUCK:
+                        raise RuntimeError("the phones cannot get version %d: their event "
+                                           "streams end as soon as they are opened (%d "
+                                           "bytes free)" % (version, mem_free()))
                     listen(i)
             await asyncio.sleep(0)
 

@@ -1,6 +1,14 @@
 """The emulated Pico, driven from Python: our deploy build in a LittleFS image, booted from
 a MicroPython rp2 UF2 in rp2040js (tests/pico/harness/pico.js), spoken to over its USB port.
 
+When the chip resets itself (its watchdog: machine.reset(), machine.bootloader()) the
+harness stops it and a Pico here boots it again, as a new process on the same flash (the
+pty stays: to the host it is the same port). machine.bootloader() (the boot ROM's
+reset_usb_boot) first gives it a BOOTSEL drive: the folder `drive` gets the boot ROM's
+INFO_UF2.TXT, and a .uf2 file copied there whole is written to the flash as the boot ROM
+writes one (its RP2040 blocks, at their addresses; blocks of another family ignored);
+then the chip boots. `reboots` records each: its kind and the flash before and after.
+
 The UF2 and boot ROM come from ../shared/pico/ beside the repository unless PICO_UF2 (any
 official RPI_PICO MicroPython UF2) or PICO_BOOTROM name others. Times are emulated: every
 event of the harness carries the emulated nanoseconds it happened at.
@@ -10,8 +18,8 @@ import base64
 import json
 import os
 import pty
-import queue
 import shutil
+import struct
 import subprocess
 import tempfile
 import threading
@@ -33,6 +41,10 @@ FS_BLOCKS = 352
 FS_PROG = 256
 FLASH_BYTES = 2 * 1024 * 1024
 
+BOOTSEL_MAGIC = 0xB007C0D3  # watchdog scratch 4 after the boot ROM's reset_usb_boot
+RP2040_FAMILY = 0xE48BFF56  # the UF2 family id the RP2040's boot ROM takes
+INFO_UF2 = "UF2 Bootloader v1.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"
+FLASH_BASE = 0x10000000
 WALL_TIMEOUT = float(os.environ.get("PICO_WALL_TIMEOUT") or 120)  # s of wall time a wait
 # may take (the emulator is slow; a loaded machine slows it more: raise it there)
 
@@ -132,6 +144,23 @@ def write_fs(flash, files):
     return flash[:FS_OFFSET] + bytes(fs.context.buffer) + flash[FS_OFFSET + FS_BLOCK * FS_BLOCKS:]
 
 
+def uf2_blocks(data):
+    """[(address, bytes)] of a UF2's RP2040 blocks, as the boot ROM writes them (blocks of
+    another family are ignored); None unless every block of the file is there."""
+    out, seen, total = [], set(), None
+    for off in range(0, len(data) - 511, 512):
+        m0, m1, flags, addr, size, n, count, family = struct.unpack_from("<8I", data, off)
+        if (m0, m1) != (0x0A324655, 0x9E5D5157):
+            continue
+        total = count
+        seen.add(n)
+        if not flags & 0x2000 or family == RP2040_FAMILY:
+            out.append((addr, data[off + 32:off + 32 + size]))
+    if total is None or len(seen) < total:
+        return None
+    return out
+
+
 # -- the running emulator ------------------------------------------------------------------
 
 class Line:
@@ -152,8 +181,14 @@ class Pico:
     def __init__(self, fs=None, flash=None, leds_pin=0, uf2=None):
         ensure_harness()
         self.tmp = tempfile.mkdtemp(prefix="pico-")
-        cmd = ["node", str(HARNESS / "pico.js"), "--bootrom", str(bootrom_path()),
-               "--ws2812", str(leds_pin)]
+        self.drive = Path(self.tmp) / "drive"  # the BOOTSEL drive, while the chip is in it
+        self.drive.mkdir()
+        self.reboots = []  # [{"kind": "bootsel" | "reset", "before": flash, "after": flash}]
+        self._rebooting = False
+        self._closed = False
+        self._cmd = ["node", str(HARNESS / "pico.js"), "--bootrom", str(bootrom_path()),
+                     "--ws2812", str(leds_pin)]
+        cmd = list(self._cmd)
         for path in (bootrom_path(), Path(uf2 or uf2_path())):
             if not path.exists():
                 raise PicoError("%s is missing: CI keeps it in ../shared/pico/; name another "
@@ -168,9 +203,7 @@ class Pico:
                 image = Path(self.tmp) / "fs.bin"
                 image.write_bytes(fs)
                 cmd += ["--fs", str(image)]
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, bufsize=1)
-        self.events = queue.Queue()  # replies to our ops, cuts
+        self.replies = {}  # tag: the harness's reply to our op of that tag
         self.lines = []  # every complete serial line, in order
         self.frames = []  # decoded WS2812 frames (dicts, px filled in)
         self.raw = bytearray()  # every serial byte
@@ -184,20 +217,30 @@ class Pico:
         self._write_lock = threading.Lock()
         self._pty = None
         self._stderr = []
-        threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=self._read_err, daemon=True).start()
+        self._start(cmd)
 
     # -- plumbing
 
-    def _read_err(self):
-        for line in self.proc.stderr:
+    def _start(self, cmd):
+        self.proc = proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.PIPE, text=True, bufsize=1)
+        threading.Thread(target=self._read, args=(proc,), daemon=True).start()
+        threading.Thread(target=self._read_err, args=(proc,), daemon=True).start()
+
+    def _read_err(self, proc):
+        for line in proc.stderr:
             self._stderr.append(line)
 
-    def _read(self):
+    def _read(self, proc):
         last_px = None
-        for raw in self.proc.stdout:
+        for raw in proc.stdout:
             ev = json.loads(raw)
             kind = ev["ev"]
+            if kind == "reset":
+                with self._lock:
+                    self._rebooting = True
+                threading.Thread(target=self._reboot, args=(ev,), daemon=True).start()
+                continue
             with self._lock:
                 if "t" in ev:
                     self.t = max(self.t, ev["t"])
@@ -221,10 +264,56 @@ class Pico:
                 elif kind == "usb":
                     self.usb = ev["t"]
                 else:
-                    self.events.put(ev)
+                    self.replies[ev.get("tag")] = ev
                 self._lock.notify_all()
         with self._lock:
             self._lock.notify_all()
+
+    def _reboot(self, ev):
+        """The chip reset itself: the flash as it is, through the BOOTSEL drive if the boot
+        ROM was asked for it, booted by a new process (module docstring)."""
+        try:
+            before = self.dump()
+            kind = "bootsel" if ev["scratch"][4] == BOOTSEL_MAGIC else "reset"
+            after = self._bootsel(before) if kind == "bootsel" else before
+            if after is None:  # closed while waiting for a UF2
+                return
+            self.reboots.append({"kind": kind, "before": before, "after": after})
+            old = self.proc
+            image = Path(self.tmp) / ("flash%d.bin" % len(self.reboots))
+            image.write_bytes(after)
+            self._quit(old)
+            with self._lock:
+                self.usb = None
+                self._start(self._cmd + ["--flash", str(image)])
+                self._rebooting = False
+                self._lock.notify_all()
+        except (OSError, PicoError) as e:
+            self._stderr.append("picorig: the reboot failed: %s\n" % e)
+            with self._lock:
+                self._rebooting = False
+                self._lock.notify_all()
+
+    def _bootsel(self, flash):
+        """The boot ROM's drive: wait for a whole UF2 in self.drive; the flash with it
+        written (None if the Pico is closed first)."""
+        (self.drive / "INFO_UF2.TXT").write_text(INFO_UF2)
+        (self.drive / "INDEX.HTM").write_text("<html>RP2040</html>\n")
+        while not self._closed:
+            for path in sorted(self.drive.glob("*")):
+                if path.suffix.lower() != ".uf2":
+                    continue
+                blocks = uf2_blocks(path.read_bytes())
+                if blocks is None:
+                    continue  # still being copied
+                out = bytearray(flash)
+                for addr, data in blocks:
+                    out[addr - FLASH_BASE:addr - FLASH_BASE + len(data)] = data
+                for p in self.drive.iterdir():  # the drive goes as the chip reboots
+                    p.unlink()
+                return bytes(out)
+            time.sleep(0.1)
+        return None
 
     def _op(self, op, **fields):
         if self.proc.poll() is not None:
@@ -237,14 +326,15 @@ class Pico:
             return fields["tag"]
 
     def _reply(self, tag, timeout=WALL_TIMEOUT):
+        # by its tag: the reboot's thread and a test's may wait for replies at once
         end = time.monotonic() + timeout
-        while True:
-            try:
-                ev = self.events.get(timeout=max(0.01, end - time.monotonic()))
-            except queue.Empty:
-                raise PicoError("no answer from the emulator") from None
-            if ev.get("tag") == tag:
-                return ev
+        with self._lock:
+            while tag not in self.replies:
+                left = end - time.monotonic()
+                if left <= 0:
+                    raise PicoError("no answer from the emulator")
+                self._lock.wait(min(left, 0.5))
+            return self.replies.pop(tag)
 
     def wait(self, cond, timeout=WALL_TIMEOUT, what="a condition"):
         """Wait (wall time) until cond() is true; PicoError naming `what` if it never is."""
@@ -252,7 +342,7 @@ class Pico:
         with self._lock:
             while not cond():
                 left = end - time.monotonic()
-                if left <= 0 or self.proc.poll() is not None:
+                if left <= 0 or (self.proc.poll() is not None and not self._rebooting):
                     tail = [ln.text for ln in self.lines[-8:]]
                     raise PicoError("timed out waiting for %s; last lines %r; emulator: %s"
                                     % (what, tail, "".join(self._stderr)[-500:]))
@@ -348,25 +438,33 @@ class Pico:
         return os.ttyname(slave)
 
     def _pump(self, master):
-        while self.proc.poll() is None:
+        while not self._closed:
             try:
                 data = os.read(master, 4096)
             except OSError:
                 return
             if data:
-                self._op("serial", b64=base64.b64encode(data).decode())
+                try:
+                    self._op("serial", b64=base64.b64encode(data).decode())
+                except (OSError, ValueError, PicoError):
+                    pass  # the chip is rebooting: its port is gone, the bytes lost
 
-    def close(self):
-        if self.proc.poll() is None:
+    def _quit(self, proc):
+        if proc.poll() is None:
             try:
-                self._op("quit")
-            except (OSError, ValueError, PicoError):
+                proc.stdin.write(json.dumps({"op": "quit"}) + "\n")
+                proc.stdin.flush()
+            except (OSError, ValueError):
                 pass
             try:
-                self.proc.wait(5)
+                proc.wait(5)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+                proc.kill()
+                proc.wait()
+
+    def close(self):
+        self._closed = True
+        self._quit(self.proc)
         if self._pty is not None:
             for fd in (self._pty, self._slave):
                 try:

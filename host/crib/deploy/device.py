@@ -17,6 +17,16 @@ prints exactly what a deploy does. A deploy then:
    then checks the firmware version and the lane count the board reports.
 It never writes, renames or removes anything but the files of the plan and that one slot:
 the state files (the game in progress, pegboard.store's slots) survive every deploy.
+
+Our image (docs/image.md: our code frozen in flash) changes step 2: the board says which
+image it runs (image_tag: the frozen cribimage module, None on stock MicroPython). On our
+image of this code only main.py (and a board with Wi-Fi's phone page) and config.json go
+on the flash; the .mpy files and code.pack of a stock deploy are removed (they would
+shadow the frozen modules and load into the heap). `--image` installs ours first
+(crib.deploy.uf2): the UF2 for the board's kind checked, the board restarted into its
+boot ROM's USB drive (machine.bootloader()), the UF2 copied there; the boot ROM writes it
+below the filesystem and boots it, and the deploy goes on once the board answers again.
+Without --image a stock board is deployed as before, with an offer of our image.
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import tempfile
+import time
 from typing import Callable
 
 from mpremote.transport import TransportError
@@ -31,7 +42,7 @@ from mpremote.transport_serial import SerialTransport
 
 from crib.board import ports
 from crib.board.link import Link, LinkError, VersionMismatch
-from crib.deploy import migrate
+from crib.deploy import migrate, uf2
 from crib.deploy.plan import (
     CONFIG,
     DOWNLOAD,
@@ -56,6 +67,7 @@ BAUD = 115200
 BYTE_TIMEOUT = 5  # s without a byte from the device before mpremote gives up
 HELLO_TIMEOUT = 15.0  # s for main.py to start after the reset and answer hello
 HELLO_EVERY = 1.0  # s between hellos while it starts
+REBOOT_TIMEOUT = 60.0  # s for the board's port to answer again after the image's copy
 
 
 _INFO = """import os, sys
@@ -65,6 +77,13 @@ try:
 except AttributeError:
     _m = getattr(_i, '_machine', '')
 print(repr((tuple(_i.version)[:3], getattr(_i, '_mpy', None), sys.platform, _m)))
+"""
+
+_TAG = """try:
+    import cribimage
+    print(repr((cribimage.BOARD, cribimage.KEY)))
+except ImportError:
+    print('None')
 """
 
 _HASHES = """import hashlib
@@ -105,6 +124,12 @@ def device_info(transport):
     board's name: os.uname().machine, e.g. "Raspberry Pi Pico 2 W with RP2350")."""
     version, mpy, platform, machine = _eval(transport, _INFO)
     return tuple(version), mpy, platform, machine
+
+
+def image_tag(transport):
+    """(board, key) of our image on the device (its frozen cribimage), or None: stock."""
+    got = _eval(transport, _TAG)
+    return None if got is None else tuple(got)
 
 
 def check_versions(info: tuple, mpy: int, compiler: str = "") -> None:
@@ -245,6 +270,87 @@ def earlier_game(transport, lanes, out=print):
     return Item(name, "".join(chunks).encode())
 
 
+def remove_stale(transport, paths, out=print):
+    """Remove the files of a stock deploy (paths) that are on a board running our image:
+    code.pack first (with no pack the board imports from its files), then the modules,
+    then their folders once empty. The paths removed."""
+    have = device_hashes(transport, sorted(paths, key=lambda p: (p != "code.pack", p)))
+    gone = [p for p, h in have.items() if h is not None and p not in STATE_FILES]
+    for p in gone:
+        _run(transport, "import os\nos.remove(%r)" % p)
+    if gone:
+        out("removed   %d files of a deploy for stock MicroPython (our image has that code"
+            " frozen; on the flash they would shadow it)" % len(gone))
+    dirs = sorted({p.rsplit("/", 1)[0] for p in gone if "/" in p}, key=len, reverse=True)
+    for d in dirs:
+        _run(transport, "import os\ntry:\n os.rmdir(%r)\nexcept OSError:\n pass\n" % d)
+    return gone
+
+
+def bootloader(transport):
+    """Ask the board to restart into its boot ROM's USB drive; the port goes away."""
+    try:
+        transport.exec_raw_no_follow("import machine\nmachine.bootloader()")
+    except (TransportError, OSError) as e:
+        raise DeployError("the board did not take machine.bootloader(): %s" % (e,)) from None
+    finally:
+        transport.close()
+
+
+def reconnect(port, timeout=REBOOT_TIMEOUT, sleep=time.sleep, clock=time.monotonic):
+    """(transport, port) once the board answers on port again (auto: the one Pico)."""
+    end = clock() + timeout
+    while True:
+        try:
+            found = find_port(port)
+            return connect(found), found
+        except DeployError as e:
+            if clock() >= end:
+                raise DeployError("the board did not come back within %d s after our image "
+                                  "was copied (%s)" % (timeout, e)) from None
+        sleep(0.5)
+
+
+def our_image(transport, port, machine, tag, install, drive, out=print):
+    """With our image on the board, or put there (install): (transport, port, True);
+    (transport, port, False) to deploy for the stock MicroPython it runs. DeployError if
+    it runs our image of other code and install is not asked for."""
+    if tag is None and not install:
+        out("offer     this board runs stock MicroPython: the code goes on as .mpy files and"
+            " loads into the heap; `crib deploy --image` installs our image (the code "
+            "frozen in flash: more heap free)")
+        return transport, port, False
+    kind = uf2.board_kind(machine)
+    build = uf2.builder()
+    key = uf2.tree_key(build, kind)
+    if tag == (kind, key):
+        out("image     our image for this code (%s, key %s): its code is frozen in flash"
+            % (kind, key[:16]))
+        return transport, port, True
+    if not install:
+        raise DeployError("the board runs our image of other code (%s, key %s; this code's "
+                          "is %s): `crib deploy --image` installs this code's"
+                          % (tag[0], str(tag[1])[:16], key[:16]))
+    data = uf2.check_image(uf2.make_image(build, kind, out), kind, key, build)
+    out("bootsel   restarting the board into its boot ROM's USB drive")
+    bootloader(transport)
+    drive_path = uf2.find_drive(drive)
+    path = uf2.copy_image(data, kind, drive_path, build)
+    out("copied    %s (%d bytes, sha256 %s, below the filesystem): the boot ROM writes it"
+        " and restarts" % (path, len(data), hashlib.sha256(data).hexdigest()[:12]))
+    transport, port = reconnect(port)
+    try:
+        got = image_tag(transport)
+        if got != (kind, key):
+            raise DeployError("after the copy the board does not run our image (it says %r)"
+                              % (got,))
+    except BaseException:
+        transport.close()
+        raise
+    out("image     the board runs our image (%s, key %s)" % (kind, key[:16]))
+    return transport, port, True
+
+
 def find_port(port: str) -> str:
     """The serial port to use: port itself, or with "auto" the one attached Pico."""
     if port != "auto":
@@ -329,11 +435,13 @@ def soft_reset(transport):
     transport.close()
 
 
-def run(plan, port, out=print):
-    """Carry out a plan on the device at port; return the board's hello fields."""
+def run(plan, port, out=print, image=False, drive=None):
+    """Carry out a plan on the device at port (image: install our image first, its boot
+    ROM's drive at drive, else found); return the board's hello fields."""
     transport = connect(port)
     try:
         files = plan.files
+        stale = []
         if plan.mpy is not None:
             info = device_info(transport)
             wifi = has_wifi(info[3])
@@ -343,9 +451,18 @@ def run(plan, port, out=print):
                    "a board with Wi-Fi" if wifi else "a plain Pico"))
             check_versions(info, plan.mpy, plan.compiler)
             files = plan.files_for(wifi)
+            transport, port, ours = our_image(transport, port, info[3], image_tag(transport),
+                                              image, drive, out)
+            if ours:
+                files, stale = plan.ours(wifi), plan.stale(wifi)
+        elif image:
+            raise DeployError("--image installs our image with the firmware: not with "
+                              "--config")
         config, lanes = _device_layout(transport, plan, out)
         game = earlier_game(transport, lanes, out) if files else None
         items = files + ([config] if config is not None else [])
+        if stale:
+            remove_stale(transport, stale, out)
         push(transport, items, out)
         remove_shadows(transport, files, out)
         if game is not None:  # after the firmware: the earlier one cannot read a slot
@@ -361,13 +478,14 @@ def run(plan, port, out=print):
 
 
 def deploy(port: str = "auto", config_file: str | None = None, dry_run: bool = False,
-           out: Callable[[str], object] = print) -> int:
+           out: Callable[[str], object] = print, image: bool = False,
+           drive: str | None = None) -> int:
     """`crib deploy`: plan, then (unless dry_run) carry it out; return 0."""
     with tempfile.TemporaryDirectory(prefix="crib-deploy-") as work:
         plan = plan_config(config_file) if config_file else plan_firmware(work)
         if dry_run:
-            for line in describe(plan, port):
+            for line in describe(plan, port, image):
                 out(line)
             return 0
-        run(plan, find_port(port), out)
+        run(plan, find_port(port), out, image, drive)
     return 0

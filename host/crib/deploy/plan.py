@@ -22,6 +22,7 @@ STATE = "state"  # main.py's Store("/state")
 STATE_FILES = slots.names(STATE) + migrate.names(STATE)  # the game, and earlier firmware's
 PART = ".part"
 WIFI_FILE = "wifi"  # pegboard.joining's FILE: the board's Wi-Fi details, made on the board
+OURS_KEEP = ("main.py",)  # what our image needs on the flash besides the layout and the page
 PAGE = "page"  # the phone page's files, pre-compressed (crib.web.assets), on a board with Wi-Fi
 # The oldest MicroPython the firmware runs on: pegboard.ws2812 has rp2.DMA write to a
 # StateMachine (its TX FIFO), which MicroPython 1.23 brought.
@@ -65,6 +66,19 @@ class Plan:
     def files_for(self, wifi: bool) -> list:
         """The Items for a board with Wi-Fi (wifi) or a plain Pico."""
         return self.wifi_files if wifi else self.files
+
+    def ours(self, wifi: bool) -> list:
+        """The Items for a board running our image (its code frozen): main.py, and on a
+        board with Wi-Fi the phone page."""
+        return [it for it in self.files_for(wifi) if it.path in OURS_KEEP
+                or it.path.startswith(PAGE + "/")]
+
+    def stale(self, wifi: bool) -> list:
+        """The paths of a stock deploy's code that a board running our image must not
+        keep (they would shadow its frozen modules): every file of either build but
+        those of ours() and the layout."""
+        keep = {it.path for it in self.ours(wifi)} | {CONFIG}
+        return sorted({it.path for it in self.files + self.wifi_files} - keep)
 
 
 def has_wifi(machine: str) -> bool:
@@ -152,7 +166,7 @@ def _check_paths(items):
                               "or to a copy in progress" % it.path)
 
 
-def describe(plan: "Plan", port: str) -> list[str]:
+def describe(plan: "Plan", port: str, image: bool = False) -> list[str]:
     """The steps of a plan as lines of text (what --dry-run prints)."""
     out = []
     if plan.files:
@@ -165,6 +179,19 @@ def describe(plan: "Plan", port: str) -> list[str]:
     if plan.files:
         out.append("tell the board's kind from os.uname().machine: a board with Wi-Fi (a W "
                    "after its name: \"Raspberry Pi Pico 2 W with RP2350\") or a plain Pico")
+        out.append("ask which image it runs (our image freezes the module cribimage: its "
+                   "board and key); stock MicroPython: the files below, and an offer of "
+                   "our image (--image)")
+        if image:
+            out.append("--image: unless it runs our image of this code, take ours for its "
+                       "kind from the cache (or build it: firmware/image/build.py), check "
+                       "it (its family, its sha256, every block below the filesystem), "
+                       "restart the board into its boot ROM's USB drive (RPI-RP2 or "
+                       "RP2350; --drive PATH) and copy the UF2 there; wait for the board")
+        out.append("on our image of this code: write only %s (and a board with Wi-Fi's "
+                   "phone page) and the layout; remove the .mpy files and code.pack of a "
+                   "stock deploy (they would shadow the frozen code)"
+                   % ", ".join(OURS_KEEP))
     for it in plan.files:
         out.append("write %s (%d bytes, sha256 %s) unless the device has it already"
                    % (it.path, len(it.data), it.sha.hex()[:12]))

@@ -20,7 +20,11 @@
 //   {"op":"quit"}
 // Events: {"ev":"serial","b64":..,"t":..}; {"ev":"frame","t":..,"end":..,"px":HEX|null,
 // "t0h":[min,max],"t1h":[min,max],"bit":[min,max],"bad":N} (px null: same as the last frame);
-// {"ev":"cut","t":..,"n":N}; {"ev":"usb"} when the host side of USB is configured.
+// {"ev":"cut","t":..,"n":N}; {"ev":"usb"} when the host side of USB is configured;
+// {"ev":"reset","t":..,"scratch":[8 words]} when the chip resets itself by its watchdog
+// (machine.reset(), or machine.bootloader(): the boot ROM's reset_usb_boot leaves
+// 0xb007c0d3 in scratch 4); the core then stops: tests/pico/picorig.py starts the next
+// boot (its BOOTSEL drive, for a bootloader request) as a new process on the flash.
 'use strict';
 
 const fs = require('fs');
@@ -325,6 +329,17 @@ nor.onCommand = (cmd) => {
   halted = true;
   emit({ ev: 'cut', t: Math.round(mcu.clock.nanos), cmd, stats: nor.stats() });
   return false; // the command never reaches the flash
+};
+
+const watchdog = mcu.peripherals[0x40058];
+watchdog.onWatchdogTrigger = () => {
+  // The boot ROM reboots by the watchdog's countdown: its periodic alarm at 0 would fire
+  // again at once for ever. A reset stops the watchdog as it stops the core.
+  watchdog.alarm.enable = false;
+  watchdog.timer.enable = false;
+  if (halted) return;
+  halted = true;
+  emit({ ev: 'reset', t: Math.round(mcu.clock.nanos), scratch: Array.from(watchdog.scratchData) });
 };
 
 function command(line) {

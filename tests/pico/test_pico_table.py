@@ -1,0 +1,67 @@
+"""The whole table on emulated silicon: the emulated RP2040 boots OUR image (firmware/image/
+build.py RPI_PICO, our code frozen; .ci/run builds it into CRIB_IMAGE_CACHE before this
+tier) and plays a whole 2-player game to 61 through the full stack (tests/pico/chipgame.py
+run by chiprun.py: the App on the real PIO and flash, the engine, the room, the record on
+LittleFS, microdot's request path, 4 phones' event streams; only the radio and its
+sockets are stand-ins). The scores equal CPython's for the same scripted players."""
+
+import sys
+import time
+
+import pytest
+from chiprun import ROOT, chip_run
+from picorig import WALL_TIMEOUT
+
+from crib.deploy.uf2 import builder
+
+sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "tests" / "core_table")]
+
+import chipgame  # noqa: E402
+import desk  # noqa: E402
+from boardweb.appboard import LoopPort  # noqa: E402
+from boardweb.board import build  # noqa: E402
+from tablegame import NAMES, Lcg  # noqa: E402
+
+from cribcore.table.session import Setup  # noqa: E402
+
+pytestmark = pytest.mark.pico
+
+SEED = 11
+TARGET = 61
+
+
+def cpython_game(seed, target):
+    """(answers, scores) of chipgame's players on CPython: the board's server as the chip
+    builds it (boardweb.board.build over the App on fake drivers, the record in memory),
+    each answer given to its room as the server's POST gives it."""
+    app = desk.build({"store": None, "config": None, "driven": False}, LoopPort())
+    room = build(app, chipgame.KEY, "http://%s/" % chipgame.HOST, "/page", None,
+                 Setup(list(NAMES[:2]), False, target, 0),
+                 clock=lambda: int(time.monotonic() * 1000), nonce="c1").room
+    rng, n = Lcg(seed), 0
+    while room.question is not None and n < 1000:
+        q = room.question
+        room.act("answer", {"question": q["id"], "answer": chipgame.answer_for(q, rng, 0, 1)},
+                 "table" if q["asks"] is None else q["asks"])
+        n += 1
+    return n, room.view["scores"]
+
+
+def test_the_cpython_reference_is_a_whole_game():
+    answers, scores = cpython_game(SEED, TARGET)
+    assert max(scores) >= TARGET and min(scores) < TARGET and answers > 40
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
+    "issue 39.5: late in the game the heap (about 95 KB free after a collection) has no "
+    "block for the state's 7.5 KB event frame, so every event stream ends as it opens and "
+    "no phone gets the new state (docs/image.md, 'The game to 61 in CI'); chipgame ends "
+    "the run when phones_have reopens the streams STUCK times for one version"))
+def test_our_image_plays_a_whole_game_to_61_with_the_scores_of_cpython():
+    answers, expected = cpython_game(SEED, TARGET)
+    folder = builder().image("RPI_PICO", out=lambda line: None)  # cached by .ci/run
+    run = chip_run(folder / "firmware.uf2", games=1, seed=SEED, target=TARGET,
+                   answers=400, timeout=8 * WALL_TIMEOUT)
+    assert run.end is not None, run.text[-1500:]
+    assert run.end["games"] == 1 and run.end["scores"] == expected
+    assert len(run.answers) == run.end["answers"] == answers
