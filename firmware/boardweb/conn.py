@@ -8,8 +8,9 @@ and how many connections and event streams may be open at once.
     app.dropped(req)                  # this stream was dropped for a newer one: end it
 
 Limits (cribcore.web.edge's deadlines): at most MAX_CONNECTIONS connections open, the
-oldest still sending its request closed for a new one (a phone's answer comes in
-whole at once, a stranger's trickle is oldest); at most SEAT_STREAMS event streams per
+oldest still sending its request closed for a new one (silent yet, or GRACE_MS old: a
+phone's answer comes in whole at once, a stranger's trickle is oldest; if every such one
+is within its grace, the new one is closed unread); at most SEAT_STREAMS event streams per
 seat (a phone's stream names its seat, with the seat's token), the seat's oldest dropped
 for its new one, and at most MAX_STREAMS in all, the oldest of the seat with the most
 dropped (its page opens it again; the streams naming no seat, or a wrong token, count as
@@ -40,6 +41,11 @@ except ImportError:  # pragma: no cover - CPython (the module is MicroPython's)
 MAX_CONNECTIONS = 12  # open at once (streams among them)
 MAX_STREAMS = 6  # event streams at once: a few phones and a shared screen
 SEAT_STREAMS = 2  # event streams of one seat at once (a page reloaded, a second tab)
+# A connection that has sent a line of its request is closed for a new one only once
+# GRACE_MS old: a phone's request comes whole at once, but the loop reads a line per pass and
+# takes a new connection between them (before, a burst of 20 silent connections closed a
+# player's GET half read again and again: tests/webboth/mixedrun.py)
+GRACE_MS = 2000
 ADMIT_FREE = 40 * 1024  # bytes free after a collection before a new connection is taken
 BAD_LENGTH = b"Bad-Length:"  # a Content-Length not in digits, renamed (Timed)
 RESET = 104  # ECONNRESET: microdot closes such a connection quietly
@@ -52,7 +58,9 @@ class Timed:
 
     def __init__(self, reader):
         self.reader = reader
-        self.deadline = later(ticks_ms(), HEAD_S * 1000)
+        self.opened = ticks_ms()
+        self.heard = False  # a line of the request is in
+        self.deadline = later(self.opened, HEAD_S * 1000)
         self.reading = True  # still reading the request (not yet answering it)
         self.in_body = False
 
@@ -67,6 +75,7 @@ class Timed:
 
     async def readline(self):
         line = await self._within(self.reader.readline())
+        self.heard = True
         if not self.in_body:
             if line in (b"\r\n", b"\n", b""):
                 self.in_body = True  # the head is in: the body has a deadline of its own
@@ -171,16 +180,22 @@ class Guarded(Microdot):
                 self._drop_stream()
                 return False
         if len(self.conns) >= MAX_CONNECTIONS:
+            now, young = ticks_ms(), False
             for conn in self.conns:
-                # the oldest still sending its request (a trickle), or a stream dropped
-                # already and not yet ended: closed for the new one
-                if conn[0] is not None and (conn[1].reading or conn[2].dropped):
+                if conn[0] is None:
+                    continue  # closed already
+                # the oldest still sending its request (silent, or past GRACE_MS: a
+                # trickle), or a stream dropped already and not yet ended: closed for it
+                timed = conn[1]
+                if conn[2].dropped or timed.reading and \
+                        (not timed.heard or elapsed(now, timed.opened) >= GRACE_MS):
                     conn[1].reading = False
-                    task, conn[0] = conn[0], None  # (None: closed already)
+                    task, conn[0] = conn[0], None
                     task.cancel()
                     return True
-            if not self._drop_stream():
-                return False
+                young = young or conn[1].reading
+            if young or not self._drop_stream():
+                return False  # the new one closed unread (sent again, if a phone's)
         return True
 
     def _drop_stream(self, seat=False):
