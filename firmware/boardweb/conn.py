@@ -8,12 +8,17 @@ and how many connections and event streams may be open at once.
     app.dropped(req)                  # this stream was dropped for a newer one: end it
 
 Limits (cribcore.web.edge's deadlines): at most MAX_CONNECTIONS connections open, the
-oldest still sending its request closed for a new one (a phone's answer comes in
-whole at once, a stranger's trickle is oldest); at most MAX_STREAMS event streams, the
-oldest dropped for a new one (its page opens it again); and a new connection is only
-taken while the heap has ADMIT_FREE bytes free after a collection, else the oldest
-stream is dropped and the new connection closed unread (the page sends again): the heap
-is never spent on strangers before a player's answer.
+oldest still sending its request closed for a new one (silent yet, or GRACE_MS old: a
+phone's answer comes in whole at once, a stranger's trickle is oldest; if every such one
+is within its grace, the new one is closed unread); at most SEAT_STREAMS event streams per
+seat (a phone's stream names its seat, with the seat's token), the seat's oldest dropped
+for its new one, and at most MAX_STREAMS in all, the oldest of the seat with the most
+dropped (its page opens it again; the streams naming no seat, or a wrong token, count as
+one seat with no cap of its own: phones not yet joined, strangers with the key): one
+phone opening stream after stream never pushes the other players' out; and a new
+connection is only taken while the heap has ADMIT_FREE bytes free after a collection,
+else a stream is dropped (as above) and the new connection closed unread (the page sends
+again): the heap is never spent on strangers before a player's answer.
 """
 
 import asyncio
@@ -35,6 +40,12 @@ except ImportError:  # pragma: no cover - CPython (the module is MicroPython's)
 
 MAX_CONNECTIONS = 12  # open at once (streams among them)
 MAX_STREAMS = 6  # event streams at once: a few phones and a shared screen
+SEAT_STREAMS = 2  # event streams of one seat at once (a page reloaded, a second tab)
+# A connection that has sent a line of its request is closed for a new one only once
+# GRACE_MS old: a phone's request comes whole at once, but the loop reads a line per pass and
+# takes a new connection between them (before, a burst of 20 silent connections closed a
+# player's GET half read again and again: tests/webboth/mixedrun.py)
+GRACE_MS = 2000
 ADMIT_FREE = 40 * 1024  # bytes free after a collection before a new connection is taken
 BAD_LENGTH = b"Bad-Length:"  # a Content-Length not in digits, renamed (Timed)
 RESET = 104  # ECONNRESET: microdot closes such a connection quietly
@@ -47,7 +58,9 @@ class Timed:
 
     def __init__(self, reader):
         self.reader = reader
-        self.deadline = later(ticks_ms(), HEAD_S * 1000)
+        self.opened = ticks_ms()
+        self.heard = False  # a line of the request is in
+        self.deadline = later(self.opened, HEAD_S * 1000)
         self.reading = True  # still reading the request (not yet answering it)
         self.in_body = False
 
@@ -62,6 +75,7 @@ class Timed:
 
     async def readline(self):
         line = await self._within(self.reader.readline())
+        self.heard = True
         if not self.in_body:
             if line in (b"\r\n", b"\n", b""):
                 self.in_body = True  # the head is in: the body has a deadline of its own
@@ -89,6 +103,7 @@ class Gathered:
         self.head = []  # the head's lines so far (None: sent)
         self.ended = False  # the head's blank line is in
         self.dropped = False  # an event stream dropped for a newer one (Guarded)
+        self.seat = None  # an event stream's seat (Guarded.stream)
 
     def get_extra_info(self, name):
         return self.writer.get_extra_info(name)
@@ -129,7 +144,7 @@ class Guarded(Microdot):
 
     def __init__(self):
         super().__init__()
-        self.conns = []  # [task, Timed, Gathered] of each open connection, oldest first
+        self.conns = []  # [task (None: closed), Timed, Gathered] of each open connection
         self.streams = []  # the Gathered of each event stream, oldest first
         self.refused = 0  # connections closed unread (heap short, or all busy)
         self.wake = None  # () -> None: wakes the streams (one dropped ends at once)
@@ -165,20 +180,41 @@ class Guarded(Microdot):
                 self._drop_stream()
                 return False
         if len(self.conns) >= MAX_CONNECTIONS:
+            now, young = ticks_ms(), False
             for conn in self.conns:
-                if conn[1].reading:  # the oldest still sending its request: a trickle
+                if conn[0] is None:
+                    continue  # closed already
+                # the oldest still sending its request (silent, or past GRACE_MS: a
+                # trickle), or a stream dropped already and not yet ended: closed for it
+                timed = conn[1]
+                if conn[2].dropped or timed.reading and \
+                        (not timed.heard or elapsed(now, timed.opened) >= GRACE_MS):
                     conn[1].reading = False
-                    conn[0].cancel()
+                    task, conn[0] = conn[0], None
+                    task.cancel()
                     return True
-            if not self._drop_stream():
-                return False
+                young = young or conn[1].reading
+            if young or not self._drop_stream():
+                return False  # the new one closed unread (sent again, if a phone's)
         return True
 
-    def _drop_stream(self):
-        """End the oldest event stream (its page opens it again); False if none."""
-        if not self.streams:
+    def _drop_stream(self, seat=False):
+        """End the oldest event stream of seat (False: of the seat with the most streams,
+        the seatless first among equals, then the oldest); its page opens it again.
+        False if none."""
+        if seat is False:
+            most = {}
+            for s in self.streams:
+                most[s.seat] = most.get(s.seat, 0) + 1
+            top = max(most.values()) if most else 0
+            mine = [s for s in self.streams if most[s.seat] == top]
+            mine = [s for s in mine if s.seat is None] or mine
+        else:
+            mine = [s for s in self.streams if s.seat == seat]
+        if not mine:
             return False
-        self.streams.pop(0).dropped = True
+        self.streams.remove(mine[0])
+        mine[0].dropped = True
         if self.wake is not None:
             self.wake()
         return True
@@ -189,11 +225,18 @@ class Guarded(Microdot):
         return await super().dispatch_request(req)
 
     def stream(self, req):
-        """The request's connection is an event stream: counted among MAX_STREAMS (the
-        oldest dropped for it)."""
-        if len(self.streams) >= MAX_STREAMS:
+        """The request's connection is an event stream of its seat (req.stream_seat, set
+        by the route; None: no seat shown): counted among its seat's SEAT_STREAMS and
+        MAX_STREAMS in all (module docstring)."""
+        seat = getattr(req, "stream_seat", None)
+        gathered = req.sock[1]
+        gathered.seat = seat
+        if seat is not None and \
+                sum([1 for s in self.streams if s.seat == seat]) >= SEAT_STREAMS:
+            self._drop_stream(seat)
+        elif len(self.streams) >= MAX_STREAMS:
             self._drop_stream()
-        self.streams.append(req.sock[1])
+        self.streams.append(gathered)
 
     @staticmethod
     def dropped(req):

@@ -3,11 +3,12 @@ LEDs, and the heap, the connections and streams open.
 
     GET /test/board[?lit=1]   {pegs, turn, animating[, fronts]}
     GET /test/heap            {alloc, live, free, peak, conns, streams, refused, caps}
+                              (caps: connections, streams, streams per seat)
 """
 
 import gc
 
-from boardweb.conn import MAX_CONNECTIONS, MAX_STREAMS
+from boardweb.conn import MAX_CONNECTIONS, MAX_STREAMS, SEAT_STREAMS
 
 
 def hooks(server, app):
@@ -34,7 +35,7 @@ def hooks(server, app):
         return {"alloc": alloc, "live": gc.mem_alloc(), "free": gc.mem_free(),
                 "peak": server.peak, "conns": len(app.conns),
                 "streams": len(app.streams), "refused": app.refused,
-                "caps": [MAX_CONNECTIONS, MAX_STREAMS]}
+                "caps": [MAX_CONNECTIONS, MAX_STREAMS, SEAT_STREAMS]}
 
     @app.after_request
     async def measure(req, res):

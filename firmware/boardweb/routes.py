@@ -1,6 +1,7 @@
 """The board's server's URLs (microdot): the HTTP rules before every route
 (cribcore.web.rules), the page's stored files, the state, its stream, the joining
-address and the posts (boardweb.server's act and join). HEAD is answered with a GET's
+address and the posts (boardweb.server's act and join). An event stream names its seat
+(?s=&t=) for the caps on streams per seat (boardweb.conn). HEAD is answered with a GET's
 head and nothing opened or kept (no file, no stream); OPTIONS with the methods a path
 allows, after the same rules (no key: 403); any other method 405.
 
@@ -11,7 +12,7 @@ from microdot import Request, Response
 from microdot.sse import sse_response
 
 from boardweb.conn import Guarded
-from cribcore.table.seats import Refused
+from cribcore.table.seats import Refused, check_seat
 from cribcore.web import rules
 
 GZ_TYPES = {"index.html": "text/html; charset=utf-8",
@@ -44,6 +45,21 @@ def page_file(server, req, name):
         headers.update(rules.PAGE_HEADERS)
     res = stored(server, req, name + ".gz", GZ_TYPES[name], headers)
     return res or Response("not found", 404)
+
+
+def stream_seat(edge, req, names):
+    """The seat an event stream names (?s=SEAT&t=TOKEN, as the page opens it) when its
+    token is that seat's; None if it names none or the token is not the seat's (the
+    stream is still sent: it only counts among the seatless, boardweb.conn's caps)."""
+    seat = req.args.get("s")
+    if seat is None:
+        return None
+    if seat.isdigit():
+        seat = int(seat)
+    try:
+        return check_seat(edge.holders.key, seat, req.args.get("t"), len(names))
+    except Refused:
+        return None
 
 
 def routes(server, hooks=False):
@@ -104,6 +120,7 @@ def routes(server, hooks=False):
     async def events(req):
         if req.method == "HEAD":  # its head only: no stream made, nothing kept
             return Response(b"", 200, STREAM)
+        req.stream_seat = stream_seat(edge, req, server.room.names())
         stream, status, headers = sse_response(req, server.push.stream)
         headers.update(NO_STORE)
         return stream, status, headers

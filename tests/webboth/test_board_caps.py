@@ -73,3 +73,47 @@ def test_event_streams_are_capped_the_oldest_ended_and_answers_taken(board, tabl
             cm.__exit__(None, None, None)
         for cl in clients:
             cl.close()
+
+
+def opened(board, params=None):
+    """An event stream of the board (naming a seat with params); (client, its context,
+    its lines) once its first state came."""
+    cl = httpx.Client(base_url=board.url, headers=HEADERS, timeout=30)
+    cm = cl.stream("GET", "/events", params=params)
+    lines = cm.__enter__().iter_lines()
+    assert next_state(lines)["version"] >= 1
+    return cl, cm, lines
+
+
+@pytest.mark.parametrize("spam", ["own seat", "forged token"])
+def test_one_phone_opening_many_streams_never_pushes_out_the_others(board, table, spam):
+    """Issue 35.5: streams are capped per seat, then in all from the seat with the most;
+    a phone naming its seat (or a stranger naming another's with a wrong token, counted
+    as naming none) that opens stream after stream ends only its own oldest."""
+    with client(board) as c:
+        caps = c.get("/test/heap").json()["caps"]
+    others = [opened(board, {"s": 1, "t": table.seats[1]["token"]}),
+              opened(board, {"s": "table", "t": table.table["token"]})]
+    if spam == "own seat":
+        params, kept = {"s": 0, "t": table.seats[0]["token"]}, caps[2]
+    else:
+        params, kept = {"s": 1, "t": "0-" + "0" * 16}, caps[1] - len(others)
+    many = []
+    try:
+        for _ in range(caps[1] + 2):
+            many.append(opened(board, params))
+        with client(board) as c:
+            h = c.get("/test/heap").json()
+            assert h["streams"] <= caps[1], h
+            before = state(c)["version"]
+            assert table.answer().status_code == 200
+        for _, _, lines in many[:-kept]:  # the phone's oldest: ended, the answer unsent
+            assert not any(line.startswith("data:") for line in lines)
+        # the other players' follow the game, and the phone's newest (of its kept: some
+        # may have made room for them in all, streams of earlier tests not yet noticed gone)
+        for _, _, lines in others + many[-1:]:
+            assert next_state(lines)["version"] > before
+    finally:
+        for cl, cm, _ in others + many:
+            cm.__exit__(None, None, None)
+            cl.close()

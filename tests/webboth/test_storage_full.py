@@ -65,3 +65,39 @@ def test_a_full_flash_is_said_in_a_sentence_and_the_answer_taken_once_there_is_r
         assert r.status_code == 200, r.text
         assert table.answer().status_code == 200  # the players' game and the board's agree
     assert proc.poll() is None
+
+
+def test_an_undo_and_a_redo_on_a_full_flash_are_said_and_change_nothing(full_board):
+    """Issue 35.6: every write of the record (an undo's, a redo's as an answer's) answers a
+    full flash with the sentence, the game as it was; once there is room both are taken."""
+    url, proc = full_board
+    with httpx.Client(base_url=url, headers={"X-Crib-Key": KEY}, timeout=20) as c:
+        table = Table(c)
+        table.until(lambda q: q["kind"] == "play" and q["undo"])
+        assert table.answer().status_code == 200  # a card laid: a line to take back
+        before = state(c)
+        assert c.post("/test/full", json={"full": True}).status_code == 200
+        undo = {"question": before["question"]["id"], **table.table}
+        r = c.post("/api/undo", json=undo)
+        assert r.status_code == 507, r.text
+        assert r.json()["error"].startswith("the board's storage is full: ")
+        after = state(c)
+        assert after["question"]["prompt"] == before["question"]["prompt"]
+        assert after["view"] == before["view"]
+        assert c.post("/test/full", json={"full": False}).status_code == 200
+        r = c.post("/api/undo", json=dict(undo, question=after["question"]["id"]))
+        assert r.status_code == 200, r.text
+        undone = state(c)
+        assert undone["undone"]["redo"] and undone["view"] != before["view"]
+        assert c.post("/test/full", json={"full": True}).status_code == 200
+        redo = {"question": undone["question"]["id"], **table.table}
+        r = c.post("/api/redo", json=redo)
+        assert r.status_code == 507, r.text
+        assert r.json()["error"].startswith("the board's storage is full: ")
+        assert state(c)["view"] == undone["view"]
+        assert c.post("/test/full", json={"full": False}).status_code == 200
+        r = c.post("/api/redo", json=dict(redo, question=state(c)["question"]["id"]))
+        assert r.status_code == 200, r.text
+        assert state(c)["view"] == before["view"]  # put back as it was
+        assert table.answer().status_code == 200  # the players' game and the board's agree
+    assert proc.poll() is None

@@ -342,13 +342,21 @@ class TableEngine:
         self._check(question_id)
         if self.undone() is None or not self._undone[2]:
             raise AnswerError("nothing to put back: the last undo is no longer the last change")
-        back, self._undone = self._undone[2], None
+        said, back, self._undone = self._undone[1], self._undone[2], None
         out = []
-        for sig, text, by in back:
+        for i in range(len(back)):
+            sig, text, by = back[i]
             qid = self.question_id()
             if qid is None or _crc_sig(self._ask.signature()) != sig:
                 break  # the game went another way (a board peg, say): stop here
-            out += self.answer(qid, text, by)
+            try:
+                out += self.answer(qid, text, by)
+            except Exception:
+                # not taken (a full flash, say): what is left can still be put back
+                qid = self.question_id()
+                if qid is not None and _crc_sig(self._ask.signature()) == sig:
+                    self._undone = (qid, said, back[i:])
+                raise
         return out
 
     def board_event(self, ev):

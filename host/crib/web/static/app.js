@@ -134,7 +134,10 @@
   let source = null;
   function connect() {
     if (source) source.close();
-    source = new EventSource("/events?k=" + encodeURIComponent(key || ""));
+    // its seat named (with the seat's token): the board caps streams per seat, so one
+    // phone's many streams never push out another player's
+    const mine = seat ? "&s=" + encodeURIComponent(seat.seat) + "&t=" + encodeURIComponent(seat.token) : "";
+    source = new EventSource("/events?k=" + encodeURIComponent(key || "") + mine);
     source.onopen = () => { lost = false; setNet(); retry(); };
     source.onmessage = (m) => { if (lost) { lost = false; setNet(); } show(JSON.parse(m.data)); retry(); };
     source.onerror = async () => { // the browser retries by itself; say why it waits
@@ -185,6 +188,7 @@
     seat = { seat: r.data.seat, token: r.data.token, name: r.data.name, names: names() };
     if (SEAT_KEY) localStorage.setItem(SEAT_KEY, JSON.stringify(seat));
     $("seats").hidden = true; draw();
+    connect(); // the stream again, naming the seat now held
   }
   function drawSeats() {
     const ns = names();
