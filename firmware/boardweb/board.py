@@ -73,18 +73,26 @@ def _hex(data):
     return "".join(["%02x" % b for b in data])
 
 
-def serve(app, key, address, port=PORT, files=PAGE, record=RECORD):
-    """Serve the table on address:port for ever (the Pico 2 W's entry: pegboard.wifi);
-    files, record: the folders of the page and of the game record."""
+def serve(app, key, address, port=PORT, files=PAGE, record=RECORD, listen=None):
+    """Serve the table on port for ever (the Pico 2 W's entry: pegboard.wifi); files,
+    record: the folders of the page and of the game record. With a radio (app.radio,
+    pegboard.radio), on every interface (the home network's and the own network's) with
+    the Host names and the joining address of the network it is on (and address's);
+    without one, on address alone. listen: where to listen instead (the tests' loopback)."""
     import asyncio
     import gc
 
+    radio = getattr(app, "radio", None)
     url = "http://%s/?k=%s" % (address, key) if port == PORT else \
         "http://%s:%d/?k=%s" % (address, port, key)
     usb = app.port
     try:
         server = build(app, key, url, files, record, hosts=(address, "%s:%d" % (address, port)))
+        if radio is not None:
+            server.follow(radio, port, server.hosts if address else ())
+        if listen is None:
+            listen = address if radio is None else "0.0.0.0"
         gc.collect()
-        asyncio.run(server.serve(address, port))
+        asyncio.run(server.serve(listen, port))
     finally:
         app.port = usb  # the App as it was, for the loop that runs it next (pegboard.pico)

@@ -33,10 +33,20 @@ class Rooted(Files):
 
 
 class Wlan:
-    """The radio's interface, as a driver that works answers."""
+    """The radio's interface, as a driver that works answers (no home network is set
+    here: the board opens its own)."""
 
     def __init__(self):
         self.on = False
+
+    def status(self):
+        return 0
+
+    def isconnected(self):
+        return False
+
+    def disconnect(self):
+        pass
 
     def active(self, on=None):
         if on is None:
@@ -59,8 +69,9 @@ class Network:
 
 def web(app, key, address):
     assert address == wifi.ADDRESS, address
-    board.serve(app, key, "127.0.0.1", PORT, ROOT + board.PAGE, ROOT + board.RECORD)
+    board.serve(app, key, "127.0.0.1", PORT, ROOT + board.PAGE, ROOT + board.RECORD,
+                "127.0.0.1")
 
 
 app = desk.build({"store": ROOT + "/state", "config": None, "driven": False}, StdioPort())
-wifi.serve(app, Network(), Rooted(), None, lambda ms: None, web)
+wifi.serve(app, Network(), Rooted(), None, None, web, lambda: b"\x01\x02\x03\x04")
