@@ -27,6 +27,13 @@ ROW = ("home", 0, "[ssid] [password] [forget=1..1]",
 FIELDS = "forget:i name:w set:i net:w "
 
 
+def extend_home():
+    """Add the `home` verb and its fields to the protocol's tables, once (after `wifi`'s,
+    whose ssid and password it shares)."""
+    extend_protocol()
+    protocol.register(ROW, FIELDS)
+
+
 def make_name(unique_id):
     """The board's name from its unique id (bytes): NAME_PREFIX and four typable letters."""
     n = 0
@@ -87,8 +94,7 @@ class Home:
 
     def register(self, app, radio=None):
         """Give app the `home` verb."""
-        extend_protocol()  # ssid and password are the `wifi` verb's fields
-        protocol.register(ROW, FIELDS)
+        extend_home()
         self.radio = radio
         app.home = self
         app.VERBS = dict(app.VERBS)
