@@ -64,6 +64,10 @@ class BoardServer:
         self.edge = Edge(key)
         self.peak = 0  # the heap's high-water mark at the end of a request (hooks)
         self.radio = None  # a board's Wi-Fi (pegboard.radio), which frames() steps: follow()
+        # On the board's own network: phones' captive-portal probes are sent to the page
+        # (boardweb.routes) and the DNS responder answers every name with dns_address.
+        self.probing = False
+        self.dns_address = ADDRESS
         self.app = routes(self, hooks)
         self.push = Push(room, self.app)
 
@@ -77,6 +81,7 @@ class BoardServer:
     def moved(self, radio):
         """The radio changed network: the hosts and the joining address follow it."""
         self.hosts = radio.hosts(self.port) + list(self.also)
+        self.probing = radio.state == "own"
         where = radio.address or ADDRESS
         if radio.state == "home" and radio.name:
             where = radio.name + ".local"
@@ -140,10 +145,24 @@ class BoardServer:
             self.room.problem("the board's buttons: %r" % (e,))
         self.changed()
 
-    async def serve(self, host, port):
-        """Serve until the server is shut down."""
+    async def serve(self, host, port, dns=None):
+        """Serve until the server is shut down; dns: (host, port) where the own network's
+        DNS responder listens (boardweb.dns), answering with the board's address while
+        the board is on its own network (probing)."""
         ticking = asyncio.create_task(self.frames())
+        answering = None
+        if dns is not None:
+            from boardweb.dns import listen, responder
+
+            answering = asyncio.create_task(responder(listen(dns[0], dns[1]), self.own))
         try:
             await self.app.start_server(host=host, port=port)
         finally:
             ticking.cancel()
+            if answering is not None:
+                answering.cancel()
+
+    def own(self):
+        """The address the DNS responder answers with: the board's own network's, or None
+        off it."""
+        return self.dns_address if self.probing else None

@@ -4,7 +4,7 @@ drivers with its USB port on stdin/stdout, pegboard.wifi bringing it up over a f
 instead of the radio's address. Everything the board keeps (its state, its join details,
 its game record, the page's files) is under ROOT, as on its flash.
 
-    MICROPYPATH=firmware:MICRODOT micropython wifiboard.py ROOT PORT
+    MICROPYPATH=firmware:MICRODOT micropython wifiboard.py ROOT PORT [DNS_PORT]
 """
 
 import sys
@@ -17,6 +17,7 @@ from pegboard.stdio import StdioPort
 from pegboard.store import Files
 
 ROOT, PORT = sys.argv[1], int(sys.argv[2])
+DNS_PORT = int(sys.argv[3]) if len(sys.argv) > 3 else None  # the own network's responder
 
 
 class Rooted(Files):
@@ -70,7 +71,7 @@ class Network:
 def web(app, key, address):
     assert address == wifi.ADDRESS, address
     board.serve(app, key, "127.0.0.1", PORT, ROOT + board.PAGE, ROOT + board.RECORD,
-                "127.0.0.1")
+                "127.0.0.1", DNS_PORT)
 
 
 app = desk.build({"store": ROOT + "/state", "config": None, "driven": False}, StdioPort())
