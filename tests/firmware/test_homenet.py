@@ -88,3 +88,15 @@ def test_a_flash_failure_while_setting_changes_nothing():
     assert (m.kind, m.args["code"]) == ("err", "store_failed")
     files.fail = False
     assert rig.ask("home").args["set"] == 0
+
+
+def test_the_home_verb_and_its_fields_are_in_the_protocols_doc():
+    from support import FIRMWARE
+
+    from cribcore import protocol
+
+    homenet.extend_home()
+    doc = (FIRMWARE.parent / "docs" / "protocol.md").read_text()
+    assert "`home %s`" % protocol.usage("home") in doc
+    for name in homenet.FIELDS.split():
+        assert "`%s`" % name.split(":")[0] in doc
