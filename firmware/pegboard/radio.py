@@ -36,6 +36,12 @@ HOME = "home"
 OWN = "own"
 NONE = "none"
 
+# What the lights show for each state (pegboard.render.alert's patterns; docs/board.md,
+# "What the lights mean"): joining a quick blue blink on hole 1, the home network a green
+# flash on hole 1, the own network an amber double flash on hole 1, no Wi-Fi the red alert.
+LIGHTS = {JOINING: (1, (0, 2, 4, 6, 8, 10), 1), HOME: (2, (0,), 1), OWN: (3, (0, 2), 1),
+          NONE: True}
+
 ADDRESS = "192.168.4.1"
 NETMASK = "255.255.255.0"
 JOIN_MS = 20000  # the home network must give an address within this

@@ -19,13 +19,7 @@ network it is the router's choice, and the board's name (`cribbage-xxxx.local`) 
 None of this has met a real radio here (docs/boardweb.md, "What only a real radio shows").
 """
 
-from pegboard.radio import ADDRESS, HOME, JOINING, NETMASK, NONE, OWN, Radio, WifiError  # noqa: F401 - the radio's names, used from here too
-
-# What the lights show for each state (pegboard.render.alert's patterns; docs/board.md,
-# "What the lights mean"): joining a quick blue blink on hole 1, the home network a green
-# flash on hole 1, the own network an amber double flash on hole 1, no Wi-Fi the red alert.
-LIGHTS = {JOINING: (1, (0, 2, 4, 6, 8, 10), 1), HOME: (2, (0,), 1), OWN: (3, (0, 2), 1),
-          NONE: True}
+from pegboard.radio import ADDRESS, LIGHTS, NONE, Radio
 
 
 def serve(app, network=None, files=None, urandom=None, now_ms=None, web=None,

@@ -176,7 +176,8 @@ def test_the_pico_app_answers_every_verb_of_the_protocol_but_the_desks_and_only_
     assert desk == ["btn", "tick"]
     served = [v for v in verbs() if command(v)[1] & SERVES]  # their modules register them
     assert "games" in served
-    assert sorted(App.VERBS) == sorted(v for v in verbs() if v not in desk + served + ["wifi", "home"])
+    assert sorted(App.VERBS) == sorted(v for v in verbs()
+                                       if v not in desk + served + ["wifi", "home"])
     pico = Rig(desk_verbs=False).app
     assert pico.VERBS is App.VERBS and pico.desk == 0
     for name in ("driven", "pressed", "names", "_q_btn", "_q_tick", "_virtual"):

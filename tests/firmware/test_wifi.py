@@ -13,7 +13,7 @@ from support import FIRMWARE
 
 from cribcore import protocol
 from cribcore.protocol import decode
-from pegboard import joining, wifi
+from pegboard import joining, radio, wifi
 from pegboard.joining import TYPABLE, Joining, load, make, parse, problem, text
 from pegboard.render import ALERT
 
@@ -245,8 +245,8 @@ def test_serve_opens_the_access_point_and_hands_the_server_the_app_key_and_addre
     assert served == [(rig.app, details["key"], "192.168.4.1")]
     assert ("ap", "config", {"ssid": details["ssid"], "key": details["password"]}) in net.calls
     assert rig.ask("wifi").args["ssid"] == details["ssid"]
-    assert rig.app.radio.state == wifi.OWN
-    assert rig.app.renderer._alert == wifi.LIGHTS[wifi.OWN]
+    assert rig.app.radio.state == radio.OWN
+    assert rig.app.renderer._alert == radio.LIGHTS[radio.OWN]
 
 
 def test_with_a_home_network_set_the_board_joins_it_and_its_lights_follow():
@@ -257,13 +257,13 @@ def test_with_a_home_network_set_the_board_joins_it_and_its_lights_follow():
     assert rig.ask("home ssid=Kitchen password=home-password").args["set"] == 1
     rig2 = Rig(desk_verbs=False)  # the next start: the home network from flash
     assert serve(rig2, net, files, lambda app, key, address: served.append(address))
-    radio = rig2.app.radio
-    assert served == [None] and radio.state == wifi.JOINING and radio.name == name
-    assert rig2.app.renderer._alert == wifi.LIGHTS[wifi.JOINING]
+    on = rig2.app.radio
+    assert served == [None] and on.state == radio.JOINING and on.name == name
+    assert rig2.app.renderer._alert == radio.LIGHTS[radio.JOINING]
     net.now += 1500
-    radio.step(net.now)
-    assert (radio.state, radio.address) == (wifi.HOME, net.home_address)
-    assert rig2.app.renderer._alert == wifi.LIGHTS[wifi.HOME]
+    on.step(net.now)
+    assert (on.state, on.address) == (radio.HOME, net.home_address)
+    assert rig2.app.renderer._alert == radio.LIGHTS[radio.HOME]
     m = rig2.ask("home")
     assert (m.args["net"], m.args["address"], m.args["ssid"]) == ("home", net.home_address,
                                                                     "Kitchen")

@@ -12,7 +12,7 @@ import sys
 import desk
 from boardweb import board
 
-from pegboard import wifi
+from pegboard import radio, wifi
 from pegboard.stdio import StdioPort
 from pegboard.store import Files
 
@@ -58,7 +58,7 @@ class Wlan:
         pass
 
     def ifconfig(self, values=None):
-        return (wifi.ADDRESS, wifi.NETMASK, wifi.ADDRESS, wifi.ADDRESS)
+        return (wifi.ADDRESS, radio.NETMASK, wifi.ADDRESS, wifi.ADDRESS)
 
 
 class Network:
