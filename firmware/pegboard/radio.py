@@ -36,11 +36,11 @@ HOME = "home"
 OWN = "own"
 NONE = "none"
 
-# What the lights show for each state (pegboard.render.alert's patterns; docs/board.md,
-# "What the lights mean"): joining a quick blue blink on hole 1, the home network a green
-# flash on hole 1, the own network an amber double flash on hole 1, no Wi-Fi the red alert.
-LIGHTS = {JOINING: (1, (0, 2, 4, 6, 8, 10), 1), HOME: (2, (0,), 1), OWN: (3, (0, 2), 1),
-          NONE: True}
+# What the lights show for each state (pegboard.render.alert's patterns, red: (phases of
+# 150 ms lit in a 1600 ms cycle, holes); docs/board.md, "What the lights mean"): joining a
+# quick blink on hole 1, the home network one short flash on hole 1, the own network a
+# double flash on hole 1, no Wi-Fi the alert (three blinks on holes 1-3).
+LIGHTS = {JOINING: ((0, 2, 4, 6, 8, 10), 1), HOME: ((0,), 1), OWN: ((0, 2), 1), NONE: True}
 
 ADDRESS = "192.168.4.1"
 NETMASK = "255.255.255.0"

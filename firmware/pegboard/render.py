@@ -33,10 +33,6 @@ MARK_RGB = (255, 170, 90)  # warm white: every 5th hole
 SKUNK_RGB = (150, 0, 255)  # violet: the skunk and double-skunk lines
 GAME_RGB = (255, 255, 255)  # the game hole
 ALERT_RGB = (255, 0, 0)
-# The patterns on the first holes of every lane (alert()): (colour, the 150 ms phases of a
-# 1600 ms cycle that are lit, how many holes). SIGNAL_RGB's colours: red, blue, green, amber.
-SIGNAL_RGB = (ALERT_RGB, (0, 0, 255), (0, 255, 0), (255, 120, 0))
-ALERT = (0, (0, 2, 4), 3)  # a red triple blink on holes 1-3: a refused config, no Wi-Fi
 _TONES = (FRONT, BACK, GHOST, TALLY, MARK)  # per-lane tone order: index with _F, _B...
 _F, _B, _G, _T, _M = 0, 1, 2, 3, 4
 
@@ -118,7 +114,7 @@ class Renderer:
         self._flash = tone(GAME_RGB, FLASH)
         self._skunk = tone(SKUNK_RGB, MARK)
         self._game = tone(GAME_RGB, MARK)
-        self._signals = tuple([tone(rgb, FRONT) for rgb in SIGNAL_RGB])
+        self._red = tone(ALERT_RGB, FRONT)
         self._bri = bri
 
     def _bright(self, dim):
@@ -126,9 +122,11 @@ class Renderer:
         return max(1, bri >> IDLE_SHIFT) if dim else bri
 
     def alert(self, on):
-        """Show (or stop) a pattern on the first holes: True the red alert (ALERT), or a
-        pattern of its own (the Wi-Fi's: pegboard.wifi), False none."""
-        self._alert = ALERT if on is True else (on or False)
+        """Show (or stop) a red blink on the first holes: True the alert's (a bad config,
+        no Wi-Fi: three blinks on holes 1-3), or a pattern (phases of 150 ms lit in a
+        1600 ms cycle, holes) of its own (pegboard.radio.LIGHTS), False none. (Red only:
+        a colour a pattern cost the firmware's 96K heap test its margin.)"""
+        self._alert = on or False
         self._due = None
 
     def wake(self, now_ms):
@@ -224,11 +222,10 @@ class Renderer:
         else:
             self._compose(board, players, mode, pend, now_ms, dim)
         alert = self._alert
-        if alert and (now_ms % 1600) // 150 in alert[1]:
-            colour = self._signals[alert[0]]
+        if alert and (now_ms % 1600) // 150 in ((0, 2, 4) if alert is True else alert[0]):
             for lane in range(players):
-                for hole in range(1, alert[2] + 1):
-                    frame.paint(self.hole_led(lane, hole), colour)
+                for hole in range(1, 4 if alert is True else alert[1] + 1):
+                    frame.paint(self.hole_led(lane, hole), self._red)
         self._due = later(now_ms, self._wait)
         return frame.send(self.strip, self.config.leds, self.config.led_ma, self.budget_ma)
 

@@ -155,17 +155,18 @@ def test_each_wifi_state_has_a_pattern_of_its_own_on_the_first_holes():
     from renderkit import led, make, tone
 
     from pegboard.radio import LIGHTS
-    from pegboard.render import FRONT, SIGNAL_RGB
+    from pegboard.render import ALERT_RGB, FRONT
 
     assert len(set([repr(p) for p in LIGHTS.values()])) == len(LIGHTS)  # one each
+    red = tone(ALERT_RGB, FRONT)
     for state, pattern in LIGHTS.items():
         cfg, s, r, b = make()
         r.alert(pattern)
-        colour, phases, holes = pattern if pattern is not True else (0, (0, 2, 4), 3)
-        lit = tone(SIGNAL_RGB[colour], FRONT)
-        r.draw(b, None, 1600)  # phase 0: lit in every pattern
-        for lane in range(3):
-            assert [s[led(lane, h)] for h in range(1, holes + 1)] == [lit] * holes, state
-        assert s[led(0, holes + 1)] != lit
-        r.draw(b, None, 1600 + 150)  # phase 1: dark in every pattern
-        assert s[led(0, 1)] != lit, state
+        phases, holes = pattern if pattern is not True else ((0, 2, 4), 3)
+        for phase in range(10):
+            r.draw(b, None, 1600 + phase * 150)
+            lit = phase in phases
+            for lane in range(3):
+                for h in range(1, holes + 1):
+                    assert (s[led(lane, h)] == red) == lit, (state, phase, lane, h)
+            assert s[led(0, holes + 1)] != red

@@ -15,7 +15,6 @@ from cribcore import protocol
 from cribcore.protocol import decode
 from pegboard import joining, radio, wifi
 from pegboard.joining import TYPABLE, Joining, load, make, parse, problem, text
-from pegboard.render import ALERT
 
 
 def _rand(seed=1):
@@ -342,4 +341,4 @@ def test_a_board_whose_wifi_does_not_come_up_says_so_on_usb_and_in_its_lights(wh
     assert [w[0] for w in rig.app.warnings] == ["wifi"]
     # the alert's red blink on holes 1-3 (tests/board/test_render.py) is on: the same as a
     # refused config's (a pattern of its own cost the firmware's 96K heap test its margin)
-    assert rig.app.renderer._alert == ALERT
+    assert rig.app.renderer._alert is True
