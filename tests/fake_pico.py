@@ -145,6 +145,10 @@ class _Machine:
     Pin = _Pin
     Timer = _Timer
 
+    @staticmethod
+    def unique_id():
+        return b"\xe6\x61\x41\x04\x03\x2b\x5c\x2d"  # the flash chip's serial
+
 
 class _Strip:
     """pegboard.ws2812.WS2812: a pixel buffer that remembers its last write."""

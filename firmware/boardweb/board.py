@@ -14,6 +14,7 @@ choice) the games are kept in memory only.
 """
 
 PORT = 80
+DNS_PORT = 53
 PAGE = "/page"  # the page's gzipped files on flash (crib deploy writes them there)
 RECORD = "/games"  # the game record's folder on flash (beside /state and /wifi)
 
@@ -73,18 +74,32 @@ def _hex(data):
     return "".join(["%02x" % b for b in data])
 
 
-def serve(app, key, address, port=PORT, files=PAGE, record=RECORD):
-    """Serve the table on address:port for ever (the Pico 2 W's entry: pegboard.wifi);
-    files, record: the folders of the page and of the game record."""
+def serve(app, key, address, port=PORT, files=PAGE, record=RECORD, listen=None,
+          dns_port=DNS_PORT):
+    """Serve the table on port for ever (the Pico 2 W's entry: pegboard.wifi); files,
+    record: the folders of the page and of the game record. With a radio (app.radio,
+    pegboard.radio), on every interface (the home network's and the own network's) with
+    the Host names and the joining address of the network it is on (and address's), and
+    the DNS responder of its own network;
+    without one, on address alone. listen: where to listen instead (the tests' loopback);
+    dns_port: the DNS responder's (None: none)."""
     import asyncio
     import gc
 
+    radio = getattr(app, "radio", None)
     url = "http://%s/?k=%s" % (address, key) if port == PORT else \
         "http://%s:%d/?k=%s" % (address, port, key)
     usb = app.port
     try:
         server = build(app, key, url, files, record, hosts=(address, "%s:%d" % (address, port)))
+        if radio is not None:
+            server.follow(radio, port, server.hosts if address else ())
+        if listen is None:
+            listen = address if radio is None else "0.0.0.0"
         gc.collect()
-        asyncio.run(server.serve(address, port))
+        # The own network's DNS responder (boardweb.dns) on port 53 of every interface: it
+        # answers only while the board is on its own network (server.probing).
+        dns = (listen, dns_port) if radio is not None and dns_port else None
+        asyncio.run(server.serve(listen, port, dns))
     finally:
         app.port = usb  # the App as it was, for the loop that runs it next (pegboard.pico)

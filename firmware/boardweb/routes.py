@@ -21,6 +21,31 @@ GZ_TYPES = {"index.html": "text/html; charset=utf-8",
 NO_STORE = {"Cache-Control": "no-store"}
 BAD_REQUEST = "bad request: its head, or its Content-Length, could not be read"
 STREAM = {"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
+# The captive-portal probes a phone sends when it joins a network, under their own Host
+# names (Android, Apple, Windows), by path: on the board's own network (server.probing)
+# each is sent to the page, so the phone opens it by itself. Any other Host or path keeps
+# the rules (cribcore.web.rules: a foreign Host is 421, the game needs the key).
+PROBES = {
+    "/generate_204": ("connectivitycheck.gstatic.com", "clients3.google.com",
+                      "connectivitycheck.android.com", "www.google.com"),
+    "/gen_204": ("connectivitycheck.gstatic.com", "clients3.google.com", "www.google.com"),
+    "/hotspot-detect.html": ("captive.apple.com", "www.apple.com", "www.appleiphonecell.com"),
+    "/library/test/success.html": ("captive.apple.com", "www.apple.com"),
+    "/connecttest.txt": ("www.msftconnecttest.com",),
+    "/ncsi.txt": ("www.msftncsi.com",),
+    "/redirect": ("www.msftconnecttest.com",),
+}
+
+
+def probe(server, req):
+    """A phone's captive-portal probe on the board's own network: a redirect to the page
+    (its joining address, with the key); else None (the rules go on)."""
+    if not server.probing:
+        return None
+    hosts = PROBES.get(req.path)
+    if hosts is None or req.headers.get("Host") not in hosts:
+        return None
+    return Response("", 302, {"Location": server.join_url, "Cache-Control": "no-store"})
 
 
 def stored(server, req, name, kind, headers=None):
@@ -80,6 +105,9 @@ def routes(server, hooks=False):
 
     @app.before_request
     async def checked(req):
+        redirect = probe(server, req)
+        if redirect is not None:
+            return redirect
         given = req.args.get("k") or req.headers.get("X-Crib-Key")
         why = rules.refusal(req.method, req.path, req.headers.get, given, server.key,
                             server.hosts)
@@ -149,6 +177,11 @@ def routes(server, hooks=False):
     @app.post("/api/redo")
     async def redo(req):
         return server.act(req, "redo")
+
+    async def not_probing(req):  # a probe's path, off the own network (or with the key)
+        return Response("not found", 404)
+    for path in PROBES:  # routes, so that the rules run first (a route not found: 404)
+        app.get(path)(not_probing)
 
     if hooks:
         from boardweb.hooks import hooks as test_hooks

@@ -31,6 +31,7 @@ from cribcore.table.seats import Refused
 from cribcore.web.edge import Edge
 
 FRAME_MS = 10  # the App draws a frame this often
+ADDRESS = "192.168.4.1"  # the board's own network's (pegboard.radio.ADDRESS)
 ENOSPC = 28  # OSError: no space left on the device (the record's flash)
 STORAGE_FULL = ("the board's storage is full: this answer was not kept. Free space on its"
                 " flash (copy its games with `crib history import`, then remove old ones)"
@@ -62,8 +63,31 @@ class BoardServer:
         self.hosts = hosts
         self.edge = Edge(key)
         self.peak = 0  # the heap's high-water mark at the end of a request (hooks)
+        self.radio = None  # a board's Wi-Fi (pegboard.radio), which frames() steps: follow()
+        # On the board's own network: phones' captive-portal probes are sent to the page
+        # (boardweb.routes) and the DNS responder answers every name with dns_address.
+        self.probing = False
+        self.dns_address = ADDRESS
         self.app = routes(self, hooks)
         self.push = Push(room, self.app)
+
+    def follow(self, radio, port=80, also=()):
+        """Step radio in the loop, and answer to the Host names (and also's) and give the
+        joining address (by name on the home network) of the network it is on."""
+        self.radio, self.port, self.also = radio, port, tuple(also)
+        radio.listeners.append(self.moved)
+        self.moved(radio)
+
+    def moved(self, radio):
+        """The radio changed network: the hosts and the joining address follow it."""
+        self.hosts = radio.hosts(self.port) + list(self.also)
+        self.probing = radio.state == "own"
+        where = radio.address or ADDRESS
+        if radio.state == "home" and radio.name:
+            where = radio.name + ".local"
+        if self.port != 80:
+            where = "%s:%d" % (where, self.port)
+        self.join_url = "http://%s/?k=%s" % (where, self.key)
 
     def changed(self):
         """Wake every event stream: the room has a new state."""
@@ -106,6 +130,8 @@ class BoardServer:
         and every screen gets the state it made."""
         while True:
             self.board.tick()
+            if self.radio is not None:
+                self.radio.step(self.board.clock())
             if self.board.news:
                 self.news()
             await asyncio.sleep(FRAME_MS / 1000)
@@ -119,10 +145,24 @@ class BoardServer:
             self.room.problem("the board's buttons: %r" % (e,))
         self.changed()
 
-    async def serve(self, host, port):
-        """Serve until the server is shut down."""
+    async def serve(self, host, port, dns=None):
+        """Serve until the server is shut down; dns: (host, port) where the own network's
+        DNS responder listens (boardweb.dns), answering with the board's address while
+        the board is on its own network (probing)."""
         ticking = asyncio.create_task(self.frames())
+        answering = None
+        if dns is not None:
+            from boardweb.dns import listen, responder
+
+            answering = asyncio.create_task(responder(listen(dns[0], dns[1]), self.own))
         try:
             await self.app.start_server(host=host, port=port)
         finally:
             ticking.cancel()
+            if answering is not None:
+                answering.cancel()
+
+    def own(self):
+        """The address the DNS responder answers with: the board's own network's, or None
+        off it."""
+        return self.dns_address if self.probing else None

@@ -6,6 +6,7 @@ starts it with the heap capped):
     MICROPYPATH=firmware:MICRODOT micropython -X heapsize=256K -m boardweb.unix \\
         --port 8080 --key KEY --files DIR [--names Alice,Bob] [--target 121]
         [--dealer 0] [--join URL] [--hosts h1,h2] [--store DIR] [--hooks] [--suits]
+        [--dns-port N]
 
 --files DIR   the page's gzipped files (crib.web.assets.write) and qr.svg if made
 --names       the players (else the page asks); --target 61/121; --dealer a player
@@ -14,6 +15,9 @@ starts it with the heap capped):
 --suits       each show card asked by rank and suit (crib serve --suits); by default the
               show by ranks, as crib serve plays it
 --hooks       the tests' /test/board (pegs and lit LEDs) and /test/heap routes
+--dns-port N  as on the board's own network: a DNS responder on 127.0.0.1:N (UDP) that
+              answers every name with 127.0.0.1, and the phones' captive-portal probes
+              redirected to the page (boardweb.dns, boardweb.routes.PROBES)
 Prints `serving PORT` when it listens; exit status 2 for bad arguments.
 """
 
@@ -24,9 +28,10 @@ if hasattr(gc, "threshold"):
     gc.threshold(32768)  # collect often enough that garbage never spreads over the heap
 
 USAGE = ("usage: boardweb.unix --port N --key KEY --files DIR [--names A,B] [--target N]"
-         " [--dealer N] [--join URL] [--hosts H,...] [--store DIR] [--hooks] [--suits]")
+         " [--dealer N] [--join URL] [--hosts H,...] [--store DIR] [--hooks] [--suits]"
+         " [--dns-port N]")
 VALUED = ("--port", "--key", "--files", "--names", "--target", "--dealer", "--join",
-          "--hosts", "--store")
+          "--hosts", "--store", "--dns-port")
 
 
 def parse_args(argv):
@@ -46,7 +51,7 @@ def parse_args(argv):
     for need in ("port", "key", "files"):
         if need not in opts:
             raise ValueError("--%s is needed" % need)
-    for name in ("port", "target", "dealer"):
+    for name in ("port", "target", "dealer", "dns-port"):
         if name in opts:
             opts[name] = int(opts[name])
     return opts
@@ -82,9 +87,13 @@ def main(argv):
     import asyncio
 
     server = make(opts)
+    dns = None
+    if "dns-port" in opts:
+        server.probing, server.dns_address = True, "127.0.0.1"
+        dns = ("127.0.0.1", opts["dns-port"])
     gc.collect()
     print("serving %d" % opts["port"])
-    asyncio.run(server.serve("127.0.0.1", opts["port"]))
+    asyncio.run(server.serve("127.0.0.1", opts["port"], dns))
     return 0
 
 

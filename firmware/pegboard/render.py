@@ -122,8 +122,11 @@ class Renderer:
         return max(1, bri >> IDLE_SHIFT) if dim else bri
 
     def alert(self, on):
-        """Show (or stop) the red blink pattern of a bad config."""
-        self._alert = bool(on)
+        """Show (or stop) a red blink on the first holes: True the alert's (a bad config,
+        no Wi-Fi: three blinks on holes 1-3), or a pattern (phases of 150 ms lit in a
+        1600 ms cycle, holes) of its own (pegboard.radio.LIGHTS), False none. (Red only:
+        a colour a pattern cost the firmware's 96K heap test its margin.)"""
+        self._alert = on or False
         self._due = None
 
     def wake(self, now_ms):
@@ -218,9 +221,10 @@ class Renderer:
             self._compose_setup(choice)
         else:
             self._compose(board, players, mode, pend, now_ms, dim)
-        if self._alert and (now_ms % 1600) // 150 in (0, 2, 4):
+        alert = self._alert
+        if alert and (now_ms % 1600) // 150 in ((0, 2, 4) if alert is True else alert[0]):
             for lane in range(players):
-                for hole in (1, 2, 3):
+                for hole in range(1, 4 if alert is True else alert[1] + 1):
                     frame.paint(self.hole_led(lane, hole), self._red)
         self._due = later(now_ms, self._wait)
         return frame.send(self.strip, self.config.leds, self.config.led_ma, self.budget_ma)

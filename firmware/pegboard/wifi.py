@@ -1,69 +1,29 @@
-"""A board with Wi-Fi (a Pico 2 W): open its own access point, then serve the table on it.
+"""A board with Wi-Fi (a Pico 2 W): its networks (pegboard.radio), then the table served.
 
 pegboard.pico calls serve(app, web=...) once the app is built, where this module is on
 the flash (`crib deploy` ships it to a board with Wi-Fi alone), with the web server's
-entry that main.py found (boardweb.serve, or None). It reads the
-join details (pegboard.joining: made once, kept on flash), gives the app the `wifi` verb,
-opens the access point (AccessPoint, over MicroPython's network module; tests give it a
-fake) and hands the app, the page key and the address to the board's web server, which
-steps the app from then on. If the access point does not open, or no server is on the
-flash, or the server cannot start or stops, the board says why (`evt warn code=wifi`) and
-runs as a plain Pico: USB and the buttons keep working.
+entry that main.py found (boardweb.serve, or None). It reads the join details of the
+board's own network (pegboard.joining: made once, kept on flash) and its name and home
+network (pegboard.homenet), gives the app the `wifi` and `home` verbs, starts the radio
+(pegboard.radio.Radio over MicroPython's network module; tests give it a fake: the home
+network when one is set, else the board's own at ADDRESS) and hands the app, the page key
+and the address (None while joining) to the board's web server, which steps the app and
+the radio from then on (app.radio) and follows its address. The lights show the radio's
+state (LIGHTS). If the radio does not start, or no server is on the flash, or the server
+cannot start or stops, the board says why (`evt warn code=wifi`) and runs as a plain
+Pico: USB and the buttons keep working.
 
-The address is fixed: ADDRESS, the access point's own (192.168.4.1 is also the default of
-the Pico W family's driver, cyw43, whose DHCP server hands phones 192.168.4.x); open()
-sets it when the interface reports another and refuses to go on if it still differs. The
-station interface is switched off, so the access point is the board's only network
-interface, and the server is given ADDRESS to listen on, not 0.0.0.0: only a phone that
-joined the board's network with its WPA2 password reaches the page. None of this has met
-a real radio here (docs/board.md, "Play without a computer").
+On the own network the address is fixed: ADDRESS (192.168.4.1, also the default of the
+Pico W family's driver, cyw43, whose DHCP server hands phones 192.168.4.x). On the home
+network it is the router's choice, and the board's name (`cribbage-xxxx.local`) finds it.
+None of this has met a real radio here (docs/boardweb.md, "What only a real radio shows").
 """
 
-ADDRESS = "192.168.4.1"
-NETMASK = "255.255.255.0"
-UP_MS = 5000  # the access point must be up within this
-POLL_MS = 50
+from pegboard.radio import ADDRESS, LIGHTS, NONE, Radio
 
 
-class WifiError(OSError):
-    """The access point did not open."""
-
-
-class AccessPoint:
-    """The board's access point over a network module (MicroPython's `network`: WLAN,
-    AP_IF, STA_IF) and a sleep_ms (time.sleep_ms)."""
-
-    def __init__(self, network, sleep_ms):
-        self.network = network
-        self.sleep_ms = sleep_ms
-        self.wlan = None
-
-    def open(self, ssid, password):
-        """Open the access point named ssid with the WPA2 password; its address (ADDRESS).
-        WifiError if it does not come up, or at another address."""
-        net = self.network
-        net.WLAN(net.STA_IF).active(False)  # no station: the access point is the only way in
-        ap = self.wlan = net.WLAN(net.AP_IF)
-        ap.active(False)
-        # Name and key before activating: set after, a Pico W's access point came up open
-        # (micropython/micropython#8858). With a key, cyw43 uses WPA2-AES (its default).
-        ap.config(ssid=ssid, key=password)
-        ap.active(True)
-        waited = 0
-        while not ap.active():
-            if waited >= UP_MS:
-                raise WifiError("the access point did not come up within %d ms" % UP_MS)
-            self.sleep_ms(POLL_MS)
-            waited += POLL_MS
-        if ap.ifconfig()[0] != ADDRESS:
-            ap.ifconfig((ADDRESS, NETMASK, ADDRESS, ADDRESS))
-        got = ap.ifconfig()[0]
-        if got != ADDRESS:
-            raise WifiError("the access point is at %s, not %s" % (got, ADDRESS))
-        return got
-
-
-def serve(app, network=None, files=None, urandom=None, sleep_ms=None, web=None):
+def serve(app, network=None, files=None, urandom=None, now_ms=None, web=None,
+          unique_id=None):
     """Run the Wi-Fi board: the details, the `wifi` verb, the access point, then the server
     web(app, key, address) (never returns; boardweb.serve, which the board's main.py finds
     and passes: this package knows nothing of boardweb, which imports it). False when the
@@ -81,22 +41,35 @@ def serve(app, network=None, files=None, urandom=None, sleep_ms=None, web=None):
     if warning:
         app.warn("wifi", warning)
     Joining(files, urandom, details, ADDRESS).register(app)
+    from pegboard.homenet import Home
+
+    if unique_id is None:
+        from machine import unique_id  # type: ignore[import-not-found]
+    home = Home(files, unique_id())
+    if home.warning:
+        app.warn("wifi", home.warning)
+    home.register(app)
     if web is None:
         app.warn("wifi", "no web server (boardweb.serve) on the flash: play over USB")
         app.renderer.alert(True)  # and its lights say so (docs/board.md)
         return False
-    try:
-        if network is None:
+    if network is None:
+        try:
             import network  # type: ignore[import-not-found]
-        if sleep_ms is None:
-            from time import sleep_ms
-        address = AccessPoint(network, sleep_ms).open(details["ssid"], details["password"])
-    except Exception as e:  # noqa: BLE001 - no radio, a driver error: play over USB instead
-        app.warn("wifi", "the access point did not open: %r" % (e,))
-        app.renderer.alert(True)  # and its lights say so (docs/board.md)
+        except ImportError as e:
+            network = e
+    radio = Radio(network, (details["ssid"], details["password"]), home.network, home.name)
+    home.radio = radio
+    radio.listeners.append(lambda r: app.renderer.alert(LIGHTS[r.state]))
+    if now_ms is None:
+        from time import ticks_ms as now_ms
+    radio.start(now_ms())
+    if radio.state == NONE:
+        app.warn("wifi", "the access point did not open: %s" % radio.why)
         return False
+    app.radio = radio  # the server steps it (boardweb.server) and follows its address
     try:
-        web(app, details["key"], address)
+        web(app, details["key"], radio.address)
     except Exception as e:  # noqa: BLE001 - it could not listen, or failed: USB it is
         # Not a restart (pegboard.pico's way with faults): a server that fails as it starts
         # would fail again at every restart, and USB (deploy's way in) would never answer.

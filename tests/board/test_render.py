@@ -152,3 +152,4 @@ def test_renderer_reads_only_lanes_it_has():
     b.peg(3, 5)
     settle(r, b, 0)
     assert shows(s, marks(3))
+

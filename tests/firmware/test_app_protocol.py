@@ -176,14 +176,16 @@ def test_the_pico_app_answers_every_verb_of_the_protocol_but_the_desks_and_only_
     assert desk == ["btn", "tick"]
     served = [v for v in verbs() if command(v)[1] & SERVES]  # their modules register them
     assert "games" in served
-    assert sorted(App.VERBS) == sorted(v for v in verbs() if v not in desk + served + ["wifi"])
+    assert sorted(App.VERBS) == sorted(v for v in verbs()
+                                       if v not in desk + served + ["wifi", "home"])
     pico = Rig(desk_verbs=False).app
     assert pico.VERBS is App.VERBS and pico.desk == 0
     for name in ("driven", "pressed", "names", "_q_btn", "_q_tick", "_virtual"):
         assert not hasattr(pico, name), name
-    # (pegboard.joining's wifi and gamelines' games, which only a board with Wi-Fi adds,
-    # left out)
-    assert sorted(Rig().app.VERBS) == sorted(v for v in verbs() if v not in served + ["wifi"])
+    # (pegboard.joining's wifi, homenet's home and gamelines' games, which only a board
+    # with Wi-Fi adds, left out)
+    assert sorted(Rig().app.VERBS) == sorted(v for v in verbs()
+                                             if v not in served + ["wifi", "home"])
     for verb, run in App.VERBS.items():  # each to its own method
         assert run.__name__.endswith("_" + verb), verb
 

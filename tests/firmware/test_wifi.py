@@ -6,13 +6,14 @@ import random
 
 import pytest
 from apprig import Files, PowerCut, Rig
+from board.fakenet import FakeNetwork
 from hypothesis import given
 from hypothesis import strategies as st
 from support import FIRMWARE
 
 from cribcore import protocol
 from cribcore.protocol import decode
-from pegboard import joining, wifi
+from pegboard import joining, radio, wifi
 from pegboard.joining import TYPABLE, Joining, load, make, parse, problem, text
 
 
@@ -226,90 +227,47 @@ def test_extending_the_protocol_is_done_once():
         assert "`%s`" % name.split(":")[0] in doc
 
 
-# -- the access point ----------------------------------------------------------------------
+# -- the radio and the server (pegboard.radio's own tests: tests/board/test_radio.py) ----
 
-class FakeWlan:
-    def __init__(self, net, kind):
-        self.net, self.kind = net, kind
-        self.on = False
-        self.address = net.address
-
-    def active(self, on=None):
-        if on is None:
-            if self.on and self.net.slow > 0:
-                self.net.slow -= 1
-                return False
-            return self.on
-        self.net.calls.append((self.kind, "active", bool(on)))
-        self.on = bool(on)
-
-    def config(self, **kw):
-        self.net.calls.append((self.kind, "config", kw))
-
-    def ifconfig(self, values=None):
-        if values is None:
-            return (self.address, "255.255.255.0", self.address, self.address)
-        self.net.calls.append((self.kind, "ifconfig", values))
-        if self.net.settable:
-            self.address = values[0]
+UID = b"\xe6\x61\x41\x04\x03\x2b\x5c\x2d"
 
 
-class FakeNetwork:
-    STA_IF, AP_IF = 0, 1
-
-    def __init__(self, address="192.168.4.1", settable=True, slow=0):
-        self.address, self.settable, self.slow = address, settable, slow
-        self.calls = []
-        self.sleeps = 0
-
-    def WLAN(self, kind):
-        return FakeWlan(self, "ap" if kind == self.AP_IF else "sta")
-
-    def sleep_ms(self, ms):
-        self.sleeps += ms
-
-
-def test_the_access_point_opens_with_wpa2_details_before_it_starts():
-    net = FakeNetwork()
-    address = wifi.AccessPoint(net, net.sleep_ms).open("Cribbage-ABCD", "abcd-efgh-jkmn")
-    assert address == "192.168.4.1"
-    assert net.calls == [("sta", "active", False), ("ap", "active", False),
-                         ("ap", "config", {"ssid": "Cribbage-ABCD", "key": "abcd-efgh-jkmn"}),
-                         ("ap", "active", True)]
-
-
-def test_the_address_is_set_when_the_driver_reports_another():
-    net = FakeNetwork(address="10.0.0.1")
-    assert wifi.AccessPoint(net, net.sleep_ms).open("n", "password") == "192.168.4.1"
-    assert ("ap", "ifconfig", ("192.168.4.1", "255.255.255.0", "192.168.4.1",
-                               "192.168.4.1")) in net.calls
-
-
-def test_an_address_that_will_not_be_set_is_an_error():
-    net = FakeNetwork(address="10.0.0.1", settable=False)
-    with pytest.raises(wifi.WifiError, match="10.0.0.1"):
-        wifi.AccessPoint(net, net.sleep_ms).open("n", "password")
-
-
-def test_a_slow_access_point_is_waited_for_and_one_that_never_comes_up_is_an_error():
-    net = FakeNetwork(slow=3)
-    assert wifi.AccessPoint(net, net.sleep_ms).open("n", "password") == "192.168.4.1"
-    assert net.sleeps == 3 * wifi.POLL_MS
-    net = FakeNetwork(slow=10 ** 6)
-    with pytest.raises(wifi.WifiError, match="did not come up"):
-        wifi.AccessPoint(net, net.sleep_ms).open("n", "password")
-    assert net.sleeps == wifi.UP_MS
+def serve(rig, net, files, web, uid=UID):
+    return wifi.serve(rig.app, net, files, _rand(), lambda: net.now, web, lambda: uid)
 
 
 def test_serve_opens_the_access_point_and_hands_the_server_the_app_key_and_address():
     rig = Rig(desk_verbs=False)
     net, files, served = FakeNetwork(), Files(), []
-    assert wifi.serve(rig.app, net, files, _rand(), net.sleep_ms,
-                      lambda app, key, address: served.append((app, key, address)))
+    assert serve(rig, net, files, lambda app, key, address: served.append((app, key, address)))
     details = parse(files.read(joining.FILE))
     assert served == [(rig.app, details["key"], "192.168.4.1")]
     assert ("ap", "config", {"ssid": details["ssid"], "key": details["password"]}) in net.calls
     assert rig.ask("wifi").args["ssid"] == details["ssid"]
+    assert rig.app.radio.state == radio.OWN
+    assert rig.app.renderer._alert == radio.LIGHTS[radio.OWN]
+
+
+def test_with_a_home_network_set_the_board_joins_it_and_its_lights_follow():
+    rig = Rig(desk_verbs=False)
+    net, files, served = FakeNetwork(join_ms=1000), Files(), []
+    assert serve(rig, net, files, lambda *a: None)
+    name = rig.ask("home").args["name"]
+    assert rig.ask("home ssid=Kitchen password=home-password").args["set"] == 1
+    rig2 = Rig(desk_verbs=False)  # the next start: the home network from flash
+    assert serve(rig2, net, files, lambda app, key, address: served.append(address))
+    on = rig2.app.radio
+    assert served == [None] and on.state == radio.JOINING and on.name == name
+    assert rig2.app.renderer._alert == radio.LIGHTS[radio.JOINING]
+    net.now += 1500
+    on.step(net.now)
+    assert (on.state, on.address) == (radio.HOME, net.home_address)
+    assert rig2.app.renderer._alert == radio.LIGHTS[radio.HOME]
+    m = rig2.ask("home")
+    assert (m.args["net"], m.args["address"], m.args["ssid"]) == ("home", net.home_address,
+                                                                    "Kitchen")
+    assert "home-password" not in "".join(x.decode() if isinstance(x, bytes) else x
+                                          for x in rig2.port.take())
 
 
 def _fails(error):
@@ -329,7 +287,7 @@ def test_with_no_access_point_or_no_server_the_board_plays_on_usb_and_says_why(w
     served = []
     run = _fails(web) if isinstance(web, BaseException) else \
         (lambda *a: served.append(a)) if web else None
-    assert wifi.serve(rig.app, net, Files(), _rand(), net.sleep_ms, run) is False
+    assert serve(rig, net, Files(), run) is False
     assert served == []
     rig.step()
     warn = [decode(x) for x in rig.port.take() if x.startswith("evt warn")]
@@ -360,9 +318,10 @@ def test_a_server_that_cannot_listen_gives_the_app_its_usb_port_back(monkeypatch
     assert rig.ask("peg p=0 n=2").args["p0"] == (0, 2)
 
 
-class _Radio(FakeNetwork):
-    def WLAN(self, kind):
-        raise OSError("no radio")
+def _radio():
+    net = FakeNetwork()
+    net.broken = True
+    return net
 
 
 @pytest.mark.parametrize("why", ["no server", "no radio", "server fails"])
@@ -376,9 +335,9 @@ def test_a_board_whose_wifi_does_not_come_up_says_so_on_usb_and_in_its_lights(wh
         raise AssertionError("not served without an access point")
 
     assert rig.app.renderer._alert is False
-    net = _Radio() if why == "no radio" else FakeNetwork()
+    net = _radio() if why == "no radio" else FakeNetwork()
     web = {"no server": None, "no radio": idle, "server fails": failing}[why]
-    assert wifi.serve(rig.app, net, Files(), _rand(), net.sleep_ms, web) is False
+    assert serve(rig, net, Files(), web) is False
     assert [w[0] for w in rig.app.warnings] == ["wifi"]
     # the alert's red blink on holes 1-3 (tests/board/test_render.py) is on: the same as a
     # refused config's (a pattern of its own cost the firmware's 96K heap test its margin)

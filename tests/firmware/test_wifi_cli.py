@@ -11,6 +11,7 @@ from link.rig import FakePeer
 from crib.cli import main
 from crib.hardware.card import Details
 from pegboard import joining, wifi
+from pegboard.homenet import Home
 from pegboard.joining import Joining, load
 
 
@@ -24,6 +25,7 @@ class Board:
         if with_wifi:
             details, _ = load(self.files, _urandom)
             Joining(self.files, _urandom, details, wifi.ADDRESS).register(self.rig.app)
+            Home(self.files, b"\x05\x06\x07\x08").register(self.rig.app)
         self.peer = FakePeer(self.reply)
         self.url = self.peer.url
 
@@ -106,3 +108,52 @@ def test_the_card_reads_its_details_from_the_board(capsys, board, tmp_path):
     code, out, _ = run(capsys, ["hardware", "card", "--port", board.url, "--out",
                                 str(tmp_path)])
     assert code == 0 and (tmp_path / "card.png").exists() and (tmp_path / "card.pdf").exists()
+
+
+# -- the home network ------------------------------------------------------------------------
+
+def test_wifi_prints_the_name_and_the_home_network(capsys, board):
+    code, out, _ = run(capsys, ["board", "--port", board.url, "wifi"])
+    name = board.rig.app.home.name
+    assert code == 0 and "name      %s.local" % name in out
+    assert "home      none set" in out
+
+
+def test_join_sets_the_home_network_and_never_prints_its_password(capsys, board):
+    code, out, err = run(capsys, ["board", "--port", board.url, "wifi", "--join", "Our house",
+                                  "--password", "secret-words"])
+    assert code == 0, err
+    assert "home      Our house (password set)" in out and "secret-words" not in out
+    assert board.rig.app.home.network == ("Our house", "secret-words")
+    assert Home(board.files, b"").network == ("Our house", "secret-words")  # on flash
+    code, out, _ = run(capsys, ["board", "--port", board.url, "--json", "wifi"])
+    got = json.loads(out)["home"]
+    assert (got["ssid"], got["set"], got["name"]) == ("Our house", 1, board.rig.app.home.name)
+    code, out, _ = run(capsys, ["board", "--port", board.url, "wifi", "--forget"])
+    assert code == 0 and "none set" in out and board.rig.app.home.network is None
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--join", "Our house", "--password", "short"], "WPA2"),
+    (["--join", "x" * 33, "--password", "secret-words"], "1 to 32"),
+    (["--join", "Our house"], "--password"),  # no terminal to ask it at
+    (["--join", "Our house", "--forget"], "one or the other"),
+    (["--join", "Our house", "--password", "secret-words", "--new-key"], "--new-key"),
+])
+def test_bad_joins_are_refused_with_a_sentence_and_change_nothing(capsys, board, argv, words):
+    code, _, err = run(capsys, ["board", "--port", board.url, "wifi"] + argv)
+    assert code != 0 and words in err
+    assert board.rig.app.home.network is None
+    assert Home(board.files, b"").network is None
+
+
+def test_join_asks_the_password_at_a_terminal(capsys, board, monkeypatch):
+    import getpass
+
+    from crib.env import Env
+
+    monkeypatch.setattr(Env, "interactive", lambda self: True)
+    monkeypatch.setattr(getpass, "getpass", lambda prompt: "asked-password")
+    code, out, _ = run(capsys, ["board", "--port", board.url, "wifi", "--join", "Our house"])
+    assert code == 0
+    assert board.rig.app.home.network == ("Our house", "asked-password")

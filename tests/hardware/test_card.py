@@ -183,3 +183,32 @@ def test_without_a_board_the_hints_are_options_crib_hardware_card_has(capsys, mo
     named = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", err))
     assert named and named <= known, (named - known, err)
     assert {"--port", "--ssid", "--password", "--key"} <= named and "no Pico found" in err
+
+
+NAMED = card.Details("Cribbage-7KQX", "k7m2-p9qx-4hvt", "Jd2_x0Q9mX4b-Pqo3TzUa1",
+                     name="cribbage-7qx2", home="Our house")
+
+
+def test_a_board_with_a_name_gives_the_page_by_name_and_its_codes_decode():
+    assert NAMED.page_url() == "http://cribbage-7qx2.local/?k=Jd2_x0Q9mX4b-Pqo3TzUa1"
+    assert decoded(Image.open(BytesIO(card.png(NAMED)))) == sorted(
+        [NAMED.join_payload(), NAMED.page_url()])
+    assert decoded(pdf_drawing(card.pdf(NAMED, compress=False))) == sorted(
+        [NAMED.join_payload(), NAMED.page_url()])
+    texts = [it.text for it in card.items(NAMED) if it.kind == "text"]
+    assert "cribbage-7qx2.local" in texts and "at home on Our house" in texts
+    for it in card.items(NAMED):
+        assert it.y + it.size <= card.HEIGHT - 1
+
+
+def test_without_a_home_network_the_card_says_the_boards_own():
+    d = card.Details("Cribbage-7KQX", "k7m2-p9qx-4hvt", "Jd2_x0Q9mX4b-Pqo3TzUa1",
+                     name="cribbage-7qx2")
+    texts = [it.text for it in card.items(d) if it.kind == "text"]
+    assert "on the board's Wi-Fi (1)" in texts
+
+
+def test_a_bad_name_is_refused():
+    with pytest.raises(HardwareError):
+        card.Details("Cribbage-7KQX", "k7m2-p9qx-4hvt", "Jd2_x0Q9mX4b-Pqo3TzUa1",
+                     name="evil.example")

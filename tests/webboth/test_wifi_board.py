@@ -26,7 +26,7 @@ TARGET = 61
 class WifiBoard:
     """The board as a process: its USB lines (usb(), said()) and its page (client())."""
 
-    def __init__(self, root):
+    def __init__(self, root, dns_port=None):
         self.root = root
         self.port = free_port()
         self.url = "http://127.0.0.1:%d" % self.port
@@ -35,8 +35,8 @@ class WifiBoard:
             [".frozen", str(firmware_dir()), microdot_dir()]))
         self.proc = subprocess.Popen(
             [micropython(), "-X", "heapsize=" + HEAP, os.path.join(HERE, "wifiboard.py"),
-             str(root), str(self.port)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, env=env)
+             str(root), str(self.port)] + ([str(dns_port)] if dns_port else []),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
         threading.Thread(target=self._read, daemon=True).start()
         self.seen = []
 
@@ -195,3 +195,36 @@ def test_usb_buttons_and_the_page_share_the_board_and_a_cut_loses_nothing(root):
     finally:
         if board.proc.poll() is None:
             board.cut()
+
+
+def test_on_its_own_network_the_board_answers_dns_and_sends_probes_to_the_page(root):
+    """pegboard.wifi's radio on the own network (no home network set), boardweb.serve's
+    DNS responder and probe routes following it: real UDP and HTTP on loopback."""
+    import socket
+    import struct
+
+    from crib.web.unixboard import free_udp_port
+
+    dns_port = free_udp_port()
+    board = WifiBoard(root, dns_port)
+    try:
+        key = board.usb("wifi").args["key"]
+        c = board.client(key)
+        home = board.usb("home")
+        assert (home.args["net"], home.args["address"]) == ("own", "192.168.4.1")
+        assert home.args["name"].startswith("cribbage-")
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.settimeout(20)
+            sock.sendto(struct.pack(">HHHHHH", 99, 0x0100, 1, 0, 0, 0)
+                        + b"\x07captive\x05apple\x03com\x00\x00\x01\x00\x01",
+                        ("127.0.0.1", dns_port))
+            reply = sock.recv(512)
+        assert reply[:2] == b"\x00\x63" and reply[-4:] == bytes([192, 168, 4, 1])
+        r = c.get("/hotspot-detect.html", headers={"Host": "captive.apple.com"})
+        assert r.status_code == 302
+        # the page by the own network's address (here with the tests' port)
+        assert r.headers["location"] == "http://192.168.4.1:%d/?k=%s" % (board.port, key)
+        assert c.get("/hotspot-detect.html", headers={"Host": "elsewhere.example"}
+                     ).status_code == 421
+    finally:
+        board.cut()

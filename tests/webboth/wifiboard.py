@@ -4,7 +4,7 @@ drivers with its USB port on stdin/stdout, pegboard.wifi bringing it up over a f
 instead of the radio's address. Everything the board keeps (its state, its join details,
 its game record, the page's files) is under ROOT, as on its flash.
 
-    MICROPYPATH=firmware:MICRODOT micropython wifiboard.py ROOT PORT
+    MICROPYPATH=firmware:MICRODOT micropython wifiboard.py ROOT PORT [DNS_PORT]
 """
 
 import sys
@@ -12,11 +12,12 @@ import sys
 import desk
 from boardweb import board
 
-from pegboard import wifi
+from pegboard import radio, wifi
 from pegboard.stdio import StdioPort
 from pegboard.store import Files
 
 ROOT, PORT = sys.argv[1], int(sys.argv[2])
+DNS_PORT = int(sys.argv[3]) if len(sys.argv) > 3 else None  # the own network's responder
 
 
 class Rooted(Files):
@@ -33,10 +34,20 @@ class Rooted(Files):
 
 
 class Wlan:
-    """The radio's interface, as a driver that works answers."""
+    """The radio's interface, as a driver that works answers (no home network is set
+    here: the board opens its own)."""
 
     def __init__(self):
         self.on = False
+
+    def status(self):
+        return 0
+
+    def isconnected(self):
+        return False
+
+    def disconnect(self):
+        pass
 
     def active(self, on=None):
         if on is None:
@@ -47,7 +58,7 @@ class Wlan:
         pass
 
     def ifconfig(self, values=None):
-        return (wifi.ADDRESS, wifi.NETMASK, wifi.ADDRESS, wifi.ADDRESS)
+        return (wifi.ADDRESS, radio.NETMASK, wifi.ADDRESS, wifi.ADDRESS)
 
 
 class Network:
@@ -59,8 +70,9 @@ class Network:
 
 def web(app, key, address):
     assert address == wifi.ADDRESS, address
-    board.serve(app, key, "127.0.0.1", PORT, ROOT + board.PAGE, ROOT + board.RECORD)
+    board.serve(app, key, "127.0.0.1", PORT, ROOT + board.PAGE, ROOT + board.RECORD,
+                "127.0.0.1", DNS_PORT)
 
 
 app = desk.build({"store": ROOT + "/state", "config": None, "driven": False}, StdioPort())
-wifi.serve(app, Network(), Rooted(), None, lambda ms: None, web)
+wifi.serve(app, Network(), Rooted(), None, None, web, lambda: b"\x01\x02\x03\x04")

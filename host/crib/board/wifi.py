@@ -1,12 +1,14 @@
 """A board with Wi-Fi's join details over the link: the protocol's `wifi` verb (network
-name, WPA2 password, page key, address), reported or changed. `crib board wifi` and
-`crib hardware card` read them here."""
+name, WPA2 password, page key, address), reported or changed; and its `home` verb (the
+board's name, its home network, never its password back, the network it is on and its
+address there). `crib board wifi` and `crib hardware card` read them here."""
 
 from __future__ import annotations
 
 from crib.board.link import BoardRefused, Link
 from crib.errors import CribError
 from cribcore.protocol import MAX_LINE, ProtocolError, encode
+from pegboard.homenet import extend_home
 from pegboard.joining import check_password, check_ssid, extend_protocol
 
 FIELDS = ("ssid", "password", "key", "address")
@@ -58,3 +60,40 @@ def details(link: Link, ssid: str | None = None, password: str | None = None,
             raise BadDetails(str(e)) from None
     assert reply is not None
     return {k: reply.args[k] for k in FIELDS}
+
+
+HOME_FIELDS = ("name", "ssid", "set", "net", "address")
+
+
+def home(link: Link, ssid: str | None = None, password: str | None = None,
+         forget: bool = False) -> dict:
+    """{name, ssid (None when no home network is set), set, net, address} as the board has
+    them, after the change given: join ssid with password, or forget the home network.
+    NoWifi on a board without them (older firmware, a plain Pico), BadDetails for a
+    refused change (nothing changed)."""
+    if ssid is not None:
+        why = check_ssid(ssid) or check_password(password)
+        if why:
+            raise BadDetails(why)
+    extend_home()
+    args: dict = {}
+    if ssid is not None:
+        args = {"ssid": ssid, "password": password}
+    elif forget:
+        args = {"forget": 1}
+    try:
+        encode("home", **args)
+    except ProtocolError as e:
+        raise BadDetails("cannot send the home network: %s (a protocol line is at most %d "
+                         "characters)" % (e, MAX_LINE)) from None
+    try:
+        reply = link.request("home", **args)
+    except BoardRefused as e:
+        if e.code in ("unknown_verb", "desk_only"):
+            raise NoWifi("this board cannot join a home network (a plain Pico, or firmware "
+                         "before it: `crib deploy` brings it)") from None
+        raise BadDetails(str(e)) from None
+    out = {k: reply.args.get(k) for k in HOME_FIELDS}
+    if out["address"] == "-":
+        out["address"] = None
+    return out

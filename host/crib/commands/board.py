@@ -55,9 +55,13 @@ def add_arguments(parser: ArgumentParser) -> None:
     p = action("wifi", "a board with Wi-Fi: its network, password and page (and their QR "
                        "codes' text); change them")
     p.add_argument("--name", help="a new network name (1 to 32 printable ASCII characters)")
-    p.add_argument("--password", help="a new WPA2 password (8 to 63 printable ASCII)")
+    p.add_argument("--password", help="a new WPA2 password (8 to 63 printable ASCII); "
+                   "with --join, the home network's (asked when not given)")
     p.add_argument("--new-key", action="store_true",
                    help="a new page key: the old page address stops working")
+    p.add_argument("--join", metavar="SSID", help="the home network the board joins at its "
+                   "next start (its own network stays the fallback)")
+    p.add_argument("--forget", action="store_true", help="forget the home network")
 
 
 def run(args: Namespace, env: Env):
@@ -243,20 +247,64 @@ def _snapshot(link, config, args: Namespace, env: Env) -> int:
 
 
 def _wifi(link, config, args: Namespace, env: Env) -> int:
-    from crib.board.wifi import details
+    from crib.board.wifi import NoWifi, details, home
     from crib.hardware.card import Details
 
+    if args.join is not None or args.forget:
+        if args.join is not None and args.forget:
+            raise UsageError("--join and --forget: one or the other")
+        if args.name is not None or args.new_key:
+            raise UsageError("--join and --forget change the home network only: set --name "
+                             "or --new-key in a command of their own")
+        password = args.password
+        if args.join is not None and password is None:
+            password = _ask_password(env, args.join)
+        joined = home(link, args.join, password, args.forget)
+        if args.json:
+            env.print(json.dumps(dict(joined, changed=True)))
+            return 0
+        _print_home(env, joined)
+        env.print("changed: the board joins it from its next start (unplug it and plug it "
+                  "in again); its own network opens when the home network does not answer")
+        return 0
     changed = args.name is not None or args.password is not None or args.new_key
     d = Details(**details(link, args.name, args.password, args.new_key))
+    got: dict | None
+    try:
+        got = home(link)
+    except NoWifi:  # firmware before the home network: its own network only
+        got = None
     if args.json:
-        env.print(json.dumps(dict(d.to_dict(), changed=changed)))
+        env.print(json.dumps(dict(d.to_dict(), changed=changed, home=got)))
         return 0
     env.print("network   %s\npassword  %s\npage      %s" % (d.ssid, d.password, d.page_url()))
     env.print("join QR   %s\npage QR   %s" % (d.join_payload(), d.page_url()))
+    if got is not None:
+        _print_home(env, got)
     if changed:
         env.print("changed: the board uses them from its next start (unplug it and plug it "
                   "in again); print a new card: crib hardware card --out DIR")
     return 0
+
+
+def _ask_password(env: Env, ssid: str) -> str:
+    """The home network's password, asked at the terminal (not echoed)."""
+    if not env.interactive():
+        raise UsageError("give the password of %r with --password (no terminal to ask it at)"
+                        % ssid)
+    import getpass
+
+    return getpass.getpass("password of %s: " % ssid)
+
+
+def _print_home(env: Env, got: dict) -> None:
+    where = {"home": "on the home network", "own": "on its own network",
+             "joining": "joining the home network", "none": "no Wi-Fi"}.get(got["net"],
+                                                                           got["net"])
+    env.print("name      %s.local" % got["name"])
+    env.print("home      %s" % ("%s (password set)" % got["ssid"] if got["set"] else
+                                "none set (crib board wifi --join SSID)"))
+    env.print("now       %s%s" % (where, ", at %s" % got["address"] if got["address"] else ""))
 
 
 _ACTIONS = {"status": _status, "peg": _peg, "undo": _undo, "new": _new, "set": _set,

@@ -141,8 +141,16 @@ def _card(args: Namespace, env: Env) -> int:
             raise CribError("%s: plug the board in by USB, give --port PATH|URL, or give"
                             " --ssid, --password and --key (as `crib board wifi` prints"
                             " them)" % str(e).split(";")[0]) from None
+        from crib.board.wifi import NoWifi, home
+
         with link:
-            d = card.Details(**details(link))
+            got = details(link)
+            try:
+                at = home(link)
+                got.update(name=at["name"], home=at["ssid"])
+            except NoWifi:  # firmware before the home network: the address only
+                pass
+            d = card.Details(**got)
     if args.json:
         env.print(json.dumps(d.to_dict(), indent=2, sort_keys=True))
         return 0

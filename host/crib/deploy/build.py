@@ -19,10 +19,12 @@ KEEP_SOURCE = ("main.py", "boot.py")
 # Packages and modules a plain Pico does not run, left off its build unless asked for
 # (extras): a board with Wi-Fi's, which serves the game itself: the table engine
 # (cribcore.table), the request rules and the server (cribcore.web, boardweb), its
-# access point and its join details (pegboard.wifi, pegboard.joining), its game record on
+# networks, join details, name and home network (pegboard.wifi, radio, joining, homenet,
+# boardweb's DNS responder), its game record on
 # flash (pegboard.gamelog, logfiles, flashrecord, recordsession, gamesverb).
 OPTIONAL = ("cribcore/table", "cribcore/web", "boardweb", "pegboard/wifi.py",
-            "pegboard/joining.py", "pegboard/gamelog.py", "pegboard/logfiles.py",
+            "pegboard/radio.py", "pegboard/homenet.py", "pegboard/joining.py",
+            "pegboard/gamelog.py", "pegboard/logfiles.py",
             "pegboard/flashrecord.py", "pegboard/recordsession.py", "pegboard/gamesverb.py")
 # Folders of the firmware tree that never go on a board: firmware/image builds our
 # MicroPython image on the computer (its script and manifest run on CPython).

@@ -23,6 +23,7 @@ STATE_FILES = slots.names(STATE) + migrate.names(STATE)  # the game, and earlier
 PART = ".part"
 WIFI_FILE = "wifi"  # pegboard.joining's FILE: the board's Wi-Fi details, made on the board
 OURS_KEEP = ("main.py",)  # what our image needs on the flash besides the layout and the page
+HOME_FILE = "home"  # pegboard.homenet's FILE: the board's name and home network
 PAGE = "page"  # the phone page's files, pre-compressed (crib.web.assets), on a board with Wi-Fi
 # The oldest MicroPython the firmware runs on: pegboard.ws2812 has rp2.DMA write to a
 # StateMachine (its TX FIFO), which MicroPython 1.23 brought.
@@ -161,7 +162,7 @@ def plan_config(path: str | Path) -> "Plan":
 def _check_paths(items):
     for it in items:
         name = it.path.rsplit("/", 1)[-1]
-        if it.path in STATE_FILES or it.path == WIFI_FILE or name.endswith(PART):
+        if it.path in STATE_FILES or it.path in (WIFI_FILE, HOME_FILE) or name.endswith(PART):
             raise DeployError("refusing to deploy %r: that name belongs to the state file "
                               "or to a copy in progress" % it.path)
 
@@ -215,8 +216,9 @@ def describe(plan: "Plan", port: str, image: bool = False) -> list[str]:
                    "state.b and state.r0..; or state, state.new, state.old): write the newest "
                    "good one, in today's format, as its slot, after the files above")
     out.append("never touch %s (the game in progress), %s (a board with Wi-Fi's network "
-               "name, password and page key) or any file not listed here, but for that slot"
-               % (", ".join(STATE_FILES), WIFI_FILE))
+               "name, password and page key), %s (its name and home network) or any file "
+               "not listed here, but for that slot" % (", ".join(STATE_FILES), WIFI_FILE,
+                                                       HOME_FILE))
     out.append("soft reset; send hello until the board answers ok proto=%d lanes=..."
                % protocol.PROTO)
     return out

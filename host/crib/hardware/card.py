@@ -5,7 +5,9 @@ its real size (print at 100 %, cut along the line).
 
 The QR payloads: WIFI:T:WPA;S:NAME;P:PASSWORD;; (the format phones' cameras read, from
 ZXing: `\\ ; , : "` escaped with a backslash, a value that reads as hex quoted) and
-http://ADDRESS/?k=KEY. One list of drawn items (Item) feeds both files.
+http://ADDRESS/?k=KEY, or by the board's name, http://NAME.local/?k=KEY, when the board has
+one (a board that can join a home network: pegboard.homenet), with the name and its home
+network under the second code. One list of drawn items (Item) feeds both files.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import datetime
 from dataclasses import dataclass
 
 from crib.hardware.errors import HardwareError
-from pegboard import joining, wifi
+from pegboard import homenet, joining, wifi
 
 WIDTH, HEIGHT = 100.0, 68.0  # mm: the card
 QR = 36.0  # mm: each code with its quiet zone
@@ -29,11 +31,21 @@ _HEX = set("0123456789abcdefABCDEF")
 class Details:
     """A board's join details: network name, WPA2 password, page key, page address."""
 
-    def __init__(self, ssid: str, password: str, key: str, address: str = ADDRESS):
+    def __init__(self, ssid: str, password: str, key: str, address: str = ADDRESS,
+                 name: str | None = None, home: str | None = None):
         why = joining.problem({"ssid": ssid, "password": password, "key": key})
+        if name is not None and homenet.parse(homenet.text(name, None).encode()) is None:
+            why = "a board's name is cribbage- and up to 8 of %s" % joining.TYPABLE
         if why:
             raise HardwareError(why)
         self.ssid, self.password, self.key, self.address = ssid, password, key, address
+        self.name, self.home = name, home  # the board's name (mDNS), its home network
+
+    def page_host(self) -> str:
+        """Where the page is: by name (name.local) when the board has one, which both its
+        networks answer (mDNS at home; on its own network its DNS answers every name),
+        else the own network's address."""
+        return self.name + ".local" if self.name else self.address
 
     def join_payload(self) -> str:
         """The join-the-network QR payload."""
@@ -41,12 +53,17 @@ class Details:
 
     def page_url(self) -> str:
         """The page's address with its key (the page QR payload)."""
-        return "http://%s/?k=%s" % (self.address, self.key)
+        return "http://%s/?k=%s" % (self.page_host(), self.key)
 
     def to_dict(self) -> dict:
         return {"ssid": self.ssid, "password": self.password, "key": self.key,
-                "address": self.address, "join_qr": self.join_payload(),
-                "page_qr": self.page_url()}
+                "address": self.address, "name": self.name, "home": self.home,
+                "join_qr": self.join_payload(), "page_qr": self.page_url()}
+
+
+def _short(text: str, most: int = 16) -> str:
+    """text cut to most characters (the column is a code's width)."""
+    return text if len(text) <= most else text[:most - 2] + ".."
 
 
 def escape(value: str) -> str:
@@ -85,7 +102,13 @@ def items(d: Details) -> list[Item]:
         # the second code's column: both run the card's width).
         Item("text", left, 60.5, 2.5, "or type the address:"),
         Item("text", left, 63.8, 2.5, d.page_url(), "M"),
-    ]
+    ] + ([] if d.name is None else [
+        # Under the second code: the board by name, and the home network it joins (a
+        # player there needs only the second code).
+        Item("text", right, 53.5, 2.5, d.name + ".local", "M"),
+        Item("text", right, 57, 2.5, ("at home on " + _short(d.home)) if d.home else
+             "on the board's Wi-Fi (1)"),
+    ])
 
 
 def modules(payload: str) -> list[list[bool]]:

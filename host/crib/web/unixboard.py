@@ -61,15 +61,23 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def free_udp_port() -> int:
+    """A UDP port free on the loopback now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 class UnixBoard:
     """The board's server as a process (module docstring). names/target/dealer: the
     game's setup (else the page asks); hooks: the tests' /test/board and /test/heap;
-    suits: each show card asked by rank and suit (else by ranks, as crib serve)."""
+    suits: each show card asked by rank and suit (else by ranks, as crib serve); dns: as on
+    the board's own network (a DNS responder at dns_port, the phones' probes redirected)."""
 
     def __init__(self, key: str, names: list[str] | None = None, target: int = 121,
                  dealer: int | None = 0, heap: str = HEAP, hooks: bool = True,
                  hosts: list[str] | None = None, firmware: str | Path | None = None,
-                 suits: bool = False, store: str | None = None):
+                 suits: bool = False, store: str | None = None, dns: bool = False):
         self.key = key
         self.port = free_port()
         self.url = "http://127.0.0.1:%d" % self.port
@@ -92,6 +100,10 @@ class UnixBoard:
             args.append("--suits")
         if store:
             args += ["--store", store]
+        self.dns_port = None  # with dns: the own network's DNS responder (UDP, loopback)
+        if dns:
+            self.dns_port = free_udp_port()
+            args += ["--dns-port", str(self.dns_port)]
         self.args = args
         self.firmware = str(firmware or firmware_dir())
         self.proc: subprocess.Popen | None = None
