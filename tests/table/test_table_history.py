@@ -79,7 +79,8 @@ def test_history_says_who_a_gos_point_went_to():
     names = sides = ["You", "Computer (pro)"]
     line = _entry_text(_go(1, 0), names, sides)
     assert line.endswith("Computer (pro) says go  +1 go for 1 to You")
-    assert _entry_text(_go(0, 1), names, sides).endswith("You say go  +1 go for 1 to Computer (pro)")
+    assert _entry_text(_go(0, 1), names, sides).endswith(
+        "You say go  +1 go for 1 to Computer (pro)")
     # 4 players in partnerships: seat 3 is on side 1, so a point to side 1 is its own
     names4, sides4 = ["Ann", "Bob", "Cy", "Di"], ["Ann & Cy", "Bob & Di"]
     assert _entry_text(_go(3, 1), names4, sides4).endswith("Di says go  +1 go for 1")
