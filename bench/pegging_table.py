@@ -6,12 +6,13 @@
     python bench/pegging_table.py --multi --merge PART...
 
 Two players: for each of the 1,820 rank patterns of 4 kept cards, as pone and as dealer,
-the points the holder pegs and the points the opponent pegs, both playing the greedy policy
-(crib.analysis.pegging.greedy), summed over every 4-card hand the opponent can hold from
-the other 48 cards (C(48, 4) = 194,580, each counted once): exact totals, no sampling.
-One row per pattern: 4 ranks (0 = ace .. 12 = king), then pone mine, pone theirs, dealer
-mine, dealer theirs. 9 to 15 minutes on the shared 2-core machine under load; --hands N
-makes only the first N rows (a quick look).
+the points the holder pegs and the points the opponent pegs, both playing the table's
+policy (crib.analysis.pegging.TABLE_POLICY, the defensive policy), summed over every
+4-card hand the opponent can hold from the other 48 cards (C(48, 4) = 194,580, each
+counted once): exact totals, no sampling. One row per pattern: 4 ranks (0 = ace .. 12 =
+king), then pone mine, pone theirs, dealer mine, dealer theirs. About 17 minutes on the
+shared 2-core machine under load (1045 s; the greedy policy took 9 to 15); --hands N makes
+only the first N rows (a quick look).
 
 --multi: the 3- and 4-player table (crib.analysis.pegging_multi: SAMPLES drawn deals of the
 other hands per pattern, the same draws for every pattern), one row per pattern: 4 ranks,
@@ -28,11 +29,11 @@ import time
 from math import comb
 
 from crib.analysis import pegging_multi
-from crib.analysis.pegging import TABLE_FILE, TABLE_HANDS, hand_totals, multisets4
+from crib.analysis.pegging import TABLE_FILE, TABLE_HANDS, TABLE_POLICY, hand_totals, multisets4
 
 HEADER = f"""\
 # Expected pegging of every kept 4-card hand (2 players), made by bench/pegging_table.py.
-# Both players lay by crib.analysis.pegging.greedy; the opponent's 4 cards are every hand
+# Both players lay by crib.analysis.pegging.{{policy}}; the opponent's 4 cards are every hand
 # of the 48 other cards, each once: the totals below are exact sums over {TABLE_HANDS}
 # hands (divide by {TABLE_HANDS} for the average; there is no sampling error).
 # ranks (0 = ace .. 12 = king), pone: mine theirs, dealer: mine theirs
@@ -73,7 +74,7 @@ def two_players(args):
             print(f"{i + 1} hands, {time.perf_counter() - start:.0f} s", flush=True)
     out = args.out or str(TABLE_FILE)
     with open(out, "w") as f:
-        f.write(HEADER + "\n".join(lines) + "\n")
+        f.write(HEADER.replace("{policy}", TABLE_POLICY.__name__) + "\n".join(lines) + "\n")
     avg = [s / weight / TABLE_HANDS for s in sums]
     print(f"wrote {len(lines)} rows to {out} in {time.perf_counter() - start:.0f} s")
     print(f"average over dealt hands: pone pegs {avg[0]:.3f} (dealer {avg[1]:.3f});"

@@ -178,7 +178,7 @@ def test_bad_deals_raise_and_change_nothing():
 
 def test_review_optimal_and_not():
     deal = parse_cards("5H 5C 6D 7S JD KC")
-    ranked = rank_discards(deal, True)
+    ranked = rank_discards(deal, True, pegging=True)  # ranked as `crib discard` ranks
     made, best = review(deal, ranked[0].discard, True)
     assert made == best == ranked[0]
     assert review_line(made, best).startswith("optimal discard:")
@@ -189,6 +189,9 @@ def test_review_optimal_and_not():
     assert line.startswith("not the optimal discard:")
     for value in (worst.net, best.net, worst.hand, worst.crib, best.hand, best.crib):
         assert f"{float(value):.2f}" in line
+    for e in (worst, best):  # the play's part of the net, with its sign
+        play = e.peg - e.peg_opp
+        assert f"{'-' if play < 0 else '+'} play {abs(float(play)):.2f}" in line
     for c in worst.discard + best.discard:
         assert card_symbol(c) in line
         assert card_name(c) in review_line(made, best, symbols=False)
@@ -200,6 +203,13 @@ def test_review_of_a_tie_is_optimal():
     made, best = review(deal, parse_cards("7H TD"), False)
     assert made != best and made.net == best.net
     assert review_line(made, best).startswith("optimal discard:")
+
+
+def test_review_without_the_play_keeps_the_hand_and_crib_ranking():
+    deal = parse_cards("5H 5C 6D 7S JD KC")
+    made, best = review(deal, parse_cards("JD KC"), False, pegging=False)
+    assert best == rank_discards(deal, False)[0] and best.peg is None
+    assert "play" not in review_line(made, best)
 
 
 def test_review_rejects_a_discard_not_in_the_deal():
@@ -231,7 +241,7 @@ def test_cli_plain_table_without_pegging(capsys):
         fields = line[1:].split()
         assert fields[:2] == [card_name(c) for c in e.discard]
         assert fields[6:] == [f"{float(e.hand):.2f}", f"{float(e.crib):.2f}",
-                              f"{float(e.net):.2f}", str(e.hand_min), str(e.hand_max)]
+                              f"{float(e.net):.2f}", f"{e.hand_min}-{e.hand_max}"]
         assert line.startswith("*") == (e.net == ranked[0].net)
 
 
@@ -242,23 +252,33 @@ def test_cli_plain_table_with_pegging(capsys, side, dealer):
     ranked = rank_discards(parse_cards(CARDS), dealer, pegging=True)
     assert lines[0].endswith("+ peg - opp)")
     assert lines[1].split() == ["discard", "keep", "hand", "crib", "peg", "opp", "net",
-                                "min", "max"]
+                                "hand", "range"]
     rows = lines[2:2 + len(ranked)]
     for line, e in zip(rows, ranked):
         fields = line[1:].split()
         assert fields[:2] == [card_name(c) for c in e.discard]
         assert fields[6:] == [f"{float(v):.2f}" for v in (e.hand, e.crib, e.peg, e.peg_opp,
-                                                           e.net)] + [str(e.hand_min),
-                                                                      str(e.hand_max)]
+                                                           e.net)] + [
+            f"{e.hand_min}-{e.hand_max}"]
         assert line.startswith("*") == (e.net == ranked[0].net)
     assert lines[-1].startswith("peg: ")
+
+
+def test_cli_labels_the_kept_hands_range(capsys):
+    """The last column is the kept hand's range, named so (it was a bare "min max")."""
+    assert main(["discard", *CARDS, "--pone"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].rstrip().endswith("net  hand range")
+    assert "hand range: the fewest and the most points the four kept score" in lines[-2]
+    e = rank_discards(parse_cards(CARDS), False, pegging=True)[0]
+    assert lines[2].split()[-1] == f"{e.hand_min}-{e.hand_max}"
 
 
 def test_cli_five_cards_dealer(capsys):
     assert main(["discard", "5h,5c,6d", "7s", "10d", "--dealer", "--no-pegging"]) == 0
     out = capsys.readouterr().out
     ranked = rank_discards(parse_cards("5H 5C 6D 7S TD"), True)
-    assert out.count("\n") == len(ranked) + 3
+    assert out.count("\n") == len(ranked) + 4  # title, header, rows, the best and the range notes
     assert f"{float(ranked[0].net):.2f}" in out.splitlines()[2]
 
 
@@ -278,7 +298,7 @@ def test_cli_five_cards_with_the_play(capsys, players, side, dealer):
         fields = line[1:].split()
         assert fields[1:] == [card_name(c) for c in e.keep] + [
             f"{float(v):.2f}" for v in (e.hand, e.crib, e.peg, e.peg_opp, e.net)] + [
-            str(e.hand_min), str(e.hand_max)]
+            f"{e.hand_min}-{e.hand_max}"]
     assert ("your side" in lines[-1]) == (players == 4) and "drawn deals" in lines[-1]
 
 

@@ -1,6 +1,7 @@
 """crib.analysis.pegging: the rank simulator against cribcore.play.Play, the greedy policy,
 and the shipped pegging table recomputed exactly for a sample of hands."""
 
+import itertools
 import random
 from fractions import Fraction
 
@@ -9,13 +10,17 @@ from hypothesis import strategies as st
 
 from crib.analysis import pegging, pegging_multi
 from crib.analysis.pegging import (
+    REPLY_CARDS,
     TABLE_HANDS,
+    TABLE_POLICY,
+    defensive,
     expected_pegging,
     greedy,
     hand_totals,
     multisets4,
     pile_points,
     play_out,
+    reply_risk,
 )
 from cribcore.play import Play, score_play
 
@@ -80,6 +85,42 @@ def test_greedy_takes_points_and_avoids_5_and_21():
     assert greedy([1, 8], (), 0) == 8  # nothing either way: the higher value
     assert greedy([2, 4], (), 0) == 2  # a 5 would leave a count of 5
     assert greedy([4, 3], (9, 3), 14) == 3  # a 4 pairs for 2, a 5 makes 19: the pair
+
+
+def test_defensive_leads_low_and_gives_nothing_cheap():
+    assert defensive([1, 4, 9], (), 0) == 1  # lead the 2: under a 5 nothing makes 15
+    assert greedy([1, 4, 9], (), 0) == 9  # (greedy leads the ten)
+    assert defensive([0, 9], (), 0) == 0  # an ace, not a ten a 5 makes 15 of
+    assert defensive([4, 8], (9,), 10) == 4  # the 15 it makes is worth its risk
+    assert defensive([6, 12], (5,), 6) == 12  # a 7 on a 6 invites a run: the king
+    assert defensive([4, 9], (9,), 10) == 4  # pairing the ten invites a pair royal
+    assert TABLE_POLICY is defensive  # the shipped table's policy
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(0, 12), min_size=0, max_size=3))
+def test_reply_risk_is_the_best_of_three_cards_of_a_deck(pile):
+    pile = tuple(pile)
+    if sum(pegging.VALUE[r] for r in pile) > 31 or any(pile.count(r) > 4 for r in pile):
+        return
+    # every REPLY_CARDS-card hand of the deck less the pile, by brute force
+    deck = [r for r in range(13) for _ in range(4 - pile.count(r))]
+    count = sum(pegging.VALUE[r] for r in pile)
+    best = {r: pile_points(pile + (r,)) if count + pegging.VALUE[r] <= 31 else 0
+            for r in range(13)}
+    total = n = 0
+    for hand in itertools.combinations(range(len(deck)), REPLY_CARDS):
+        total += max(best[deck[i]] for i in hand) if count < 31 else 0
+        n += 1
+    assert reply_risk(pile) == Fraction(total, n)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.permutations(range(52)))
+def test_play_out_with_defensive_matches_the_core(deck):
+    hands = [sorted(deck[:4]), sorted(deck[4:8])]
+    ranks = [[c >> 2 for c in h] for h in hands]
+    assert play_out(ranks, 0, policy=defensive) == core_play(hands, defensive)
 
 
 def test_the_first_card_is_forced():

@@ -65,6 +65,38 @@ def test_history_of_one_game_lists_every_entry(two_games):
     assert "lays " in text and "shows hand" in text and "starter " in text
 
 
+def _go(player, side, source="table"):
+    """A go entry as game_entries gives it: player said go, side got the point."""
+    return {"seq": 40, "hand": 2, "kind": "go", "player": player, "side": side, "points": 1,
+            "reason": "go for 1", "info": {"auto": True}, "source": source, "undone": None}
+
+
+def test_history_says_who_a_gos_point_went_to():
+    """A go's point is the last to lay's, not always whoever said go (a practice game
+    records the go of the seat that could not lay): the line names the side it went to."""
+    from crib.commands.history import _entry_text
+
+    names = sides = ["You", "Computer (pro)"]
+    line = _entry_text(_go(1, 0), names, sides)
+    assert line.endswith("Computer (pro) says go  +1 go for 1 to You")
+    assert _entry_text(_go(0, 1), names, sides).endswith(
+        "You say go  +1 go for 1 to Computer (pro)")
+    # 4 players in partnerships: seat 3 is on side 1, so a point to side 1 is its own
+    names4, sides4 = ["Ann", "Bob", "Cy", "Di"], ["Ann & Cy", "Bob & Di"]
+    assert _entry_text(_go(3, 1), names4, sides4).endswith("Di says go  +1 go for 1")
+    assert _entry_text(_go(3, 0), names4, sides4).endswith("+1 go for 1 to Ann & Cy")
+
+
+def test_history_of_a_game_names_no_other_side_for_a_go_its_sayer_scored(two_games):
+    crib, _ = two_games
+    rc, out, _ = crib.cmd("history", "--game", "1", "--json")
+    entries = json.loads(out)["entries"]
+    rc, text, _ = crib.cmd("history", "--game", "1")
+    goes = [line for e, line in zip(entries, text.splitlines()[1:])
+            if e["kind"] == "go" and e["points"] and e["side"] == e["player"]]
+    assert goes and all(line.endswith("says go  +1 go for 1") for line in goes)
+
+
 def test_history_of_a_missing_game_is_an_error(crib):
     rc, out, err = crib.cmd("history", "--game", "7")
     assert rc == 1 and err.startswith("crib: error:")
@@ -106,6 +138,21 @@ def test_stats_text(two_games):
     assert out.startswith("1 match, 2 games (2 finished)")
     assert "Alice" in out and "Bob" in out and "best hands:" in out
     assert "usual: hand 4.77 and crib 4.73" in out
+
+
+def test_stats_names_its_pegging_columns_in_words(two_games):
+    """The pegging columns say what they count (they were "pegs deal pone")."""
+    crib, _ = two_games
+    rc, out, _ = crib.cmd("stats")
+    lines = out.splitlines()
+    assert lines[1].split()[-4:] == ["pegging", "dealing", "as", "pone"]
+    by = {p["name"]: p for p in json.loads(crib.cmd("stats", "--json")[1])["players"]}
+    for line in lines[2:4]:
+        p = by[line.split()[0]]
+        assert line.split()[-3:] == [f"{p[k]:.2f}" for k in (
+            "pegging_avg", "pegging_dealer_avg", "pegging_pone_avg")]
+    assert lines[4] == ("pegging: points pegged in the play, a hand; dealing: the same in the"
+                        " hands the player dealt; as pone: in those the opponent dealt")
 
 
 def test_pegging_split_by_dealer_and_pone(two_games):

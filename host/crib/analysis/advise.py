@@ -13,7 +13,7 @@ go to the higher expected hand, then to the lower discarded cards (card ints, as
 
 With pegging: the net adds the points the kept four are expected to peg and takes away
 those the opponents are expected to peg against them: with 6 cards from the two-player
-table (crib.analysis.pegging: both lay greedy against a uniform opponent hand, exact), with
+table (crib.analysis.pegging: both lay defensive against a uniform opponent hand, exact), with
 5 cards from the 3- and 4-player table (crib.analysis.pegging_multi: everyone lays greedy,
 drawn deals of the other hands; with 4 players the points are the partnership's).
 """
@@ -207,14 +207,16 @@ def rank_discards(cards: Iterable[int], dealer: bool, pegging: bool = False,
 
 def best_discard(cards: Iterable[int], dealer: bool, pegging: bool = False,
                  players: int | None = None) -> Discard:
-    """The best entry of rank_discards (for a computer player)."""
+    """The best entry of rank_discards. With pegging=True it is the one best discard of
+    `crib discard`, the reviews, the pro level and the practice hint."""
     return rank_discards(cards, dealer, pegging, players)[0]
 
 
-def review(cards: Iterable[int], discard: Iterable[int], dealer: bool
-           ) -> tuple[Discard, Discard]:
-    """(made, best): the entry for the discard the player made and the best entry."""
-    ranked = rank_discards(cards, dealer)
+def review(cards: Iterable[int], discard: Iterable[int], dealer: bool, pegging: bool = True,
+           players: int | None = None) -> tuple[Discard, Discard]:
+    """(made, best): the entry for the discard the player made and the best entry, ranked as
+    `crib discard` ranks them (the play counted unless pegging=False)."""
+    ranked = rank_discards(cards, dealer, pegging, players)
     want = tuple(sorted(check_card(c) for c in discard))
     for e in ranked:
         if e.discard == want:
@@ -228,7 +230,19 @@ def review(cards: Iterable[int], discard: Iterable[int], dealer: bool
 def _summary(e: Discard, name: Callable[[int], str]) -> str:
     sign = "+" if e.dealer else "-"
     cards = " ".join(name(c) for c in e.discard)
-    return f"{cards} (hand {float(e.hand):.2f} {sign} crib {float(e.crib):.2f})"
+    play = ""
+    if e.peg is not None and e.peg_opp is not None:
+        net = float(e.peg - e.peg_opp)
+        play = f" {'-' if net < 0 else '+'} play {abs(net):.2f}"
+    return f"{cards} (hand {float(e.hand):.2f} {sign} crib {float(e.crib):.2f}{play})"
+
+
+def hint_line(cards: Iterable[int], dealer: bool, symbols: bool = True) -> str:
+    """The practice prompt's hint: the best discard (best_discard) and its averages."""
+    best = best_discard(cards, dealer, pegging=True)
+    name = card_symbol if symbols else card_name
+    return (f"hint: lay away {_summary(best, name)}, averaging {float(best.net):.2f}"
+            " (`crib discard` ranks them all)")
 
 
 def review_line(made: Discard, best: Discard, symbols: bool = True) -> str:

@@ -1,4 +1,4 @@
-"""The play (pegging) of two players on ranks: a fast simulator, the greedy play policy,
+"""The play (pegging) of two players on ranks: a fast simulator, two play policies,
 and the expected pegging of every kept four-card hand (docs/advisor.md).
 
 Suits never score in the play, so everything here works on ranks 0..12. The points of a
@@ -7,13 +7,15 @@ ranks of the pile since the count was last 0. `play_out` follows cribcore.play.P
 order exactly (a go, the last card, 31, a new series led by the next player who holds
 cards); the tests check it against Play.
 
-The greedy policy (the practice level "standard" plays it, and it is the policy of the
-pegging table): lay the card that scores most now, less 2 when it leaves the count at 5 or
-21 (where a ten-card makes 15 or 31); ties go to the higher value, then the higher rank.
+The greedy policy (the practice level "standard" plays it, the 3-4 player table's policy
+and the search's after its first card): lay the card that scores most now, less 2 when it
+leaves the count at 5 or 21 (where a ten-card makes 15 or 31); ties go to the higher value,
+then the higher rank. The defensive policy (the two-player table's, issue 38): the points
+now less the opponent's expected best answer (reply_risk); it leads low and gives little away.
 
 The pegging table (`pegging_table.txt`, made by bench/pegging_table.py): for each of the
 1,820 multisets of 4 ranks kept, as pone and as dealer, the points the holder pegs and the
-points the opponent pegs, both playing greedy, over every 4-card hand the opponent can hold
+points the opponent pegs, both playing TABLE_POLICY, over every 4-card hand the opponent can hold
 from the 48 other cards (C(48, 4) = 194,580 hands, each equally likely). The values are
 exact totals over those hands (divide by TABLE_HANDS), not a sample: no sampling error.
 """
@@ -62,6 +64,51 @@ def _greedy(fits: Iterable[int], pile: tuple[int, ...], count: int) -> int:
         n = count + VALUE[r]
         return pile_points(pile + (r,)) - (2 if n in (5, 21) else 0), VALUE[r], r
     return max(fits, key=key)  # fits is never empty; keys differ (r is the last)
+
+
+# The defensive policy's view of the opponent: REPLY_CARDS cards from a nominal full deck
+# (4 of each rank). Its best reply is weighed, not its hand: the policy knows nothing of it.
+REPLY_CARDS = 3
+_DECK = 52
+_REPLY: dict = {}
+
+
+def reply_risk(pile: tuple[int, ...]) -> Fraction:
+    """The opponent's expected best points in answer to pile (ranks since the count was 0):
+    the average over REPLY_CARDS cards of a full deck of the most any of them scores."""
+    risk = _REPLY.get(pile)
+    if risk is None:
+        count = sum(VALUE[r] for r in pile)
+        if count == 31:
+            risk = Fraction(0)  # a new series: nothing to answer
+        else:
+            n = _DECK - len(pile)  # the deck less the cards laid (unfit ones score 0)
+            pts = sorted((pile_points(pile + (q,)) for q in range(13)
+                          if count + VALUE[q] <= 31 for _ in range(4 - pile.count(q))),
+                         reverse=True)
+            # the i-th best card held and none better: C(n - 1 - i, k - 1) of the hands
+            risk = Fraction(sum(v * comb(n - 1 - i, REPLY_CARDS - 1)
+                                for i, v in enumerate(pts)), comb(n, REPLY_CARDS))
+        _REPLY[pile] = risk
+    return risk
+
+
+_DEFENSIVE: dict = {}
+
+
+def defensive(fits: list[int], pile: tuple[int, ...], count: int) -> int:
+    """The defensive policy's rank among fits, memoised: the points the card makes now less
+    the opponent's expected best reply to it (reply_risk). It leads low (under a 5 nothing
+    makes 15), keeps off 5 and 21, and lays no card a run or a 15 answers cheaply; ties go to
+    the higher value, then the higher rank (shed the cards that cannot lead safely)."""
+    key = (tuple(fits), pile)
+    r = _DEFENSIVE.get(key)
+    if r is None:
+        def score(q: int) -> tuple[Fraction, int, int]:
+            grown = pile + (q,)
+            return pile_points(grown) - reply_risk(grown), VALUE[q], q
+        r = _DEFENSIVE[key] = max(fits, key=score)
+    return r
 
 
 _ORDER = {n: [[(p + i) % n for i in range(1, n + 1)] for p in range(n)] for n in (2, 3, 4)}
@@ -131,6 +178,9 @@ def play_out(hands: Sequence[Sequence[int]], turn: int, count: int = 0,
             last = -1
 
 
+TABLE_POLICY = defensive  # the policy both seats play in the shipped two-player table
+
+
 def multisets4() -> list[tuple[int, int, int, int]]:
     """Every sorted 4-tuple of ranks (the 1,820 rank patterns of a kept hand)."""
     return [(a, b, c, d) for a in range(13) for b in range(a, 13) for c in range(b, 13)
@@ -153,10 +203,12 @@ def ways(ranks: Sequence[int], taken: Sequence[int]) -> int:
     return w
 
 
-def hand_totals(ranks: Sequence[int], others: Iterable[Sequence[int]] | None = None
-                ) -> tuple[int, ...]:
+def hand_totals(ranks: Sequence[int], others: Iterable[Sequence[int]] | None = None,
+                policy: Callable | None = None) -> tuple[int, ...]:
     """(pone mine, pone theirs, dealer mine, dealer theirs) for 4 kept ranks, each the total
-    points over every opponent hand (TABLE_HANDS of them), both playing greedy: one table row."""
+    points over every opponent hand (TABLE_HANDS of them), both playing policy (default
+    TABLE_POLICY): one table row."""
+    policy = policy or TABLE_POLICY
     ranks = tuple(sorted(ranks))
     taken = _counts(ranks)
     out = [0, 0, 0, 0]
@@ -164,10 +216,10 @@ def hand_totals(ranks: Sequence[int], others: Iterable[Sequence[int]] | None = N
         w = ways(opp, taken)
         if not w:
             continue
-        a, b = play_out((ranks, opp), 0)  # as pone: the pone leads
+        a, b = play_out((ranks, opp), 0, policy=policy)  # as pone: the pone leads
         out[0] += w * a
         out[1] += w * b
-        a, b = play_out((opp, ranks), 0)  # as dealer: the opponent leads
+        a, b = play_out((opp, ranks), 0, policy=policy)  # as dealer: the opponent leads
         out[2] += w * b
         out[3] += w * a
     return tuple(out)

@@ -69,6 +69,15 @@ def _peg_note(players: int) -> str:
             f" gives the error)")
 
 
+RANGE_NOTE = ("hand range: the fewest and the most points the four kept score, over every"
+              " starter")
+
+
+def _range(e: Discard) -> str:
+    """The kept hand's range over the starters, as one field: 8-17."""
+    return f"{e.hand_min}-{e.hand_max}"
+
+
 def _columns(e: Discard, pegged: bool) -> list[str]:
     """The number columns of a row: hand, crib, (peg, opp,) net, as text."""
     vals = [e.hand, e.crib]
@@ -86,14 +95,15 @@ def _print_plain(env: Env, cards: Sequence[int], dealer: bool,
     players = ranked[0].players
     env.print(_title(cards, dealer, card_name, pegged, players))
     env.print(f"  {'discard':7}  {'keep':11}  " + "  ".join(f"{n:>6}" for n in names)
-              + "  min  max")
+              + "  hand range")
     for e, best in zip(ranked, _best(ranked)):
         mark = "*" if best else " "
         dis = " ".join(card_name(c) for c in e.discard)
         keep = " ".join(card_name(c) for c in e.keep)
         nums = "  ".join(f"{v:>6}" for v in _columns(e, pegged))
-        env.print(f"{mark} {dis:7}  {keep:11}  {nums}  {e.hand_min:3d}  {e.hand_max:3d}")
+        env.print(f"{mark} {dis:7}  {keep:11}  {nums}  {_range(e):>10}")
     env.print("* best discard (highest expected net)")
+    env.print(RANGE_NOTE)
     if pegged:
         env.print(_peg_note(players))
 
@@ -106,19 +116,20 @@ def _print_rich(env: Env, cards: Sequence[int], dealer: bool,
 
     pegged = _pegged(ranked)
     players = ranked[0].players
+    notes = [RANGE_NOTE] + ([_peg_note(players)] if pegged and players > 2 else [])
     table = Table(title=_title(cards, dealer, card_symbol, pegged, players),
-                  caption=_peg_note(players) if pegged and players > 2 else None)
+                  caption="\n".join(notes))
     table.add_column("")
     for col in ("discard", "keep"):
         table.add_column(col)
-    names = ["hand", "crib"] + (["peg", "opp"] if pegged else []) + ["net", "min", "max"]
+    names = ["hand", "crib"] + (["peg", "opp"] if pegged else []) + ["net", "hand range"]
     for col in names:
         table.add_column(col, justify="right")
     for e, best in zip(ranked, _best(ranked)):
         table.add_row(
             "best" if best else "", " ".join(card_symbol(c) for c in e.discard),
             " ".join(card_symbol(c) for c in e.keep), *_columns(e, pegged),
-            str(e.hand_min), str(e.hand_max), style="bold green" if best else None)
+            _range(e), style="bold green" if best else None)
     Console(file=env.stdout).print(table)
 
 

@@ -69,6 +69,11 @@ def _entry_text(e, names, sides) -> str:
     what = _what(e, names)
     said = agree(who, what) if who else what
     pts = f"+{e['points']} {e['reason'] or ''}".rstrip()
+    if e["points"] and e["kind"] == "go" and e["side"] is not None and e["player"] is not None:
+        # the point of a go goes to the last to lay, not to whoever said go: name the side
+        mine = e["player"] % len(sides) if len(sides) < len(names) else e["player"]
+        if e["side"] != mine:
+            pts += f" to {sides[e['side']]}"
     if not e["points"] and e["kind"] != "show":  # a show says what it counted, 0 too
         pts = ""
     by = e.get("answered_by")

@@ -30,6 +30,10 @@ def add_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
 
 
+PEGGING_NOTE = ("pegging: points pegged in the play, a hand; dealing: the same in the hands"
+                " the player dealt; as pone: in those the opponent dealt")
+
+
 def _num(x: float | None) -> str:
     return "    -" if x is None else f"{x:5.2f}"
 
@@ -48,11 +52,13 @@ def run(args: Namespace, env: Env) -> int:
               f" ({st['finished']} finished), {count(st['skunks'], 'skunk')}")
     width = max([len("player")] + [len(p["name"]) for p in st["players"]])
     env.print(f"{'player':<{width}} {'games':>5} {'wins':>4} {'skunks':>6} {'hand':>5}"
-              f" {'crib':>5} {'pegs':>5} {'deal':>5} {'pone':>5}")
+              f" {'crib':>5} {'pegging':>7} {'dealing':>7} {'as pone':>7}")
     for p in st["players"]:
         env.print(f"{p['name']:<{width}} {p['games']:5d} {p['wins']:4d} {p['skunks_won']:6d}"
-              f" {_num(p['hand_avg'])} {_num(p['crib_avg'])} {_num(p['pegging_avg'])}"
-              f" {_num(p['pegging_dealer_avg'])} {_num(p['pegging_pone_avg'])}")
+              f" {_num(p['hand_avg'])} {_num(p['crib_avg'])} {_num(p['pegging_avg']):>7}"
+              f" {_num(p['pegging_dealer_avg']):>7} {_num(p['pegging_pone_avg']):>7}")
+    if st["players"]:
+        env.print(PEGGING_NOTE)
     u = st["usual"]
     env.print(f"usual: hand {u['hand_random']:.2f} and crib {u['crib_random']:.2f} with random"
           " cards (exact);")

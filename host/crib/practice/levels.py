@@ -12,8 +12,8 @@ Levels, one sentence each (docs/practice.md):
   away count for its own crib and against the opponent's, and it avoids giving the
   opponent 5s), and in the play takes the most points now, avoiding a count of 5 or 21
   (a ten-card makes 15 or 31 from there).
-- pro: discards by the advisor's exact expected values with the play counted (hand, crib,
-  and half the pegging table's net points for the four it keeps), and in the play lays
+- pro: discards as `crib discard` ranks (the advisor's exact expected hand and crib, and
+  the pegging table's net points for the four it keeps), and in the play lays
   the card with the best expected net pegging to the end of the play over the hands the
   opponent may hold (crib.analysis.playsearch: a search, both sides greedy after it).
 - pro0 (not offered to players; the practice bench measures pro against it): the pro level
@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     from crib.practice.game import Seen
 
 LEVELS = ("easy", "standard", "pro")
-BENCH_LEVELS = LEVELS + ("pro0",)  # pro0: today's pro before the search, for bench/practice.py
+BENCH_LEVELS = LEVELS + ("pro0", "pro-half")  # for the benches: pro0 (the pro level before
+# the search), pro-half (the pro level counting half the pegging table, bench/paired.py)
 
 
 class LevelError(CribError):
@@ -165,12 +166,11 @@ class Pro:
         self.rng = rng  # unused: the pro level is deterministic
 
     def discard(self, seen: Seen) -> tuple[int, ...]:
-        """The discard with the best expected net, the pegging table's net play counted at
-        PEGGING_WEIGHT (ties: the higher hand, then the lower cards laid away)."""
-        from crib.analysis.advise import rank_discards
+        """The discard `crib discard` stars (crib.analysis.advise.best_discard with the
+        play counted at PEGGING_WEIGHT, all of it)."""
+        from crib.analysis.advise import best_discard
 
-        ranked = rank_discards(seen.hand, seen.dealer, pegging=True)
-        return min(ranked, key=lambda e: (-pro_net(e), -e.hand, e.discard)).discard
+        return best_discard(seen.hand, seen.dealer, pegging=True).discard
 
     def play(self, seen: Seen) -> int:
         """The playable card of the rank with the best card_values (ties: the higher card)."""
@@ -178,20 +178,20 @@ class Pro:
         return max(c for c in seen.playable if c >> 2 == r)
 
 
-# How much of the pegging table's net play (peg - opp) the pro level's discard counts. The
-# table's play is greedy against a random hand, and its spread between hands is wider
-# than between players who play well: over 3,000 paired deals (both seats, pro0's play),
-# counting all of it lost 0.09 points a hand against leaving it out (95% interval
-# +-0.06), half of it was even (-0.003 +-0.044). docs/practice.md.
-PEGGING_WEIGHT = Fraction(1, 2)
+# How much of the pegging table's net play (peg - opp) the pro level's discard counts: all
+# of it, as `crib discard`, the reviews and the practice hint do (one best discard). The
+# greedy table of before was biased (the pone never played defensively), so the pro level
+# counted half of it; the table is now made with the defensive policy (docs/advisor.md).
+# HalfPro (bench only) keeps the half weight for bench/paired.py to measure against.
+PEGGING_WEIGHT = Fraction(1)
 
 
-def pro_net(e: Discard) -> Fraction:
-    """A ranked discard's net with the play counted at PEGGING_WEIGHT (e: ranked with
+def pro_net(e: Discard, weight: Fraction = PEGGING_WEIGHT) -> Fraction:
+    """A ranked discard's net with the play counted at weight (e: ranked with
     pegging=True)."""
     if e.peg is None or e.peg_opp is None:
         raise LevelError("pro_net needs a discard ranked with the play counted")
-    return e.net - (1 - PEGGING_WEIGHT) * (e.peg - e.peg_opp)
+    return e.net - (1 - weight) * (e.peg - e.peg_opp)
 
 
 def play_values(seen: Seen) -> dict[int, Fraction]:
@@ -264,8 +264,24 @@ class ClassicPro:
         return -1 if best is None else best
 
 
+class HalfPro(Pro):
+    """pro-half: the pro level counting half the table's net play (for the bench only)."""
+
+    level = "pro-half"
+    weight = Fraction(1, 2)
+
+    def discard(self, seen: Seen) -> tuple[int, ...]:
+        """The discard with the best pro_net at self.weight (ties: the higher hand, then
+        the lower cards laid away)."""
+        from crib.analysis.advise import rank_discards
+
+        ranked = rank_discards(seen.hand, seen.dealer, pegging=True)
+        return min(ranked, key=lambda e: (-pro_net(e, self.weight), -e.hand,
+                                          e.discard)).discard
+
+
 _CLASSES: dict[str, type[Easy | Standard | Pro | ClassicPro]] = {
-    "easy": Easy, "standard": Standard, "pro": Pro, "pro0": ClassicPro}
+    "easy": Easy, "standard": Standard, "pro": Pro, "pro0": ClassicPro, "pro-half": HalfPro}
 
 
 def make(level: str, rng: random.Random | None = None) -> Easy | Standard | Pro | ClassicPro:

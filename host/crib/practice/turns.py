@@ -131,6 +131,10 @@ class PracticeTurns:
         hand = tuple(sorted(g.hands[p]))
 
         def parse(text: str) -> tuple[int, int]:
+            if p == self.human and text.strip().lower() == "hint":  # asks, changes nothing
+                from crib.analysis.advise import hint_line  # tabulates at import
+
+                raise AnswerError(hint_line(hand, p == g.dealer))
             parts = text.replace(",", " ").split()
             if len(parts) != 2:
                 raise AnswerError(f"name 2 of your cards ({_symbols(hand)}), not {text!r}")
@@ -141,7 +145,7 @@ class PracticeTurns:
         mine = p == g.dealer
         whose = "your" if mine else f"{self.name(g.dealer)}'s"
         dis = yield Ask("discard", f"Lay away 2 for {whose} crib", parse, asks=p,
-                        hint="two of your cards, e.g. 5h kd (or ranks: 5 k)",
+                        hint="two of your cards, e.g. 5h kd (or ranks: 5 k); hint: the best",
                         legal={"cards": names_of(hand), "count": 2})
         dis = sorted(dis)
         self.t.record("discard", [p, dis], player=p, info=dict(

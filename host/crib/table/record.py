@@ -109,7 +109,7 @@ class Table(CoreTable):
         """The discard advisor's line (--review)."""
         from crib.analysis.advise import review, review_line  # its tables load only when reviewing
 
-        made, best = review(cards, discard, mine)
+        made, best = review(cards, discard, mine, players=self.players)
         return review_line(made, best)
 
     def on_board(self, e: Entry) -> bool:

@@ -1,0 +1,119 @@
+"""Measure a play policy against the pro level's search, seat by seat, over paired deals.
+
+    nice -n 19 python bench/policy.py [--deals 20000] [--seed 1] [--policies greedy,defensive]
+
+Each deal gives both players 4 random cards and turns a starter (the play alone: no
+discard). Both seats lay by the search (crib.analysis.playsearch.card_values, the pro
+level's play: each card weighed over the opponent's possible hands, both sides laying by
+crib.analysis.pegging.greedy after it); then, on the same cards, one seat lays by the
+policy measured while the other keeps the search. What the policy costs a seat is the
+seat's net (its points less the opponent's) with the policy less its net with the search,
+averaged over the deals, with a 95% interval (the deals are independent; the pairing takes
+the luck of the cards out). The play runs through cribcore.play.Play. A policy a strong
+player accepts costs under 0.05 points a deal in either seat (issue 38).
+"""
+
+import argparse
+import math
+import platform
+import random
+import statistics
+import time
+
+from crib.analysis import pegging
+from crib.analysis.playsearch import best_card, card_values
+from cribcore.play import Play
+
+Z95 = 1.959964
+
+
+def search(play, p, dealt, starter):
+    """The search's card for player p: the pro level's choice (card_values) on ranks;
+    dealt[p]: the cards p has seen of its own (its hand, and its discard when it made one)."""
+    mine = set(dealt[p])
+    laid = {c for h in play.laid for c in h}
+    unseen = [c >> 2 for c in range(52) if c not in mine and c not in laid and c != starter]
+    r = best_card(card_values([c >> 2 for c in play.hands[p]], [c >> 2 for c in play.pile],
+                              play.count, unseen, play.cards_left(1 - p), play.gone[1 - p]))
+    return r
+
+
+def by_policy(policy):
+    """A chooser laying by policy(fits ranks, pile ranks, count) (crib.analysis.pegging)."""
+    def choose(play, p, dealt, starter):
+        fits = sorted({c >> 2 for c in play.playable()})
+        return policy(fits, tuple(c >> 2 for c in play.pile), play.count)
+    return choose
+
+
+def play_points(hands, starter, choosers, known=None):
+    """[pone's points, dealer's] when player 0 (pone) and 1 (dealer) lay hands by choosers;
+    known[p]: the cards of its own p has seen (default its hand)."""
+    play = Play(2, dealer=1, hands=[list(h) for h in hands], starter=starter)
+    known = known or hands
+    while not play.over:
+        fits = play.playable()
+        if not fits:
+            play.go()
+            continue
+        p = play.turn
+        r = choosers[p](play, p, known, starter)
+        play.lay(max(c for c in fits if c >> 2 == r))
+    return list(play.points)
+
+
+def play_deal(dealt, starter, choosers):
+    """(pone net, dealer net) when player 0 (pone) and 1 (dealer) lay by choosers."""
+    a, b = play_points(dealt, starter, choosers)
+    return a - b, b - a
+
+
+def interval(xs):
+    """(mean, 95% half-width) of xs."""
+    m = statistics.fmean(xs)
+    sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
+    return m, Z95 * sd / math.sqrt(len(xs))
+
+
+def main():
+    """Play the deals and print each policy's cost per seat against the search."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=20000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--policies", default="greedy,defensive")
+    ap.add_argument("--every", type=int, default=500, help="print the figures every N deals")
+    args = ap.parse_args()
+    names = args.policies.split(",")
+    policies = {n: by_policy(getattr(pegging, n)) for n in names}
+    rng = random.Random(args.seed)
+    cost = {(n, seat): [] for n in names for seat in (0, 1)}
+    base = []
+    start = time.perf_counter()
+    print(f"python {platform.python_version()}; the search's playouts lay greedy")
+
+    def report(done):
+        el = time.perf_counter() - start
+        print(f"{done} deals, {el:.0f} s ({1000 * el / done:.0f} ms a deal)")
+        m, h = interval(base)
+        print(f"  search v search: pone net {m:+.3f} +-{h:.3f} a deal")
+        for n in names:
+            for seat, who in ((0, "pone"), (1, "dealer")):
+                m, h = interval(cost[(n, seat)])
+                print(f"  {n} as {who}: {m:+.3f} +-{h:.3f} points a deal against the search")
+    for i in range(args.deals):
+        deck = rng.sample(range(52), 9)
+        dealt = (sorted(deck[:4]), sorted(deck[4:8]))
+        starter = deck[8]
+        both = play_deal(dealt, starter, (search, search))
+        base.append(both[0])
+        for n, pol in policies.items():
+            for seat in (0, 1):
+                ch = [search, search]
+                ch[seat] = pol
+                cost[(n, seat)].append(play_deal(dealt, starter, ch)[seat] - both[seat])
+        if (i + 1) % args.every == 0 or i + 1 == args.deals:
+            report(i + 1)
+
+
+if __name__ == "__main__":
+    main()
