@@ -187,3 +187,31 @@ def test_each_version_patched_onto_the_one_before_is_the_state():
     assert patched(have, {"run": "other", "version": 99, "base": have["version"],
                           "set": {}, "drop": 0, "log": []}) is None
 
+
+
+class _LogFails:
+    """A session's keeping of the log that runs out of memory (a fragmented heap)."""
+
+    def __init__(self, session):
+        self.session = session
+
+    def __getattr__(self, name):
+        return getattr(self.session, name)
+
+    def keep_log(self, added, log):
+        raise MemoryError("memory allocation failed, allocating 7418 bytes")
+
+    def kept_log(self):
+        return None
+
+
+def test_an_answer_taken_is_not_refused_when_its_log_cannot_be_kept():
+    """bench/chip.py's second game on the emulated Pico: the log kept for a restart could
+    not be made (MemoryError), and the answer the engine had taken was refused (500)."""
+    room = _room()
+    rng = Lcg(6)
+    engine = room.engine
+    engine.session = _LogFails(engine.session)
+    seq, version = room.seq, room.version
+    out = _answer(room, rng)
+    assert out.changed and room.version == version + 1 and room.seq > seq

@@ -232,10 +232,12 @@ class Room:
 
     def _keep_log(self, added):
         """The log kept for a restart (Session.keep_log); a store that fails is no reason
-        to refuse what the game took (it is said on the next start's log, not here)."""
+        to refuse what the game took (it is said on the next start's log, not here): nor
+        is a heap too fragmented for its text (MemoryError: the answer is on flash, so a
+        refusal would tell the phone it was not taken)."""
         try:
             self._session().keep_log(added, self._log)
-        except (OSError, ValueError):
+        except (OSError, ValueError, MemoryError):
             pass
 
     def _after(self, events, force=False):
