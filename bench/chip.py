@@ -74,10 +74,27 @@ def main(argv=None):
                    progress=lambda n, line: print("  ... %d answers: %s" % (n, line[:60]),
                                                   file=sys.stderr, flush=True))
     took = time.monotonic() - t0
-    pico_w = image.image("RPI_PICO_W", out=say)  # after the run: a build may be needed
-    heap_w = json.loads((pico_w / "image.json").read_text())["gc_heap"]
+    heap_w = pico_w_heap(image, say)
     report(run, args, what, heap_w, took, say)
     return 0 if run.end is not None or run.stopped else 1
+
+
+def pico_w_heap(image, say):
+    """The RPI_PICO_W image's GC heap from its link map: the image of this tree's code if
+    cached, else any cached RPI_PICO_W image's (the heap is the RAM the port's link leaves,
+    the same whatever code is frozen into flash: RPI_PICO's is 243,496 bytes both with our
+    code and without, docs/image.md), else built (after the run: it takes minutes)."""
+    root = image.cache_root()
+    folders = sorted(root.glob("RPI_PICO_W-*/image.json"), key=lambda p: p.stat().st_mtime)
+    k = image.key("RPI_PICO_W", image.SOURCE)[:16]
+    mine = [p for p in folders if p.parent.name.endswith(k)]
+    if mine or folders:
+        found = (mine or folders)[-1]
+        say("RPI_PICO_W's GC heap from %s%s" % (found.parent.name,
+                                                  "" if mine else " (another tree's image)"))
+    else:
+        found = image.image("RPI_PICO_W", out=say) / "image.json"
+    return json.loads(found.read_text())["gc_heap"]
 
 
 def report(run, args, what, heap_w, took, say):
@@ -98,7 +115,9 @@ def report(run, args, what, heap_w, took, say):
         print("\n".join("    " + ln for ln in tail[-25:]))
         return
     if run.end is None and not run.stopped:
-        print("  the run failed on the chip: %s" % run.text.splitlines()[-1:])
+        print("  the run failed on the chip; the board said last:")
+        tail = [ln for ln in run.text.splitlines() if not ln.startswith(("A ", "R "))]
+        print("\n".join("    " + ln for ln in tail[-12:]))
     totals = [a["total"] / 1000 for a in run.answers]
     print("answer to 4 phones: p50 %.0f ms, p99 %.0f ms (max %.0f; emulated, collections"
           " included)" % (pct(totals, 0.5), pct(totals, 0.99), max(totals)))

@@ -72,10 +72,12 @@ class Screen(threading.Thread):
         try:
             with httpx.Client(base_url=self.base, headers={"X-Crib-Key": self.key},
                               timeout=None) as c, c.stream("GET", "/events") as r:
+                rev = None
                 for line in r.iter_lines():
                     if line.startswith("data: "):
-                        s = json.loads(line[6:])
-                        self.seen[s["version"]] = (time.monotonic(), s["board_rev"])
+                        s = json.loads(line[6:])  # a state, or a patch of the one before
+                        rev = (s["set"] if "base" in s else s).get("board_rev", rev)
+                        self.seen[s["version"]] = (time.monotonic(), rev)
                         self.ready.set()
                     if self.stop:
                         return

@@ -24,7 +24,7 @@ again): the heap is never spent on strangers before a player's answer.
 import asyncio
 import gc
 
-from microdot import Microdot
+from microdot import Microdot, Request
 
 from cribcore.web.edge import BODY_S, HEAD_S
 from pegboard.ticks import elapsed, later
@@ -49,12 +49,15 @@ GRACE_MS = 2000
 ADMIT_FREE = 40 * 1024  # bytes free after a collection before a new connection is taken
 BAD_LENGTH = b"Bad-Length:"  # a Content-Length not in digits, renamed (Timed)
 RESET = 104  # ECONNRESET: microdot closes such a connection quietly
+CHUNK = 1024  # bytes asked of the socket at a time: a phone's whole request, mostly
 
 
 class Timed:
     """A connection's reader under two deadlines: the request's whole head within HEAD_S
     of the connection, then its whole body within BODY_S of the head's end; past one it
-    gives up as a reset connection."""
+    gives up as a reset connection. It reads the socket CHUNK bytes at a time into a
+    bounded buffer and hands microdot its lines from there: a phone's request (about
+    500 bytes) is one read under one deadline, not a read and a timer per line."""
 
     def __init__(self, reader):
         self.reader = reader
@@ -63,6 +66,8 @@ class Timed:
         self.deadline = later(self.opened, HEAD_S * 1000)
         self.reading = True  # still reading the request (not yet answering it)
         self.in_body = False
+        self.buf = b""  # read, not yet handed on: at most a line and a chunk
+        self.at = 0  # where in buf the next byte is
 
     async def _within(self, waiting):
         left = elapsed(self.deadline, ticks_ms())
@@ -73,8 +78,33 @@ class Timed:
         except asyncio.TimeoutError:
             raise OSError(RESET) from None
 
+    def _take(self, n):
+        """Up to n bytes from the buffer."""
+        out = self.buf[self.at:self.at + n]
+        self.at += len(out)
+        if self.at >= len(self.buf):
+            self.buf, self.at = b"", 0
+        return out
+
+    async def _line(self):
+        """The next line (its newline kept), from the buffer and as few reads as may be;
+        one longer than microdot's max_readline is cut just past it (microdot refuses
+        it): the buffer stays bounded; b"" at the end."""
+        most = Request.max_readline
+        while True:
+            end = self.buf.find(b"\n", self.at)
+            if end >= 0:
+                return self._take(end + 1 - self.at)
+            if len(self.buf) - self.at > most:
+                return self._take(most + 1)
+            chunk = await self._within(self.reader.read(CHUNK))
+            if not chunk:
+                return self._take(len(self.buf))
+            self.buf = self.buf[self.at:] + chunk if self.at < len(self.buf) else chunk
+            self.at = 0
+
     async def readline(self):
-        line = await self._within(self.reader.readline())
+        line = await self._line()
         self.heard = True
         if not self.in_body:
             if line in (b"\r\n", b"\n", b""):
@@ -87,9 +117,14 @@ class Timed:
         return line
 
     async def readexactly(self, n):
-        return await self._within(self.reader.readexactly(n))
+        out = self._take(n)
+        if len(out) < n:
+            out += await self._within(self.reader.readexactly(n - len(out)))
+        return out
 
     async def read(self, n=-1):
+        if self.at < len(self.buf):
+            return self._take(len(self.buf) if n < 0 else n)
         return await self._within(self.reader.read(n))
 
 

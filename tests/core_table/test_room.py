@@ -2,10 +2,12 @@
 asserts: these run on CPython and under MicroPython with a capped heap,
 tests/test_micropython.py)."""
 
+import gc
 import json
 
 from tablegame import NAMES, Lcg, choose, engine_for
 
+from cribcore.table.patch import patched
 from cribcore.table.room import LOG_KEEP, Room
 from cribcore.table.seats import TABLE, Refused
 
@@ -149,3 +151,67 @@ def test_the_engine_names_whose_show_it_was():
         shows = [ev for ev in engine.answer(q["id"], choose(q, rng, "cards"))
                  if ev.kind == "show"]
     assert shows[0].who == NAMES[q["asks"]], (shows[0], q["asks"])
+
+
+def _replayed(room, before):
+    """The state a screen that had `before` makes of the room's patch: the same JSON."""
+    text = room.patch_text()
+    assert text is not None, "no patch from version %d" % before["version"]
+    p = json.loads(text)
+    assert p["base"] == before["version"] and p["version"] == room.version
+    return patched(before, p), len(text)
+
+
+def test_each_version_patched_onto_the_one_before_is_the_state():
+    """A screen that has a version and applies the next one's patch has the next state,
+    through a whole game (the log full, then trimmed); the patch is a fraction of it."""
+    room = _room()
+    rng = Lcg(5)
+    assert room.patch_text() is None  # the first version: only the whole state
+    have = json.loads(room.text())
+    sizes = []
+    while room.question is not None and room.question["kind"] != "another" \
+            and len(sizes) < 2000:
+        _answer(room, rng)
+        have, size = _replayed(room, have)
+        gc.collect()  # (under MicroPython: two whole states at once, in the test's heap)
+        assert have == json.loads(room.text())
+        sizes.append((size, len(room.text())))
+    assert len(room.state["log"]) == LOG_KEEP  # it was trimmed on the way
+    late = sizes[len(sizes) // 2:]
+    assert sum(p for p, _ in late) * 4 < sum(t for _, t in late), late[:5]
+    room.problem("board: gone")  # a log appended outside a request, then a show
+    room.show({"board_rev": 2})
+    have, _ = _replayed(room, have)
+    assert have == json.loads(room.text()) and have["log"][-1]["text"] == "board: gone"
+    assert patched(have, {"run": "other", "version": 99, "base": have["version"],
+                          "set": {}, "drop": 0, "log": []}) is None
+
+
+
+class _LogFails:
+    """A session's keeping of the log that runs out of memory (a fragmented heap)."""
+
+    def __init__(self, session):
+        self.session = session
+
+    def __getattr__(self, name):
+        return getattr(self.session, name)
+
+    def keep_log(self, added, log):
+        raise MemoryError("memory allocation failed, allocating 7418 bytes")
+
+    def kept_log(self):
+        return None
+
+
+def test_an_answer_taken_is_not_refused_when_its_log_cannot_be_kept():
+    """bench/chip.py's second game on the emulated Pico: the log kept for a restart could
+    not be made (MemoryError), and the answer the engine had taken was refused (500)."""
+    room = _room()
+    rng = Lcg(6)
+    engine = room.engine
+    engine.session = _LogFails(engine.session)
+    seq, version = room.seq, room.version
+    out = _answer(room, rng)
+    assert out.changed and room.version == version + 1 and room.seq > seq

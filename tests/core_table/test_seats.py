@@ -108,3 +108,32 @@ def test_after_a_restart_the_newest_token_shown_holds_the_seat():
     assert after.check(0, old, 2) == 0  # nobody showed a newer one yet
     assert after.check(0, new, 2) == 0
     assert _status(lambda: after.check(0, old, 2)) == 403
+
+
+def test_each_token_is_made_once_and_the_kept_ones_are_bounded():
+    """Every request checks its token: each seat's is made once (an HMAC costs
+    milliseconds on a Pico), the same as made afresh, and only a few are kept."""
+    from cribcore.table import seats
+
+    made = []
+    real = seats.hmac_sha256
+
+    def counted(key, msg):
+        made.append(msg)
+        return real(key, msg)
+
+    seats.hmac_sha256 = counted
+    try:
+        seats._MADE.clear()
+        first = [seat_token(KEY, s, g) for s in (0, 1, TABLE) for g in (0, 2)]
+        again = [seat_token(KEY, s, g) for s in (0, 1, TABLE) for g in (0, 2)]
+        assert again == first and len(made) == 6
+        assert check_seat(KEY, 1, first[2], 2) == 1 and len(made) == 6
+        fresh = hexlify(real(KEY.encode(), b"seat:1")).decode()[:24]
+        assert first[2] == fresh and first[3].startswith("2-")
+        for n in range(3 * seats.MADE_MAX):  # many keys (sessions): the kept ones bounded
+            seat_token("key-%d" % n, 0)
+            assert len(seats._MADE) <= seats.MADE_MAX
+        assert seat_token(KEY, 1) == fresh
+    finally:
+        seats.hmac_sha256 = real

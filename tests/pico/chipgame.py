@@ -18,9 +18,10 @@ microseconds of each part; PARTS), one per game's start and end (a MARK line: JS
 final scores (an END line: JSON), and DONE. An answer's parts: engine (Room.act less the
 App and the record), board (the App's verbs: the peg, its state saved on flash), flash
 (the record's writes), request (microdot's handling of the POST less Room.act), state
-(the state's JSON, once per version), streams (from the reply to the last phone having
-the new state, less the state's making), gc (a collection run before the answer when
-less than RESERVE bytes are free, and every SAMPLE answers: its time is that answer's).
+(the state's JSON and its patch from the version before, each once per version),
+streams (from the reply to the last phone having the new state, less the state's
+making), gc (a collection run before the answer when less than RESERVE bytes are free,
+and every SAMPLE answers: its time is that answer's).
 `total` is from the collection (if any) and the request's first byte to the last phone
 having the state.
 `alloc` is the bytes allocated meanwhile (when no collection ran within), `auto` 1 when
@@ -245,7 +246,9 @@ def build(app, parts, target, record="/games"):
 
     seats.check_seat = checked
     server.changed = changing
-    server.room.text = parts.timed("state", server.room.text)
+    room = server.room
+    room.text = parts.timed("state", room.text)
+    room.patch_text = parts.timed("state", room.patch_text)
     return server
 
 

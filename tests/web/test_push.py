@@ -9,6 +9,7 @@ from webtools import KEY, make_hub
 
 from crib.web.app import create_app
 from crib.web.server import Background
+from cribcore.table.patch import patched
 
 HEADERS = {"X-Crib-Key": KEY}
 
@@ -38,8 +39,10 @@ def test_every_screen_gets_each_answer(db):
             r = c.post("/api/answer", json={"question": q["id"], "answer": "5h", "seat": 0,
                                             "token": token})
             assert r.status_code == 200
-            got = [next_state(it) for it in lines]
+            got = [next_state(it) for it in lines]  # what changed, since the first
             assert time.monotonic() - t0 < 5
+            assert all(s["base"] == f["version"] for s, f in zip(got, first))
+            got = [patched(f, s) for s, f in zip(got, first)]
             assert all(s["view"]["hand"]["starter"] == "5H" for s in got)
             assert all(s["version"] > first[0]["version"] for s in got)
         finally:

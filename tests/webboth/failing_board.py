@@ -17,7 +17,8 @@ from boardweb.server import BoardServer
 
 
 class Room:
-    """As cribcore.table.room.Room to the server: a version, its text, the names, act."""
+    """As cribcore.table.room.Room to the server: a version, its text and patch, the
+    names, act."""
 
     def __init__(self, fail, writing):
         self.version = 1
@@ -26,11 +27,20 @@ class Room:
     def names(self):
         return ["Ann", "Bob"]
 
-    def text(self):
+    def _made(self):
         if self.version > 1 and self.fail > 0:
             self.fail -= 1
             raise MemoryError("memory allocation failed, allocating 8171 bytes")
+
+    def text(self):
+        self._made()
         return '{"version":%d}' % self.version
+
+    def patch_text(self):
+        """From the version before (what a stream that has it is sent): fails as text()."""
+        self._made()
+        return '{"version":%d,"base":%d,"set":{},"drop":0,"log":[]}' % (
+            self.version, self.version - 1)
 
     def act(self, kind, body, seat):
         self.version += 1

@@ -14,6 +14,7 @@ import pytest
 from both import KEY, NAMES, Q, Table, client, next_state, refused, state
 
 from crib.web import assets
+from cribcore.table.patch import patched
 from cribcore.table.seats import seat_token
 from cribcore.web.rules import MAX_BODY
 
@@ -208,15 +209,19 @@ def test_every_screen_is_pushed_each_change(server, table):
                        for r in responses)
             assert all(r.headers["cache-control"] == "no-store" for r in responses)
             lines = [r.iter_lines() for r in responses]
-            first = [next_state(it) for it in lines]
-            assert len({s["version"] for s in first}) == 1
-            for _ in range(3):  # each change reaches every screen
+            have = [next_state(it) for it in lines]  # the whole state first
+            assert len({s["version"] for s in have}) == 1 and "base" not in have[0]
+            for _ in range(3):  # each change reaches every screen: what changed
                 t0 = time.monotonic()
                 r = table.answer()
                 assert r.status_code == 200, r.text
                 now = state(c)
                 pushed = [next_state(it) for it in lines]
-                assert all(p["version"] == now["version"] and p == now for p in pushed)
+                assert all(p["version"] == now["version"] and p["base"] == h["version"]
+                           for p, h in zip(pushed, have))
+                assert all(len(json.dumps(p)) < len(json.dumps(now)) for p in pushed)
+                have = [patched(h, p) for h, p in zip(have, pushed)]
+                assert all(h == now for h in have)
                 assert time.monotonic() - t0 < 5
         finally:
             for s in streams:

@@ -11,6 +11,7 @@ screen is sent, built once per change; one call per request (any server: the hos
     room.problem("board: gone")          # a problem said on every screen (numbered)
     room.show({"board_rev": 3})          # the server's own fields (a picture's revision)
     room.state, room.text()              # the state (a dict), and as JSON text
+    room.patch_text()                    # from the version before (cribcore.table.patch)
     room.version, room.seq, room.names() # the state's number, the last event's, the names
     room.since(seq)                      # the engine's Events numbered after seq
 
@@ -41,6 +42,7 @@ import json
 from cribcore.cards import card_name
 from cribcore.table.answers import AnswerError
 from cribcore.table.engine import StaleQuestion
+from cribcore.table.patch import patch
 from cribcore.table.seats import TABLE, Refused, check_turn
 
 LOG_KEEP = 60  # events kept for screens that join or wake up
@@ -113,6 +115,8 @@ class Room:
         self._raw = []  # (seq, Event): the same events as the engine gave them
         self._extra = dict(extra or {})  # the server's own fields of the state (show())
         self._text = None
+        self._before = None  # the state before this one (its patch: patch_text())
+        self._patch = None  # (version, the patch's JSON text or None), made once
 
     # -- one call per request ------------------------------------------------------------
 
@@ -196,11 +200,17 @@ class Room:
     def text(self):
         """The state as compact JSON text (made once per version)."""
         if self._text is None:
-            try:
-                self._text = json.dumps(self.state, separators=(",", ":"))
-            except TypeError:  # pragma: no cover - a MicroPython without separators
-                self._text = json.dumps(self.state)
+            self._text = _dumps(self.state)
         return self._text
+
+    def patch_text(self):
+        """The patch from the version before to this one as compact JSON text
+        (cribcore.table.patch: what a screen that has the one before is sent), or None if
+        only the whole state will do; made once per version."""
+        if self._patch is None or self._patch[0] != self.version:
+            p = patch(self._before, self.state)
+            self._patch = (self.version, None if p is None else _dumps(p))
+        return self._patch[1]
 
     def since(self, seq):
         """The engine's Events numbered after seq (those still kept), oldest first."""
@@ -222,10 +232,12 @@ class Room:
 
     def _keep_log(self, added):
         """The log kept for a restart (Session.keep_log); a store that fails is no reason
-        to refuse what the game took (it is said on the next start's log, not here)."""
+        to refuse what the game took (it is said on the next start's log, not here): nor
+        is a heap too fragmented for its text (MemoryError: the answer is on flash, so a
+        refusal would tell the phone it was not taken)."""
         try:
             self._session().keep_log(added, self._log)
-        except (OSError, ValueError):
+        except (OSError, ValueError, MemoryError):
             pass
 
     def _after(self, events, force=False):
@@ -265,5 +277,13 @@ class Room:
                  "view": self.view, "log": list(self._log), "over": engine.over,
                  "undone": engine.undone(), "answered": engine.answered()}
         state.update(self._extra)
-        self.state = state
-        self._text = None
+        self._before, self.state = self.state, state
+        self._text = self._patch = None
+
+
+def _dumps(value):
+    """value as compact JSON text."""
+    try:
+        return json.dumps(value, separators=(",", ":"))
+    except TypeError:  # pragma: no cover - a MicroPython without separators
+        return json.dumps(value)

@@ -4,6 +4,7 @@ from cribcore.table.answers import AnswerError
 TABLE: str
 MOVED: str
 TAKEN: str
+MADE_MAX: int
 
 class Refused(AnswerError):
     status: int

@@ -64,7 +64,10 @@ class Hub:
         self._on_change = on_change
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="crib-engine")
         self.version = 0
-        self.text = "{}"  # the state as JSON, what every screen is sent
+        self.text = "{}"  # the state as JSON, what a screen is sent first
+        # (version, its state's JSON, the patch from the version before or None): read
+        # whole by a stream, so the three always agree (cribcore.table.patch)
+        self.frame: tuple[int, str, str | None] = (0, "{}", None)
         self.state: dict[str, Any] = {}
         self.svg: str | None = None
         self.board_rev = 0
@@ -137,6 +140,7 @@ class Hub:
         room = self.room
         self.state = room.state
         self.text = room.text()
+        self.frame = (room.version, self.text, room.patch_text())
         self.version = room.version  # after the text: a reader of the version has its text
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._notify)
@@ -245,8 +249,10 @@ class Hub:
             self.screens.ending = True
 
     async def states(self, heartbeat: float | None = None) -> AsyncIterator[str | None]:
-        """The state now, then each new one (a slow reader skips to the latest); None after
-        heartbeat seconds without a change; ends when the server stops (end_streams)."""
+        """The state now, then each new one (a slow reader skips to the latest): the patch
+        from the version before when this stream sent that one, else the whole state; None
+        after heartbeat seconds without a change; ends when the server stops
+        (end_streams)."""
         sent = 0
         while True:
             now = await self.screens.next(sent, lambda: self.version, heartbeat)
@@ -255,8 +261,9 @@ class Hub:
             if now == HEARTBEAT:
                 yield None
             else:
-                sent = now
-                yield self.text
+                version, text, patch = self.frame
+                yield patch if patch is not None and sent == version - 1 else text
+                sent = version
 
 
 class SharedEngine:

@@ -139,7 +139,7 @@
     const mine = seat ? "&s=" + encodeURIComponent(seat.seat) + "&t=" + encodeURIComponent(seat.token) : "";
     source = new EventSource("/events?k=" + encodeURIComponent(key || "") + mine);
     source.onopen = () => { lost = false; setNet(); retry(); };
-    source.onmessage = (m) => { if (lost) { lost = false; setNet(); } show(JSON.parse(m.data)); retry(); };
+    source.onmessage = (m) => { if (lost) { lost = false; setNet(); } took(JSON.parse(m.data)); retry(); };
     source.onerror = async () => { // the browser retries by itself; say why it waits
       lost = true; setNet();
       try {
@@ -203,6 +203,18 @@
   }
 
   // -- drawing --------------------------------------------------------------------------
+  // A stream sends the whole state first, then what changed since the version before
+  // (cribcore.table.patch: "base" the version it applies to, "set" the fields changed,
+  // "drop" the log's oldest events to drop, "log" the new ones); one that does not apply
+  // to the state shown (a version missed) and is not older: the whole state is fetched.
+  function took(s) {
+    if (s.base === undefined) return show(s);
+    if (state && s.run === state.run && s.version <= state.version) return; // an older state
+    if (!state || s.run !== state.run || s.base !== state.version) { refresh(); return; }
+    const full = Object.assign({}, state, s.set, { version: s.version });
+    full.log = state.log.slice(s.drop).concat(s.log);
+    show(full);
+  }
   function show(s) {
     if (state && s.run === state.run && s.version <= state.version) return; // an older state
     const first = !state;
