@@ -64,9 +64,13 @@ class BoardServer:
         self.peak = 0  # the heap's high-water mark at the end of a request (hooks)
         self.app = routes(self, hooks)
         self.push = Push(room, self.app)
+        self.club = None  # a boardweb.clubreport.ClubReport: games reported to a club
 
     def changed(self):
-        """Wake every event stream: the room has a new state."""
+        """Wake every event stream: the room has a new state (and a game just over is
+        queued for the club: sent by its own task, after this answer)."""
+        if self.club is not None:
+            self.club.seen(self.room.engine)
         self.push.changed()
 
     # -- the requests (routes) ------------------------------------------------------------
@@ -122,7 +126,10 @@ class BoardServer:
     async def serve(self, host, port):
         """Serve until the server is shut down."""
         ticking = asyncio.create_task(self.frames())
+        club = self.club and asyncio.create_task(self.club.run(self.room.engine))
         try:
             await self.app.start_server(host=host, port=port)
         finally:
             ticking.cancel()
+            if club:
+                club.cancel()

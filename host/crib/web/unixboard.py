@@ -64,12 +64,14 @@ def free_port() -> int:
 class UnixBoard:
     """The board's server as a process (module docstring). names/target/dealer: the
     game's setup (else the page asks); hooks: the tests' /test/board and /test/heap;
-    suits: each show card asked by rank and suit (else by ranks, as crib serve)."""
+    suits: each show card asked by rank and suit (else by ranks, as crib serve); club,
+    club_retry: the club night it reports its games to (boardweb.unix --club)."""
 
     def __init__(self, key: str, names: list[str] | None = None, target: int = 121,
                  dealer: int | None = 0, heap: str = HEAP, hooks: bool = True,
                  hosts: list[str] | None = None, firmware: str | Path | None = None,
-                 suits: bool = False, store: str | None = None):
+                 suits: bool = False, store: str | None = None, club: str | None = None,
+                 club_retry: int | None = None):
         self.key = key
         self.port = free_port()
         self.url = "http://127.0.0.1:%d" % self.port
@@ -92,6 +94,10 @@ class UnixBoard:
             args.append("--suits")
         if store:
             args += ["--store", store]
+        if club:
+            args += ["--club", club]
+        if club_retry:
+            args += ["--club-retry", str(club_retry)]
         self.args = args
         self.firmware = str(firmware or firmware_dir())
         self.proc: subprocess.Popen | None = None
