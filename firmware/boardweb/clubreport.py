@@ -32,7 +32,7 @@ from cribcore.table.club import REPORT_PATH, ClubAddressError, club_address, rep
 
 FILE = "/club"  # on the board's flash, beside /wifi and /games
 RETRY_MS = 2000  # the first wait before a report is sent again
-MAX_TRIES = 12  # tries before a report waits for the next start (about 20 minutes)
+MAX_TRIES = 12  # tries before a report waits for the next start (about 15 minutes)
 TIMEOUT_S = 10  # to connect, and for the club's whole answer
 KEEP = 8  # reports kept done (their games' names) and refused (shown)
 MAX_ANSWER = 4096  # bytes of the club's answer read

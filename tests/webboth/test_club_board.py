@@ -144,3 +144,29 @@ def test_a_bad_club_address_is_refused_with_a_sentence(tmp_path):
         assert out.returncode == 2 and "the club's address is the one `crib club serve`" \
             " prints for the tables" in out.stderr, (bad, out.stderr)
         assert "serving" not in out.stdout
+
+
+def verb_lines(kept, *lines):
+    """The board's replies to these `club` lines from USB (tests/webboth/club_verb.py
+    under MicroPython), its reports kept in the file kept."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    env = dict(os.environ, MICROPYPATH=os.pathsep.join([".frozen", str(firmware_dir())]))
+    out = subprocess.run([micropython(), "-X", "heapsize=256K",
+                          os.path.join(here, "club_verb.py"), kept, *lines], env=env,
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert out.returncode == 0, out.stdout + out.stderr
+    return out.stdout.splitlines()
+
+
+def test_the_club_verb_sets_the_address_over_usb_and_keeps_it(tmp_path):
+    kept = str(tmp_path / "club")
+    good = address(8141)
+    replies = verb_lines(kept, "club", "club url=ftp://x/?k=1", "club url=" + good, "club")
+    assert replies[0] == "ok rev=0 url=off waiting=0"
+    assert replies[1].startswith("err code=bad_arg") and "crib club serve" in replies[1]
+    assert replies[2] == replies[3] == "ok rev=0 url=%s waiting=0" % good
+    assert verb_lines(kept, "club") == ["ok rev=0 url=%s waiting=0" % good]  # at the next start
+    # a bad address changes nothing, the kept one stays
+    assert verb_lines(kept, "club url=http://h/api/report", "club")[1] == \
+        "ok rev=0 url=%s waiting=0" % good
+    assert verb_lines(kept, "club url=off", "club") == ["ok rev=0 url=off waiting=0"] * 2
