@@ -28,7 +28,16 @@ import json
 
 from cribcore import protocol
 from cribcore.protocol import ProtocolError
-from cribcore.table.club import REPORT_PATH, ClubAddressError, club_address, report_body, reported
+from cribcore.table.club import (
+    FIELDS,
+    OFF,
+    REPORT_PATH,
+    ROW,
+    ClubAddressError,
+    club_address,
+    report_body,
+    reported,
+)
 
 FILE = "/club"  # on the board's flash, beside /wifi and /games
 RETRY_MS = 2000  # the first wait before a report is sent again
@@ -36,9 +45,6 @@ MAX_TRIES = 12  # tries before a report waits for the next start (about 15 minut
 TIMEOUT_S = 10  # to connect, and for the club's whole answer
 KEEP = 8  # reports kept done (their games' names) and refused (shown)
 MAX_ANSWER = 4096  # bytes of the club's answer read
-OFF = "off"
-ROW = ("club", 0, "[url]", "Wi-Fi board: the club night it reports its games to")
-FIELDS = "url:t waiting:i "
 
 
 class ClubReport:

@@ -7,6 +7,7 @@ posts to /api/report).
     host, port, key = club_address(text)   # ClubAddressError with a sentence if not
     body = report_body(table)              # the JSON body, or None: not a club game
     text = reported(body)                  # "Ann beat Ben 121-88"
+    protocol.register(ROW, FIELDS)         # the `club` verb (boardweb.clubreport)
 """
 
 from cribcore import CoreError
@@ -15,6 +16,11 @@ SPECIAL = (24, 28, 29)  # the special hands a club's pool pays (crib.club.money)
 CLUB_TARGET = 121  # a club's game: two players to 121
 REPORT_PATH = "/api/report"
 NOT_CLUB = "only a game of two to 121 is a club game; not reported"
+OFF = "off"  # the `club` verb's url when no club is set
+# The `club` verb of a board with Wi-Fi (boardweb.clubreport; crib board club), in
+# cribcore.protocol's formats (COMMANDS, FIELDS): registered by both sides.
+ROW = ("club", 0, "[url]", "Wi-Fi board: the club night it reports its games to")
+FIELDS = "url:t waiting:i "
 
 
 class ClubAddressError(CoreError):
