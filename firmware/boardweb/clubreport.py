@@ -45,6 +45,8 @@ MAX_TRIES = 12  # tries before a report waits for the next start (about 15 minut
 TIMEOUT_S = 10  # to connect, and for the club's whole answer
 KEEP = 8  # reports kept done (their games' names) and refused (shown)
 MAX_ANSWER = 4096  # bytes of the club's answer read
+NOT_KEPT = ("the board's storage is full: the report is not kept on flash (a power cut"
+            " loses it); it is sent all the same")
 
 
 class ClubReport:
@@ -74,9 +76,13 @@ class ClubReport:
         "off": no club. ClubAddressError, and nothing changed, if it is not one."""
         if text is not None and text != OFF:
             club_address(text)
-        self.address = None if text == OFF else text
+        old, self.address = self.address, None if text == OFF else text
+        try:
+            self._save(True)
+        except OSError:
+            self.address = old
+            raise
         self.tries, self.trying = 0, None
-        self._save()
         self._changed()
         self.wake.set()
 
@@ -93,19 +99,29 @@ class ClubReport:
         except (OSError, ValueError, AttributeError):
             pass  # none yet, or damaged: a game over now is seen again (seen())
 
-    def _save(self):
+    def _save(self, strict=False):
         """The reports to flash: a new file renamed over the old (LittleFS keeps a rename
-        whole across a power cut)."""
-        self.unsaved = False
+        whole across a power cut). A flash that fails (full) is said on the page and
+        tried again at the next change, the reports still sent from memory; strict: the
+        OSError raised instead (the `club` verb's address: nothing changed)."""
         if self.path is None:
+            self.unsaved = False
             return
         import os
 
         kept = {"address": self.address, "queue": self.queue, "done": self.done[-KEEP:],
                 "refused": self.refused[-KEEP:]}
-        with open(self.path + ".new", "w") as f:
-            f.write(json.dumps(kept))
-        os.rename(self.path + ".new", self.path)
+        try:
+            with open(self.path + ".new", "w") as f:
+                f.write(json.dumps(kept))
+            os.rename(self.path + ".new", self.path)
+        except OSError:
+            if strict:
+                raise
+            self.unsaved = True
+            self.trying = NOT_KEPT
+            return
+        self.unsaved = False
 
     def _changed(self):
         if self.on_change is not None:

@@ -170,3 +170,10 @@ def test_the_club_verb_sets_the_address_over_usb_and_keeps_it(tmp_path):
     assert verb_lines(kept, "club url=http://h/api/report", "club")[1] == \
         "ok rev=0 url=%s waiting=0" % good
     assert verb_lines(kept, "club url=off", "club") == ["ok rev=0 url=off waiting=0"] * 2
+
+
+def test_an_address_the_flash_cannot_keep_is_refused_and_nothing_changes(tmp_path):
+    kept = str(tmp_path / "no-such-folder" / "club")  # every write fails, as a full flash
+    replies = verb_lines(kept, "club url=" + address(8141), "club")
+    assert replies[0].startswith("err code=store_failed")
+    assert replies[1] == "ok rev=0 url=off waiting=0"
