@@ -20,7 +20,8 @@ RECORD = "/games"  # the game record's folder on flash (beside /state and /wifi)
 
 
 def build(app, key, join_url, files=PAGE, record=RECORD, setup=None, hosts=None,
-          hooks=False, clock=None, nonce=None, log_files=None, suits=False):
+          hooks=False, clock=None, nonce=None, log_files=None, suits=False, club=None,
+          club_retry=None):
     """The BoardServer over app (pegboard.app.App): the page's files in the folder files,
     the game record in the folder record (None: in memory), setup (a
     cribcore.table.session.Setup: what is not asked), hosts (the Host headers answered,
@@ -29,7 +30,9 @@ def build(app, key, join_url, files=PAGE, record=RECORD, setup=None, hosts=None,
     record's filesystem: pegboard.logfiles.Files when None), suits (each show card asked
     by rank and suit, as `crib serve --suits`; by default the show by ranks, as `crib
     serve`: a hand laid in the play goes straight to its confirmation, which asks its flush
-    and nobs once)."""
+    and nobs once); club (the club night's address for the tables: each game reported
+    when it ends, boardweb.clubreport; with a record the address is kept beside it, and
+    the `club` verb sets it over USB), club_retry (ms: its first wait to send again)."""
     import os
 
     from boardweb.appboard import AppBoard
@@ -60,14 +63,32 @@ def build(app, key, join_url, files=PAGE, record=RECORD, setup=None, hosts=None,
     # name and colour) and the pegs in the state: no picture is made here.
     lanes = [{"name": ln.name, "colour": "#%02x%02x%02x" % tuple(ln.colour)}
              for ln in app.config.lanes]
-    room = Room(engine, run=_hex(os.urandom(4)),
-                extra={"board_rev": None, "lanes": lanes, "holes": app.config.holes})
+    extra = {"board_rev": None, "lanes": lanes, "holes": app.config.holes}
+    report = None
+    if record is not None or club is not None:
+        from boardweb.clubreport import RETRY_MS, ClubReport
+        from boardweb.clubreport import register as club_verb
+
+        kept = None if record is None else record.rpartition("/")[0] + "/club"
+        report = ClubReport(kept, name, club_retry or RETRY_MS)
+        if club is not None:
+            report.set_address(club)
+        club_verb(app, report)  # the `club` verb: the address set over USB
+        extra["club"] = report.status()
+    room = Room(engine, run=_hex(os.urandom(4)), extra=extra)
     room.start()
     if record is not None:
         from boardweb.resume import resync
 
         resync(engine, board)  # after a cut: the LEDs made the record's, before any answer
-    return BoardServer(room, board, key, files, join_url, hosts, hooks)
+    server = BoardServer(room, board, key, files, join_url, hosts, hooks)
+    if report is not None:
+        def shown():  # the club's news on every screen
+            room.show(dict(extra, club=report.status()))
+            server.changed()
+        report.on_change = shown
+        server.club = report
+    return server
 
 
 def _hex(data):

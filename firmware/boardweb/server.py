@@ -70,6 +70,7 @@ class BoardServer:
         self.dns_address = ADDRESS
         self.app = routes(self, hooks)
         self.push = Push(room, self.app)
+        self.club = None  # a boardweb.clubreport.ClubReport: games reported to a club
 
     def follow(self, radio, port=80, also=()):
         """Step radio in the loop, and answer to the Host names (and also's) and give the
@@ -90,7 +91,10 @@ class BoardServer:
         self.join_url = "http://%s/?k=%s" % (where, self.key)
 
     def changed(self):
-        """Wake every event stream: the room has a new state."""
+        """Wake every event stream: the room has a new state (and a game just over is
+        queued for the club: sent by its own task, after this answer)."""
+        if self.club is not None:
+            self.club.seen(self.room.engine)
         self.push.changed()
 
     # -- the requests (routes) ------------------------------------------------------------
@@ -155,12 +159,15 @@ class BoardServer:
             from boardweb.dns import listen, responder
 
             answering = asyncio.create_task(responder(listen(dns[0], dns[1]), self.own))
+        club = self.club and asyncio.create_task(self.club.run(self.room.engine))
         try:
             await self.app.start_server(host=host, port=port)
         finally:
             ticking.cancel()
             if answering is not None:
                 answering.cancel()
+            if club:
+                club.cancel()
 
     def own(self):
         """The address the DNS responder answers with: the board's own network's, or None

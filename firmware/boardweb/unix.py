@@ -6,7 +6,7 @@ starts it with the heap capped):
     MICROPYPATH=firmware:MICRODOT micropython -X heapsize=256K -m boardweb.unix \\
         --port 8080 --key KEY --files DIR [--names Alice,Bob] [--target 121]
         [--dealer 0] [--join URL] [--hosts h1,h2] [--store DIR] [--hooks] [--suits]
-        [--dns-port N]
+        [--dns-port N] [--club URL] [--club-retry MS]
 
 --files DIR   the page's gzipped files (crib.web.assets.write) and qr.svg if made
 --names       the players (else the page asks); --target 61/121; --dealer a player
@@ -14,6 +14,9 @@ starts it with the heap capped):
               game cut off goes on at the next start (without it, all in memory)
 --suits       each show card asked by rank and suit (crib serve --suits); by default the
               show by ranks, as crib serve plays it
+--club URL    the club night's address for the tables (`crib club serve` prints it):
+              each game of two to 121 reported when it ends (boardweb.clubreport);
+              --club-retry MS its first wait before sending again (default 2000)
 --hooks       the tests' /test/board (pegs and lit LEDs) and /test/heap routes
 --dns-port N  as on the board's own network: a DNS responder on 127.0.0.1:N (UDP) that
               answers every name with 127.0.0.1, and the phones' captive-portal probes
@@ -29,9 +32,9 @@ if hasattr(gc, "threshold"):
 
 USAGE = ("usage: boardweb.unix --port N --key KEY --files DIR [--names A,B] [--target N]"
          " [--dealer N] [--join URL] [--hosts H,...] [--store DIR] [--hooks] [--suits]"
-         " [--dns-port N]")
+         " [--dns-port N] [--club URL] [--club-retry MS]")
 VALUED = ("--port", "--key", "--files", "--names", "--target", "--dealer", "--join",
-          "--hosts", "--store", "--dns-port")
+          "--hosts", "--store", "--dns-port", "--club", "--club-retry")
 
 
 def parse_args(argv):
@@ -43,7 +46,7 @@ def parse_args(argv):
         if a in ("--hooks", "--suits"):
             opts[a[2:]] = True
         elif a in VALUED and i + 1 < len(argv):
-            opts[a[2:]] = argv[i + 1]
+            opts[a[2:].replace("-", "_")] = argv[i + 1]
             i += 1
         else:
             raise ValueError("bad argument %r" % (a,))
@@ -51,9 +54,13 @@ def parse_args(argv):
     for need in ("port", "key", "files"):
         if need not in opts:
             raise ValueError("--%s is needed" % need)
-    for name in ("port", "target", "dealer", "dns-port"):
+    for name in ("port", "target", "dealer", "dns_port", "club_retry"):
         if name in opts:
             opts[name] = int(opts[name])
+    if "club" in opts:
+        from cribcore.table.club import club_address
+
+        club_address(opts["club"])  # ClubAddressError (a ValueError): the sentence, exit 2
     return opts
 
 
@@ -75,7 +82,7 @@ def make(opts):
     join = opts.get("join") or "http://127.0.0.1:%d/?k=%s" % (opts["port"], opts["key"])
     record = opts["store"] + "/games" if "store" in opts else None
     return build(app, opts["key"], join, opts["files"], record, setup, hosts, opts["hooks"],
-                 suits=opts["suits"])
+                 suits=opts["suits"], club=opts.get("club"), club_retry=opts.get("club_retry"))
 
 
 def main(argv):
@@ -88,9 +95,9 @@ def main(argv):
 
     server = make(opts)
     dns = None
-    if "dns-port" in opts:
+    if "dns_port" in opts:
         server.probing, server.dns_address = True, "127.0.0.1"
-        dns = ("127.0.0.1", opts["dns-port"])
+        dns = ("127.0.0.1", opts["dns_port"])
     gc.collect()
     print("serving %d" % opts["port"])
     asyncio.run(server.serve("127.0.0.1", opts["port"], dns))

@@ -8,6 +8,8 @@ import os
 import sys
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "table"))
 
@@ -21,7 +23,7 @@ from crib.history.db import History  # noqa: E402
 from crib.table.engine import TableEngine  # noqa: E402
 from crib.table.session import Setup  # noqa: E402
 from crib.web.clubapp import create_club_app  # noqa: E402
-from crib.web.clubreport import ClubAddressError, ClubReporter  # noqa: E402
+from crib.web.clubreport import ClubAddressError, ClubReporter, report_url  # noqa: E402
 from crib.web.server import Background  # noqa: E402
 
 KEY = "club-report-key"
@@ -125,3 +127,15 @@ def test_the_special_hands_a_table_scored_go_with_its_report(tmp_path):
         assert night.standings()[0]["points"] == 3  # 88: a skunk
     finally:
         h.close()
+
+
+@given(st.from_regex(r"[a-z0-9][a-z0-9.-]{0,30}", fullmatch=True),
+       st.integers(1, 65535), st.from_regex(r"[A-Za-z0-9_-]{1,30}", fullmatch=True),
+       st.sampled_from(["/api/report", "/", ""]))
+def test_the_tables_address_parses_back_to_its_parts(host, port, key, path):
+    # one parser for crib serve --club and the board (cribcore.table.club)
+    from cribcore.table.club import club_address
+
+    text = "http://%s:%d%s?k=%s" % (host, port, path, key)
+    assert club_address(text) == (host, port, key)
+    assert report_url(text) == ("http://%s:%d/api/report" % (host, port), key)

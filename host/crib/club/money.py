@@ -13,7 +13,7 @@ for every four players, at least one), the skunk pot and the special-hands pool.
 from collections.abc import Sequence
 from typing import Any
 
-SPECIAL = (24, 28, 29)  # the hands the pool pays
+from cribcore.table.club import SPECIAL  # noqa: F401 - the hands the pool pays (the core's)
 
 
 def prizes(players: int) -> int:

@@ -15,7 +15,7 @@ from crib.connect import add_board_arguments, list_ports_text, open_board, wants
 from crib.env import Env
 from crib.errors import CribError
 
-HELP = "the board: status, peg, undo, new, set, watch, snapshot, wifi"
+HELP = "the board: status, peg, undo, new, set, watch, snapshot, wifi, club"
 SET_HELP = "dealer=LANE|none, brightness=1..100, budget_ma, pause_ms, idle_ms"
 
 
@@ -62,6 +62,9 @@ def add_arguments(parser: ArgumentParser) -> None:
     p.add_argument("--join", metavar="SSID", help="the home network the board joins at its "
                    "next start (its own network stays the fallback)")
     p.add_argument("--forget", action="store_true", help="forget the home network")
+    p = action("club", "a board with Wi-Fi: the club night it reports its games to")
+    p.add_argument("url", nargs="?", metavar="URL|off",
+                   help="the address `crib club serve` prints for the tables (off: none)")
 
 
 def run(args: Namespace, env: Env):
@@ -307,5 +310,17 @@ def _print_home(env: Env, got: dict) -> None:
     env.print("now       %s%s" % (where, ", at %s" % got["address"] if got["address"] else ""))
 
 
+def _club(link, config, args: Namespace, env: Env) -> int:
+    from crib.board.clubverb import club
+
+    got = club(link, args.url)
+    if args.json:
+        env.print(json.dumps(got))
+        return 0
+    env.print("club      %s\nwaiting   %d report%s" % (got["url"], got["waiting"],
+                                                    "" if got["waiting"] == 1 else "s"))
+    return 0
+
+
 _ACTIONS = {"status": _status, "peg": _peg, "undo": _undo, "new": _new, "set": _set,
-            "watch": _watch, "snapshot": _snapshot, "wifi": _wifi}
+            "watch": _watch, "snapshot": _snapshot, "wifi": _wifi, "club": _club}

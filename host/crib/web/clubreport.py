@@ -13,13 +13,11 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import parse_qs, urlsplit, urlunsplit
 
-from crib.club.money import SPECIAL
 from crib.errors import CribError
+from cribcore.table import club
 
 TIMEOUT_S = 10.0
-CLUB_TARGET = 121
 
 
 class ClubAddressError(CribError):
@@ -28,13 +26,13 @@ class ClubAddressError(CribError):
 
 def report_url(address: str) -> tuple[str, str]:
     """(the report endpoint, the club's key) of the address `crib club serve` printed."""
-    parts = urlsplit(address)
-    key = (parse_qs(parts.query).get("k") or [""])[0]
-    if parts.scheme != "http" or not parts.netloc or not key:
+    try:
+        host, port, key = club.club_address(address)
+    except club.ClubAddressError:
         raise ClubAddressError("--club takes the address `crib club serve` prints for the"
                                " tables (http://HOST:PORT/api/report?k=KEY), not %r"
-                               % address)
-    return urlunsplit(("http", parts.netloc, "/api/report", "", "")), key
+                               % address) from None
+    return "http://%s:%d%s" % (host, port, club.REPORT_PATH), key
 
 
 def post(url: str, key: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -67,20 +65,13 @@ class ClubReporter:
         if table is None or not table.game.over or table.game_id in self.sent:
             return
         self.sent.add(table.game_id)
-        g = table.game
-        names = list(table.side_names)
-        if len(names) != 2 or table.target != CLUB_TARGET:
-            self.note("club: only a game of two to 121 is a club game; not reported")
+        body = club.report_body(table)
+        if body is None:
+            self.note("club: " + club.NOT_CLUB)
             return
-        loser = 1 - g.winner
-        body = {"winner": names[g.winner], "loser": names[loser],
-                "loser_score": g.scores[loser],
-                "hands": [[names[e.player], e.points] for e in table.entries
-                          if e.kind == "show" and e.points in SPECIAL]}
         out = post(self.url, self.key, body)
         if out.get("ok"):
-            self.note("club: reported %s beat %s 121-%d" % (body["winner"], body["loser"],
-                                                           body["loser_score"]))
+            self.note("club: reported " + club.reported(body))
         else:
             self.note("club: the result was not taken (%s); the director enters it"
                       % out.get("error"))

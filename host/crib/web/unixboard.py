@@ -72,12 +72,14 @@ class UnixBoard:
     """The board's server as a process (module docstring). names/target/dealer: the
     game's setup (else the page asks); hooks: the tests' /test/board and /test/heap;
     suits: each show card asked by rank and suit (else by ranks, as crib serve); dns: as on
-    the board's own network (a DNS responder at dns_port, the phones' probes redirected)."""
+    the board's own network (a DNS responder at dns_port, the phones' probes redirected);
+    club, club_retry: the club night it reports its games to (boardweb.unix --club)."""
 
     def __init__(self, key: str, names: list[str] | None = None, target: int = 121,
                  dealer: int | None = 0, heap: str = HEAP, hooks: bool = True,
                  hosts: list[str] | None = None, firmware: str | Path | None = None,
-                 suits: bool = False, store: str | None = None, dns: bool = False):
+                 suits: bool = False, store: str | None = None, dns: bool = False,
+                 club: str | None = None, club_retry: int | None = None):
         self.key = key
         self.port = free_port()
         self.url = "http://127.0.0.1:%d" % self.port
@@ -104,6 +106,10 @@ class UnixBoard:
         if dns:
             self.dns_port = free_udp_port()
             args += ["--dns-port", str(self.dns_port)]
+        if club:
+            args += ["--club", club]
+        if club_retry:
+            args += ["--club-retry", str(club_retry)]
         self.args = args
         self.firmware = str(firmware or firmware_dir())
         self.proc: subprocess.Popen | None = None

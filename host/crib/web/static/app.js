@@ -269,6 +269,7 @@
     $("answered").hidden = !a;
     $("answered").textContent = a ? a.text : "";
     drawResult(v && v.result);
+    drawClub(state.club);
     $("board-off").textContent = v && v.offline ? "Board offline: the scores are kept here" : "";
     drawChosen();
     drawPanel(q, mine || $("for").checked);
@@ -282,6 +283,16 @@
     box.append(el("h2", {}, r.winner + (r.winner.includes(" & ") ? " win" : " wins")));
     box.append(el("p", { class: "final" }, r.scores.map((s) => s[0] + " " + s[1]).join(" \u2013 ")));
     if (r.skunk) box.append(el("p", { class: "skunk" }, r.skunk.charAt(0).toUpperCase() + r.skunk.slice(1) + "!"));
+  }
+  // A board with Wi-Fi reporting to a club night (boardweb.clubreport): where, what waits
+  // and why, and the reports the club refused, with its sentence.
+  function drawClub(c) {
+    const box = $("club"); box.textContent = "";
+    box.hidden = !c || !(c.address || c.waiting.length || c.refused.length);
+    if (box.hidden) return;
+    box.append(el("p", {}, c.address ? "Club night at " + c.address + ": each game reported when it ends" : "No club night set"));
+    c.waiting.forEach((w) => box.append(el("p", { class: "waiting" }, "Sending " + w + (c.trying ? " (" + c.trying + ")" : ""))));
+    c.refused.forEach((r) => box.append(el("p", { class: "refused" }, "The club refused " + r[0] + ": " + r[1] + ". The director enters it.")));
   }
   function drawScores(v, q) {
     const box = $("scores"); box.textContent = "";
