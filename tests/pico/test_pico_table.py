@@ -52,11 +52,6 @@ def test_the_cpython_reference_is_a_whole_game():
     assert max(scores) >= TARGET and min(scores) < TARGET and answers > 40
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "issue 39.5: late in the game the heap (about 95 KB free after a collection) has no "
-    "block for the state's 7.5 KB event frame, so every event stream ends as it opens and "
-    "no phone gets the new state (docs/image.md, 'The game to 61 in CI'); chipgame ends "
-    "the run when phones_have reopens the streams STUCK times for one version"))
 def test_our_image_plays_a_whole_game_to_61_with_the_scores_of_cpython():
     answers, expected = cpython_game(SEED, TARGET)
     folder = builder().image("RPI_PICO", out=lambda line: None)  # cached by .ci/run
