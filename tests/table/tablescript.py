@@ -5,13 +5,13 @@ import os
 import random
 import sqlite3
 
-from crib.table.cards import rank_text
 from cribcore.cards import card_name
 from cribcore.counting import CRIB
 from cribcore.deal import DISCARDS
 from cribcore.game import DEAL, PLAY, SHOW, Game
 from cribcore.play import Play
 from cribcore.show import score_show
+from cribcore.table.cards import rank_text
 from cribcore.table.turns import SURPRISING
 
 # The history syncs every entry to disk; on tmpfs that costs nothing, so the tests stay fast.

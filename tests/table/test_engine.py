@@ -8,7 +8,6 @@ import pytest
 
 from crib.board.memory import MemoryBoard
 from crib.board.state import BoardEvent
-from crib.table.answers import AnswerError
 from crib.table.engine import StaleQuestion, TableEngine
 from crib.table.session import Setup
 from cribcore.cards import card_name
@@ -17,6 +16,7 @@ from cribcore.deal import DISCARDS
 from cribcore.game import DEAL, Game
 from cribcore.play import Play
 from cribcore.show import score_show
+from cribcore.table.answers import AnswerError
 
 
 class Table:

@@ -7,9 +7,9 @@ import pytest
 
 from crib.board.memory import MemoryBoard
 from crib.cli import main
-from crib.table.answers import AnswerError
 from crib.table.engine import TableEngine
 from crib.table.session import Setup
+from cribcore.table.answers import AnswerError
 
 
 def new_engine(history):

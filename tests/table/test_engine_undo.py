@@ -4,7 +4,7 @@ and redo gives the same answers again (a card, a whole show with its confirmatio
 import pytest
 from test_engine import Table, new_engine
 
-from crib.table.answers import AnswerError
+from cribcore.table.answers import AnswerError
 
 
 def test_an_undone_card_is_announced_and_put_back(history):

@@ -15,9 +15,9 @@ from webtools import Players  # noqa: E402
 
 from crib.board.memory import MemoryBoard  # noqa: E402
 from crib.history.db import History  # noqa: E402
-from crib.table.answers import AnswerError  # noqa: E402
 from crib.table.engine import TableEngine  # noqa: E402
 from crib.table.session import Setup  # noqa: E402
+from cribcore.table.answers import AnswerError  # noqa: E402
 
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
 

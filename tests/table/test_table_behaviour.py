@@ -13,9 +13,9 @@ from test_engine import new_engine
 
 from crib.board.memory import MemoryBoard
 from crib.errors import CribError
-from crib.table.answers import AnswerError
 from cribcore.cards import parse_cards
 from cribcore.show import score_show
+from cribcore.table.answers import AnswerError
 
 ARGS = ("--names", "Alice,Bob", "--target", "121", "--dealer", "Alice")
 

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crib.cli import main
-from crib.table.cards import rank_text
 from cribcore.cards import card_name
 from cribcore.play import Play
+from cribcore.table.cards import rank_text
 
 
 def peg(capsys, *argv):

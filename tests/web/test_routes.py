@@ -218,8 +218,8 @@ def test_bad_bodies_answer_400_with_a_message_never_500(db):
 
 
 def test_digits_of_other_scripts_are_not_numbers():
-    from crib.table.answers import AnswerError
     from crib.table.session import parse_target
+    from cribcore.table.answers import AnswerError
 
     assert parse_target("121") == 121 and parse_target(" 61 ") == 61
     for text in ("\u0661\u0662\u0661", "1_21", "\uff11\uff12\uff11", "+-1", ""):

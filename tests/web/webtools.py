@@ -12,11 +12,11 @@ from test_engine import Table  # noqa: E402  (the people at the table)
 from crib.board.api import BoardError  # noqa: E402
 from crib.board.memory import MemoryBoard  # noqa: E402
 from crib.history.db import History  # noqa: E402
-from crib.table.cards import rank_text  # noqa: E402
 from crib.table.engine import TableEngine  # noqa: E402
 from crib.table.session import Setup  # noqa: E402
 from crib.web.hub import Hub  # noqa: E402
 from cribcore.counting import CRIB  # noqa: E402
+from cribcore.table.cards import rank_text  # noqa: E402
 from cribcore.table.ranks import CODES, flags_of  # noqa: E402
 
 KEY = "test-key-0123456789"
