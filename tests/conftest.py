@@ -1,5 +1,6 @@
 import os
 import shutil
+import signal
 import sys
 
 import pytest
@@ -22,7 +23,13 @@ _SESSION_HOME = []
 
 
 def pytest_configure(config):
-    """Before any fixture or worker starts: HOME and the data folder are a temporary folder."""
+    """Before any fixture or worker starts: HOME and the data folder are a temporary folder;
+    Ctrl-C is Ctrl-C. A run started in the background by a shell without job control (a
+    CI script's `cmd &`) inherits SIGINT ignored, and so would every process a test starts:
+    the tests that stop `crib serve` or `crib sim --wifi` as a player does, with Ctrl-C,
+    then wait for ever. Python's own handler here gives those processes the default."""
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     real, home = isolation.redirect_session()
     REAL_DATA[:] = real
     REAL_SNAPSHOT.update(isolation.snapshot(real))

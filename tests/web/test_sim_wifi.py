@@ -34,8 +34,13 @@ def start(store, port):
 def stop(proc):
     """Ctrl-C: what it says after, and its status."""
     proc.send_signal(signal.SIGINT)
-    out = proc.stdout.read()
-    return out, proc.wait(20)
+    try:
+        out, _ = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:  # a failure, not a hang: Ctrl-C did not stop it
+        proc.kill()
+        raise AssertionError("crib sim --wifi did not stop at Ctrl-C:\n"
+                             + proc.communicate()[0]) from None
+    return out, proc.returncode
 
 
 def test_the_boards_server_on_this_computer_keeps_its_game_and_its_address(tmp_path):
