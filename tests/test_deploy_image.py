@@ -69,6 +69,17 @@ def test_our_image_is_accepted_as_built(tmp_path):
     assert uf2.check_image(folder, "RPI_PICO", KEY, BUILD) == data
 
 
+@settings(max_examples=40)
+@given(at=st.integers(0, 600))
+def test_our_tag_is_found_wherever_it_falls_across_the_uf2s_blocks(tmp_path_factory, at):
+    # A UF2 carries 256 bytes a 512-byte block: the tag and its 64-character key straddle
+    # two blocks for about one image in four (CI's image of 2488610 did).
+    data = b"\xff" * at + tagged()
+    folder = image_folder(tmp_path_factory.mktemp("img"), data=data)
+    uf2_bytes = (folder / "firmware.uf2").read_bytes()
+    assert uf2.check_image(folder, "RPI_PICO", KEY, BUILD) == uf2_bytes
+
+
 def test_a_uf2_that_is_not_the_one_built_is_refused(tmp_path):
     folder = image_folder(tmp_path / "img")
     data = bytearray((folder / "firmware.uf2").read_bytes())

@@ -95,6 +95,12 @@ def uf2_blocks(data: bytes) -> list[tuple[int, int]]:
     return out
 
 
+def uf2_payload(data: bytes) -> bytes:
+    """The bytes a UF2 writes, its blocks' 256-byte payloads in their order: a string of
+    the image may straddle two blocks, so it is looked for here, not in the container."""
+    return b"".join(data[off + 32:off + 288] for off in range(0, len(data), 512))
+
+
 def check_image(folder: Path, kind: str, key: str, build: ModuleType) -> bytes:
     """The UF2 of our image in folder, checked: built by build.py for kind from today's
     tree (image.json's board and key; the UF2's sha256), every block of kind's family and
@@ -122,7 +128,8 @@ def check_image(folder: Path, kind: str, key: str, build: ModuleType) -> bytes:
             raise DeployError("the UF2 writes at 0x%08x, outside the image's flash (0x%08x"
                               "-0x%08x): it would overwrite the board's files, so it is "
                               "not copied" % (addr, build.FLASH_BASE, end))
-    if key.encode() not in data or build.TAG.encode() not in data:
+    payload = uf2_payload(data)
+    if key.encode() not in payload or build.TAG.encode() not in payload:
         raise DeployError("the UF2 in %s does not carry our image's tag (%s)"
                           % (folder, build.TAG))
     return data
