@@ -133,13 +133,16 @@ def test_companion_killed_while_the_board_holds_a_peg(db, tmp_path, applied):
         _wait(lambda: _count(db, "SELECT COUNT(*) FROM ops WHERE status = 'pending'") == 0
               and vb.unanswered == 0, "the board quiet")
         vb.freeze()  # the desktop runner stops where it is, so the peg waits there
+        vb.given.clear()
         try:
             comp.stdin.write(lines[at] + "\n")
             comp.stdin.flush()
             _wait(lambda: _count(db, "SELECT COUNT(*) FROM ops WHERE status = 'pending'") == 1,
                   "the peg written")
-            # Written first, sent next: wait until the line waits at the frozen runner.
-            _wait(lambda: vb.unanswered > 0, "the peg sent")
+            # Written first, sent next: wait until the peg itself waits at the frozen runner
+            # (not any line: a line the companion sent before it, e.g. a poll, would let
+            # the kill below come before the peg was sent, and the board never had it).
+            _wait(lambda: any(line.startswith("peg ") for line in vb.given), "the peg sent")
             comp.kill()  # SIGKILL: no goodbye, no cleanup
             comp.wait()
         finally:

@@ -77,6 +77,7 @@ class VirtualBoard:
         self.tap: Callable[[str], bytes] | None = None
         # the runner's stderr and any line it sent that is not protocol
         self.log: list[str] = []
+        self.given: list[str] = []  # the last lines given to the runner (fault tests)
         self.starts = 0
         self._proc: subprocess.Popen[bytes] | None = None
         self._sel: selectors.BaseSelector | None = None
@@ -404,6 +405,8 @@ class VirtualBoard:
                     owner.done.set()
             return  # a board in reset hears nothing: the client will send again
         self._fifo.extend(owners)
+        self.given.extend(data.decode("utf-8", "replace").splitlines())
+        del self.given[:-50]
         try:
             runner.pipes(proc)[0].write(data)
         except (BrokenPipeError, OSError):
