@@ -13,6 +13,7 @@ commands (play, practice, shuffle) get the table's board with open_table_board.
 """
 
 import argparse
+import math
 import os
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
@@ -30,6 +31,8 @@ from crib.board.link import (
 )
 from crib.board.ports import NoBoardFound, format_port, list_ports, pico_ports
 from crib.errors import CribError
+
+SIM_PATIENCE_S = 20.0  # how long a line to the virtual board is sent again before giving up
 
 
 class BoardChoiceError(CribError):
@@ -182,7 +185,12 @@ def _sim_opener(store: str | None = None, config: str | None = None) -> Any:
 
 
 def _open_sim(link_class: type[Link], opener: Any, **kw: Any) -> Link:
-    """A connected Link through a SimOpener (closed if the link cannot connect)."""
+    """A connected Link through a SimOpener (closed if the link cannot connect). Patient:
+    the virtual board shares this machine's CPU, and a loaded desktop can keep it from
+    answering for seconds, which a Pico never does (its line is sent again each `timeout`,
+    for SIM_PATIENCE_S in all)."""
+    every = kw.get("timeout") or TIMEOUT
+    kw.setdefault("retries", max(RETRIES, math.ceil(SIM_PATIENCE_S / every)))
     link = link_class(opener, name=opener.name, **kw)
     try:
         return link.connect()

@@ -133,3 +133,38 @@ def test_generated_layouts_extend_the_shipped_one(lanes):
 def test_a_layout_of_too_few_or_too_many_lanes_is_refused(lanes):
     with pytest.raises(SimError):
         layout_for(lanes)
+
+
+def test_a_link_to_a_virtual_board_waits_out_a_loaded_machine(tmp_path):
+    # The virtual board shares the desktop's CPU: a pause longer than a Pico's four tries
+    # (1 s each) stopped `crib serve` with "no reply from sim ... to 'hello'" (a hunt beside
+    # two busy processes). The link sends the line again and connects when it answers.
+    import threading
+
+    from crib.board.link import RETRIES
+    from crib.connect import open_link
+
+    store = str(tmp_path / "store")
+    with VirtualBoard(store) as vb:
+        vb.freeze()
+        vb.given.clear()
+        got = {}
+
+        def connect():
+            try:
+                got["link"] = open_link("sim", store=store)
+            except Exception as e:  # noqa: BLE001 - reported by the assertion below
+                got["error"] = e
+        t = threading.Thread(target=connect, daemon=True)
+        t.start()
+        try:
+            wait_for(lambda: sum(line.startswith("hello") for line in vb.given) > RETRIES + 1
+                     or not t.is_alive(), 60)
+        finally:
+            vb.thaw()
+        t.join(60)
+        assert "error" not in got, got
+        try:
+            assert got["link"].state().target == 121  # a fresh board, answering
+        finally:
+            got["link"].close()

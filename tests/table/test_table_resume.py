@@ -8,6 +8,7 @@ import re
 import pytest
 from tablescript import Script, rows
 
+from crib.board.guard import BoardOffline
 from crib.board.memory import MemoryBoard
 from crib.history.db import History
 
@@ -69,6 +70,45 @@ def test_crash_around_a_peg_then_resume(crib, tmp_path, at, when):
     said = "was applied before the stop" if when == "after" else "was not applied: sending"
     assert said in out
     check_same_as_reference(crib, s)
+
+
+class HiccupBoard(MemoryBoard):
+    """A board that misses its first peg (no answer in time) and the question after it (a
+    guarded link's board is offline at once then), then answers again."""
+
+    def __init__(self, path):
+        super().__init__(4, path)
+        self.missed = 0
+
+    def _miss(self, first):
+        if self.missed < 2 and (self.missed or first):
+            self.missed += 1
+            raise BoardOffline("the board is offline (no answer within 150 ms)")
+
+    def peg(self, lane, n, op_id):
+        self._miss(True)
+        return super().peg(lane, n, op_id)
+
+    def state(self):
+        self._miss(False)
+        return super().state()
+
+
+def test_a_board_that_misses_a_peg_while_the_resume_settles_does_not_stop_the_game(crib,
+                                                                                   tmp_path):
+    # It stopped `crib play --resume` with "crib: error: the board is offline".
+    s = Script(["Alice", "Bob"], 61, seed=41)
+    s.play_out(play="cards", show="cards")
+    path = str(tmp_path / "board.json")
+    crib.board = CrashingBoard(path, 4, "before")
+    with pytest.raises(Crash):
+        crib.play(s.text(), *ARGS)
+    rest = s.text().splitlines()[crib.stdin.read_count:]
+    crib.board = HiccupBoard(path)  # the pending peg's resend is missed
+    rc, out, err = crib.play("\n".join(rest) + "\n", "--resume")
+    assert rc == 0, err
+    assert crib.board.missed == 2 and "board offline" in out
+    check_same_as_reference(crib, s)  # sent when the board was back: nothing lost
 
 
 @pytest.mark.parametrize("at", [1, 6, 20])

@@ -53,10 +53,13 @@ def run(args: Namespace, env: Env, board: GameBoard | None = None) -> int:
         engine = TableEngine(history, board, table_options(args), setup, args.resume,
                              port or board.kind)
         Terminal(engine, inp, view, echo=not isatty(inp)).run()
+        engine.catch_up(view.note)
         return 0
     except QuitRequest:
         if _in_game(engine):
             view.note("stopped: the game is saved; `crib play --resume` goes on")
+        if engine is not None:
+            engine.catch_up(view.note)
         return 0
     except KeyboardInterrupt:
         if _in_game(engine):  # every answer is in the history before it is acted on
@@ -64,7 +67,8 @@ def run(args: Namespace, env: Env, board: GameBoard | None = None) -> int:
         raise
     except InputEnded:
         q = engine.question() if engine is not None else None
-        if q is not None and q.kind == "another":
+        if engine is not None and q is not None and q.kind == "another":
+            engine.catch_up(view.note)
             return 0  # the script ended where the game did: no other game
         if _in_game(engine):
             view.note("the game is saved; `crib play --resume` goes on from here")

@@ -26,9 +26,11 @@ from cribcore.table.entries import StateChanged
 from cribcore.table.questions import Events
 from cribcore.table.turns import Turns
 
-__all__ = ["RETRY_S", "TURN_KINDS", "StaleQuestion", "TableEngine"]
+__all__ = ["CATCH_UP_S", "RETRY_S", "TURN_KINDS", "StaleQuestion", "TableEngine"]
 
 RETRY_S = 2.0  # how often an offline board is tried again
+CATCH_UP_S = 30.0  # how long a companion leaving waits for an offline board to come back
+CALL_S = 5.0  # the most one board call may take then
 
 
 class TableEngine(CoreEngine):
@@ -57,6 +59,37 @@ class TableEngine(CoreEngine):
         super().__init__(session, setup, resume, "h")
         self._clock = clock
         self._retried: float | None = None
+
+    def catch_up(self, say: Callable[[str], None], wait: float = CATCH_UP_S,
+                 step: float = 0.1) -> bool:
+        """Before the companion leaves: an offline board (a hiccup at the game's last pegs,
+        a loaded machine's virtual board) tried again for up to `wait` seconds, so the pegs
+        that waited reach it and it shows the game as it stands; say() tells the player.
+        True when nothing waits."""
+        table = self.session.table
+        if table is None or not table.offline:
+            return True
+        say("the board is offline: waiting up to %.0f s for it to take the pegs that waited"
+            % wait)
+        # Nobody waits for the board now: each of its calls may take the link's own time
+        # (a LinkBoard's guard holds up the game at most 150 ms a call while it is played).
+        guard = getattr(table.board, "guard", None)
+        budget: float = guard.budget if guard is not None else CALL_S
+        if guard is not None:
+            guard.budget = max(budget, CALL_S)
+        try:
+            end = self._clock() + wait
+            while not table.retry_board():
+                if self._clock() >= end:
+                    say("the board did not come back: it shows the game as it last heard it"
+                        " (the history has every peg)")
+                    return False
+                time.sleep(step)
+        finally:
+            if guard is not None:
+                guard.budget = budget
+        say("the board is back: it shows the game as it stands")
+        return True
 
     def _news(self) -> None:
         """Before a poll reads the board's presses: an offline board tried again (every

@@ -38,7 +38,14 @@ class BoardSync:
         """Decide, from the board's state, whether each pending operation was applied; send
         those that were not (with the same id); leave other differences to reconcile. The
         board is asked once, then each operation sent answers with the state after: one
-        round trip per peg sent (this runs on the engine's worker, before the next answer)."""
+        round trip per peg sent (this runs on the engine's worker, before the next answer).
+        A board that stops answering meanwhile is offline: what is left waits for it."""
+        try:
+            self._settle()
+        except CribError as e:  # it crashed the companion (`crib play --resume`) before
+            self.t.go_offline(e)
+
+    def _settle(self) -> None:
         pending = self.t.h.pending_ops(self.t.game_id)
         if not pending:
             return
