@@ -29,7 +29,8 @@ from both import HEADERS, KEY, NAMES, Q, Table
 
 from crib.web.unixboard import HEAP, UnixBoard
 
-TRIES = 100  # tries of one answer (0.2 s apart) before it counts as failed
+TRIES = 250  # tries of one answer (0.2 s apart) before it counts as failed (a loaded
+# machine: the undoing phone may take a while to put a question back)
 FIGURES = ("taken", "failed", "resent", "restarts", "live", "peak", "conns", "streams",
            "refused", "reopened", "seconds", "alive", "tracebacks", "probes", "held",
            "half_read", "caps")
