@@ -58,6 +58,7 @@ class Probes:
         self.held = 0  # the most event streams the board had while the hog held HOG
         self.half_read = []  # a request closed half read within the board's grace
         self.restarts = 0  # the board's restarts begun (a round across one proves nothing)
+        self.undoing = threading.Lock()  # held from an undo until its redo
         self.names = sorted({self.ROUNDS[j] for j in jobs})
         self.threads = [threading.Thread(target=getattr(self, j), daemon=True)
                         for j in jobs]
@@ -258,7 +259,10 @@ class Probes:
 
     def undo_redo(self):
         """A phone at the shared screen undoing the open question, then putting it back
-        (redo) until it is back: the game goes on as it was."""
+        (redo) until it is back: the game goes on as it was. The board is not restarted
+        while a question is taken back (Probes.undoing): the board keeps no redo across a
+        power cut, so the game would stay taken back (a player at the table would simply
+        answer again; the reference players here cannot)."""
         with httpx.Client(base_url=self.url, headers=HEADERS, timeout=30) as c:
             me = None
             while not self.stop.is_set():
@@ -271,20 +275,25 @@ class Probes:
                     if q is None or not q["undo"]:
                         self.stop.wait(0.3)
                         continue
-                    r = c.post("/api/undo", json={"question": q["id"], **me})
-                    if r.status_code != 200:
-                        self._count("undos refused")
-                        continue
-                    self._count("undos")
-                    while not self.stop.is_set():  # put back, even across a restart
+                    with self.undoing:  # no restart meanwhile: a redo is not kept
                         try:
-                            s = c.get("/state").json()
-                            if not (s["undone"] and s["undone"]["redo"]):
-                                break
-                            c.post("/api/redo", json={"question": s["question"]["id"], **me})
-                        except (httpx.TransportError, ValueError):
-                            time.sleep(0.2)
-                    self._count("redos")
+                            r = c.post("/api/undo", json={"question": q["id"], **me})
+                        except httpx.TransportError:
+                            r = None  # taken or not: the state says
+                        if r is not None and r.status_code != 200:
+                            self._count("undos refused")
+                            continue
+                        self._count("undos")
+                        while not self.stop.is_set():  # put back
+                            try:
+                                s = c.get("/state").json()
+                                if not (s["undone"] and s["undone"]["redo"]):
+                                    break
+                                c.post("/api/redo", json={"question": s["question"]["id"],
+                                                          **me})
+                            except (httpx.TransportError, ValueError):
+                                time.sleep(0.2)
+                        self._count("redos")
                 except (httpx.TransportError, ValueError):
                     pass
                 self.stop.wait(0.5)
@@ -335,7 +344,7 @@ def play(c, table, answers, counts, board, restart):
     """The seat asked answers, up to answers times (the game's end first); the board
     (a Mixed) restarted every `restart` answers taken."""
     pending = None  # (where, the body) to post
-    done = counts["where"]  # where every answer taken was (an undo goes back to one)
+    done = counts["where"]  # where each answer taken was: its body (an undo goes back)
     waits = 0
     while counts["taken"] < answers and waits < TRIES:
         s = get(c, "/state")
@@ -344,10 +353,13 @@ def play(c, table, answers, counts, board, restart):
             break
         at = where(s)
         if pending is None:
-            if at in done:  # the undoing phone took it back: it puts it back
-                waits += 1
+            if at in done and s["undone"] and s["undone"]["redo"]:
+                waits += 1  # taken back by the undoing phone: it puts it back
                 time.sleep(0.2)
                 continue
+            if at in done:  # taken back for good (no redo after a restart): answered again
+                pending = (at, done[at])
+        if pending is None:
             try:
                 pending = (at, {"answer": table.players.answer(Q(q)), **table.who(q)})
             except AssertionError:
@@ -374,13 +386,13 @@ def play(c, table, answers, counts, board, restart):
             waits += 1
             continue
         counts["taken"] += 1
-        done.add(pending[0])
+        done[pending[0]] = pending[1]
         pending, waits = None, 0
         if restart and counts["taken"] % restart == 0:
             board.restart()
     if waits >= TRIES:
         counts["failed"] += 1
-        counts["said"].append("never taken: %s" % (pending,))
+        counts["said"].append("never taken: %s (the state: %s)" % (pending, s))
 
 
 class Mixed:
@@ -391,7 +403,7 @@ class Mixed:
         self.board, self.c, self.probes = board, c, probes
         self.table = Table(c)
         self.counts = {"taken": 0, "failed": 0, "resent": 0, "restarts": 0, "reopened": 0,
-                       "said": [], "where": set()}
+                       "said": [], "where": {}}
         self.worst = {"live": 0, "peak": 0, "conns": 0, "streams": 0, "refused": 0}
         self.figures = {}
 
@@ -413,8 +425,13 @@ class Mixed:
 
     def restart(self):
         """The board killed (SIGKILL) and started again on its store."""
-        self.probes.restarts += 1
-        self.board.restart()
+        if not self.probes.undoing.acquire(timeout=120):  # nothing taken back
+            raise AssertionError("the undoing phone never put its question back")
+        try:
+            self.probes.restarts += 1
+            self.board.restart()
+        finally:
+            self.probes.undoing.release()
         self.counts["restarts"] += 1
 
 
