@@ -131,13 +131,14 @@ class Phone:
         self.page.mouse.click(x, y)
 
     def answer(self, q, text):
-        """Tap the answer text to question q (a state's question); wait until the page moves
-        on, and return the new question id (AssertionError with the page's message if it
-        refused)."""
-        assert self.qid() == q["id"], (self.qid(), q)
-        self.settled()
+        """Tap the answer text to question q (a state's question) once the page shows it
+        and takes taps; wait until the page moves on, and return the new question id
+        (AssertionError with the page's message if it refused). One page round trip
+        before the taps and one after (a loaded machine makes each one slow)."""
+        self.page.wait_for_selector(  # q shown, and taken taps again (settled)
+            f"body:not(.settling):not(.busy) #prompt[data-id='{q['id']}']", timeout=WAIT_MS)
         self.shot(f"web-{q['kind']}.png", once=True)
-        if q["kind"] == "confirm":  # the same turned sideways
+        if q["kind"] == "confirm" and self.shots():  # the same turned sideways
             self.page.set_viewport_size({"width": 640, "height": 360})
             self.shot("web-landscape.png", once=True)
             self.page.set_viewport_size(PHONE["viewport"])
@@ -145,14 +146,16 @@ class Phone:
             self.sent = time.monotonic()  # the last tap's: the answer leaves with it
             self.page.click("#panel " + sel, timeout=WAIT_MS)
             self.taps += 1
-            if self.page.is_visible("#panel .suits"):
+            if self.shots() and self.page.is_visible("#panel .suits"):
                 self.shot(f"web-{q['kind']}-suits.png", once=True)
-        self.page.wait_for_function(
-            "(old) => document.getElementById('prompt').dataset.id !== old"
-            " || document.getElementById('error').textContent", arg=q["id"], timeout=WAIT_MS)
-        err = self.page.text_content("#error")
+        new, err = self.page.wait_for_function(
+            """(old) => {
+              const id = document.getElementById('prompt').dataset.id,
+                err = document.getElementById('error').textContent;
+              return (id !== old || err) && [id, err];
+            }""", arg=q["id"], timeout=WAIT_MS).json_value()
         assert not err, f"refused {text!r} at {q['prompt']!r}: {err}"
-        return self.qid()
+        return new
 
     def holes(self):
         """The holes of the board picture on the page (once it is shown)."""
@@ -171,6 +174,11 @@ class Phone:
             if time.monotonic() > deadline:
                 raise AssertionError(f"board lights {lit}, pegs are {want}")
             time.sleep(0.05)
+
+    @staticmethod
+    def shots():
+        """Whether screenshots are wanted ($CRIB_SHOTS set)."""
+        return bool(os.environ.get("CRIB_SHOTS"))
 
     def shot(self, name, once=False):
         """A screenshot into $CRIB_SHOTS (docs/ pictures), when it is set (once: only the

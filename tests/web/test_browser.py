@@ -1,8 +1,10 @@
 """The phone companion in a real browser (Debian's Chromium, driven by Playwright): a whole
-2-player game to 121 tapped on two phones, one per player, with the virtual board's lit
-holes checked after each peg; a 3-player game for two hands; a phone reloaded mid-hand;
-the server stopped mid-hand and resumed at the same address; the cards picked kept across
-a reload. `crib serve` runs as players run it."""
+2-player game to 61 tapped on two phones, one per player, with the virtual board's lit
+holes checked after each peg (half the taps of a game to 121, ending the same way; whole
+games to 121 are played through the engine in tests/table/test_show_ranks); a 3-player
+game for two hands; a phone reloaded mid-hand; the server stopped mid-hand and resumed at
+the same address; the cards picked kept across a reload. `crib serve` runs as players run
+it."""
 
 import signal
 import time
@@ -35,8 +37,9 @@ def play(serve, phones, players, until, check_board=True, lag=None):
         new = phone.answer(q, players.answer(_Q(q)))
         hand = s["view"]["hand"]["number"]
         taps[hand] = taps.get(hand, 0) + phone.taps - before
-        for other in phones:  # pushed to every screen
-            other.wait_for(new)
+        for other in phones:  # pushed to every screen (the phone tapped: shown)
+            if other is not phone:
+                other.wait_for(new)
         if lag is not None:
             lag.append(time.monotonic() - phone.sent)
         s = serve.state()
@@ -48,27 +51,27 @@ def play(serve, phones, players, until, check_board=True, lag=None):
 
 
 def test_a_whole_two_player_game_tapped_on_two_phones(browser, tmp_path):
-    serve = Serve(tmp_path, ["Alice", "Bob"], 121)
+    serve = Serve(tmp_path, ["Alice", "Bob"], 61)
     phones = []
     try:
         phones = [Phone(browser, serve.url, 0), Phone(browser, serve.url, 1)]
         assert phones[1].holes() == 2 * 122  # the two lanes in play, start to game hole
         phones[0].shot("web-starter.png")
-        players = Players(2, 121, False, seed=3)
+        players = Players(2, 61, False, seed=3)
         lag = []
         taps = play(serve, phones, players, lambda s: s["question"]["kind"] == "another",
                     lag=lag)
         s = serve.state()
         g = players.g
         assert g.over and s["view"]["over"] and s["view"]["scores"] == list(g.scores)
-        assert max(s["view"]["scores"]) >= 121
+        assert max(s["view"]["scores"]) >= 61
         for phone in phones:
             assert "wins" in phone.page.text_content("#log")
         phones[0].shot("web-over.png")
         print("crib serve: taps per hand:", taps)
         print("crib serve: answer to the other phone: %s" % spread(lag))
-        full = [taps[h] for h in sorted(taps)[:-1]]  # the last hand stops at 121
-        assert len(full) >= 4 and all(12 <= t <= 24 for t in full)
+        full = [taps[h] for h in sorted(taps)[:-1]]  # the last hand stops at 61
+        assert len(full) >= 2 and all(12 <= t <= 24 for t in full), taps
         assert sum(full) / len(full) <= 20  # a hand with cards, its show by ranks
         phones[0].answer(s["question"], "n")
         assert serve.state()["question"] is None
