@@ -146,3 +146,47 @@ def test_under_the_unix_port_without_a_radio_the_page_is_told_so():
         r = c.post("/api/home", json=dict(seat(c, "table"), ssid="Our house",
                                           password=PASSWORD))
         assert r.status_code == 404 and "no home network" in r.json()["error"]
+
+
+class _Radio:
+    def __init__(self, state, address, why=None):
+        self.state, self.address, self.why = state, address, why
+
+
+class _Server:
+    """What boardweb.homeroute reads of a BoardServer: its App's home and join details,
+    its radio, its joining address."""
+
+    def __init__(self, radio, network=None):
+        class App:
+            pass
+
+        app = App()
+        app.home = type("Home", (), {"name": "cribbage-7qx2", "network": network})()
+        app.joining = type("Joining", (), {"details": {"ssid": "Cribbage-ABCD"}})()
+        self.board = type("Board", (), {"app": app})()
+        self.radio = radio
+        self.join_url = "http://192.168.4.1/?k=KEY"
+
+
+@pytest.mark.parametrize("radio, words", [
+    (_Radio("home", "192.168.1.57"), ["home network Kitchen", "http://cribbage-7qx2.local/",
+                                      "192.168.1.57"]),
+    (_Radio("own", "192.168.4.1"), ["own network Cribbage-ABCD", "http://192.168.4.1/",
+                                    "Kitchen is tried again"]),
+    (_Radio("joining", None), ["Joining the home network Kitchen"]),
+    (_Radio("none", None, "the radio did not start: OSError()"), ["No Wi-Fi", "OSError"]),
+])
+def test_the_network_line_says_each_state_of_the_radio(radio, words, monkeypatch):
+    import json
+
+    from crib.layout.source import firmware_dir
+
+    monkeypatch.syspath_prepend(str(firmware_dir()))  # boardweb: the board's, not crib's
+    from boardweb.homeroute import network
+
+    got = json.loads(network(_Server(radio, ("Kitchen", PASSWORD))))
+    assert (got["net"], got["home"], got["address"]) == (radio.state, "Kitchen", radio.address)
+    for w in words:
+        assert w in got["line"], got["line"]
+    assert PASSWORD not in json.dumps(got)
