@@ -1,6 +1,7 @@
 """The board's server's URLs (microdot): the HTTP rules before every route
 (cribcore.web.rules), the page's stored files, the state, its stream, the joining
-address and the posts (boardweb.server's act and join). An event stream names its seat
+address and the posts (boardweb.server's act and join), the board's Wi-Fi
+(boardweb.homeroute). An event stream names its seat
 (?s=&t=) for the caps on streams per seat (boardweb.conn). HEAD is answered with a GET's
 head and nothing opened or kept (no file, no stream); OPTIONS with the methods a path
 allows, after the same rules (no key: 403); any other method 405.
@@ -12,6 +13,7 @@ from microdot import Request, Response
 from microdot.sse import sse_response
 
 from boardweb.conn import Guarded
+from boardweb.homeroute import add as home_routes
 from cribcore.table.seats import Refused, check_seat
 from cribcore.web import rules
 
@@ -177,6 +179,8 @@ def routes(server, hooks=False):
     @app.post("/api/redo")
     async def redo(req):
         return server.act(req, "redo")
+
+    home_routes(app, server)  # GET /api/network, POST /api/home (the board's Wi-Fi)
 
     async def not_probing(req):  # a probe's path, off the own network (or with the key)
         return Response("not found", 404)

@@ -6,7 +6,7 @@ starts it with the heap capped):
     MICROPYPATH=firmware:MICRODOT micropython -X heapsize=256K -m boardweb.unix \\
         --port 8080 --key KEY --files DIR [--names Alice,Bob] [--target 121]
         [--dealer 0] [--join URL] [--hosts h1,h2] [--store DIR] [--hooks] [--suits]
-        [--dns-port N] [--club URL] [--club-retry MS]
+        [--dns-port N] [--club URL] [--club-retry MS] [--home FILE]
 
 --files DIR   the page's gzipped files (crib.web.assets.write) and qr.svg if made
 --names       the players (else the page asks); --target 61/121; --dealer a player
@@ -18,6 +18,8 @@ starts it with the heap capped):
               each game of two to 121 reported when it ends (boardweb.clubreport);
               --club-retry MS its first wait before sending again (default 2000)
 --hooks       the tests' /test/board (pegs and lit LEDs) and /test/heap routes
+--home FILE   a home network kept in FILE as a Pico 2 W keeps it (pegboard.homenet): the
+              page's Wi-Fi form sets it; no radio joins it here
 --dns-port N  as on the board's own network: a DNS responder on 127.0.0.1:N (UDP) that
               answers every name with 127.0.0.1, and the phones' captive-portal probes
               redirected to the page (boardweb.dns, boardweb.routes.PROBES)
@@ -32,9 +34,9 @@ if hasattr(gc, "threshold"):
 
 USAGE = ("usage: boardweb.unix --port N --key KEY --files DIR [--names A,B] [--target N]"
          " [--dealer N] [--join URL] [--hosts H,...] [--store DIR] [--hooks] [--suits]"
-         " [--dns-port N] [--club URL] [--club-retry MS]")
+         " [--dns-port N] [--club URL] [--club-retry MS] [--home FILE]")
 VALUED = ("--port", "--key", "--files", "--names", "--target", "--dealer", "--join",
-          "--hosts", "--store", "--dns-port", "--club", "--club-retry")
+          "--hosts", "--store", "--dns-port", "--club", "--club-retry", "--home")
 
 
 def parse_args(argv):
@@ -75,6 +77,13 @@ def make(opts):
 
     app = desk.build({"store": opts.get("store"), "config": None, "driven": False},
                      LoopPort())
+    if "home" in opts:  # the page's form works; nothing joins it (no radio)
+        import os
+
+        from pegboard.homenet import Home
+        from pegboard.store import Files
+
+        Home(Files(), os.urandom(8), opts["home"]).register(app)
     names = opts["names"].split(",") if "names" in opts else None
     setup = Setup(names, False if names and len(names) < 4 else None, opts.get("target"),
                   opts.get("dealer"))

@@ -10,9 +10,12 @@ them (the password never: only whether one is set) and changes them.
 The name is made once per board from its unique id (machine.unique_id(): the flash chip's
 serial), in the typable letters of pegboard.joining, and kept in FILE with the network.
 The verb: `home` reports {name, ssid, set, net, address}; `home ssid=.. password=..` sets
-the network (both checked as joining's: nothing changes on a bad one), `home forget=1`
-drops it. A change is written before the reply; the radio uses it from the next start
-(the board's own network keeps serving until then). Docs: docs/protocol.md.
+the network (the name checked as joining's, the password as check_home_password: nothing
+changes on a bad one), `home forget=1` drops it. The board's page changes it the same way
+(boardweb.homeroute). A change is written before the reply, then given to the radio
+(Radio.use): on its own network the board tries the new home network at once (its own
+network stays up meanwhile); joining or on a home network, it joins the new one from its
+next start. Docs: docs/protocol.md, docs/boardweb.md.
 """
 
 from cribcore import protocol
@@ -32,6 +35,17 @@ def extend_home():
     whose ssid and password it shares)."""
     extend_protocol()
     protocol.register(ROW, FIELDS)
+
+
+def check_home_password(password):
+    """None if password can be the home network's: empty (an open network) or a WPA2
+    passphrase (8..63 printable ASCII); else why not."""
+    if password == "":
+        return None
+    if check_password(password):
+        return "a home network's password is empty (an open network) or 8 to 63 printable" \
+            " ASCII characters"
+    return None
 
 
 def make_name(unique_id):
@@ -61,7 +75,7 @@ def parse(data):
     if len(lines) == 3:
         return name, None
     network = (lines[2], lines[3])
-    if check_ssid(network[0]) or check_password(network[1]):
+    if check_ssid(network[0]) or check_home_password(network[1]):
         return None
     return name, network
 
@@ -112,8 +126,9 @@ class Home:
                 raise ProtocolError("a home network needs its ssid", "bad_arg")
             ssid, password = args["ssid"], args.get("password")
             if password is None:
-                raise ProtocolError("a home network needs its password", "bad_arg")
-            why = check_ssid(ssid) or check_password(password)
+                raise ProtocolError("a home network needs its password (empty for an open"
+                                    " network)", "bad_arg")
+            why = check_ssid(ssid) or check_home_password(password)
             if why:
                 raise ProtocolError(why, "bad_arg")
             new = (ssid, password)
@@ -122,6 +137,16 @@ class Home:
         if new != self.network:
             self.files.write(self.path, [text(self.name, new)])
             self.network = new
+            if self.radio is not None:
+                self.radio.use(new)
+
+    def when(self):
+        """When the board joins its home network: "now" (on its own network, it tries it at
+        once) or "at its next start"."""
+        radio = self.radio
+        if radio is not None and radio.state == "own" and self.network is not None:
+            return "now"
+        return "at its next start"
 
     def reply(self):
         radio = self.radio

@@ -131,7 +131,9 @@ def load(files, urandom, path=FILE):
 
 
 class Joining:
-    """The `wifi` verb over a board's details: `wifi` reports them, `wifi ssid=..`,
+    """The `wifi` verb over a board's details: `wifi` reports them (and where the page is
+    now: the radio's address, and the board's name once pegboard.wifi gives them),
+    `wifi ssid=..`,
     `password=..` or `newkey=1` change them (checked first, written to flash before the
     reply: the access point and the server use them from the board's next start)."""
 
@@ -141,6 +143,8 @@ class Joining:
         self.details = details
         self.address = address
         self.path = path
+        self.radio = None  # the board's radio (pegboard.radio), once it is made
+        self.name = None  # the board's name (pegboard.homenet), once the `home` verb is
 
     def register(self, app):
         """Give app the `wifi` verb (the plain Pico's app has none)."""
@@ -165,10 +169,21 @@ class Joining:
             self.files.write(self.path, [text(new)])
             self.details = new
 
+    def where(self):
+        """Where the page is now: the radio's address (the home network's DHCP address,
+        or the own network's); "-" while it has none (joining); without a radio, the
+        address given (the own network's)."""
+        if self.radio is None:
+            return self.address
+        return self.radio.address or "-"
+
     def reply(self):
         d = self.details
-        return {"ssid": d["ssid"], "password": d["password"], "key": d["key"],
-                "address": self.address}
+        out = {"ssid": d["ssid"], "password": d["password"], "key": d["key"],
+               "address": self.where()}
+        if self.name:
+            out["name"] = self.name
+        return out
 
 
 def _wifi(app, args):

@@ -10,6 +10,7 @@ fallback, and no Wi-Fi when the radio will not come up.
     radio.address           # where the page is now (None with no Wi-Fi)
     radio.rev               # grows at each change of state or address
     radio.listeners         # each called with the radio at every change
+    radio.use(home)         # a new home network (or None): tried at once on the own network
 
 The states:
 - JOINING: the station interface is joining the home network. It is HOME once it has an
@@ -76,6 +77,7 @@ class Radio:
         self.rev = 0
         self._since = 0  # when this attempt (or the wait for the next) began
         self._trying = False  # on OWN: an attempt at the home network is under way
+        self._soon = False  # on OWN: try the home network at the next step (use())
         self._sta = self._ap = None
         self.listeners = []  # each called with the radio at every change (the lights, the server)
 
@@ -105,10 +107,27 @@ class Radio:
         except Exception as e:  # noqa: BLE001 - no radio, a driver error
             self._set(NONE, None, "the radio did not start: %r" % (e,))
 
+    def use(self, home):
+        """A new home network (ssid, password), or None (pegboard.homenet keeps it for the
+        next start). On the own network an attempt under way is dropped and the new one
+        tried at the next step (the access point stays up meanwhile). Joining or on a home
+        network the board stays where it is until its next start: the phones on the page
+        would lose it at once."""
+        if self.state != OWN:
+            return
+        if self._trying:
+            self._sta.disconnect()
+            self._trying = False
+        self.home = home
+        self._soon = home is not None
+
     def _join(self, now):
         sta = self._sta
         sta.active(True)
-        sta.connect(self.home[0], self.home[1])
+        if self.home[1]:
+            sta.connect(self.home[0], self.home[1])
+        else:  # an open network: no key at all (cyw43 then joins without security)
+            sta.connect(self.home[0])
         self._since = now
 
     def _refused(self):
@@ -169,9 +188,9 @@ class Radio:
                     self._set(HOME, address)
             elif self.home:  # OWN, with a home network to go back to
                 if not self._trying:
-                    if _elapsed(now, self._since) >= RETRY_MS:
+                    if self._soon or _elapsed(now, self._since) >= RETRY_MS:
                         self._join(now)
-                        self._trying = True
+                        self._trying, self._soon = True, False
                 elif self._up():
                     self._home()
                 elif self._refused() or _elapsed(now, self._since) >= JOIN_MS:

@@ -59,7 +59,8 @@ def serve(app, network=None, files=None, urandom=None, now_ms=None, web=None,
         except ImportError as e:
             network = e
     radio = Radio(network, (details["ssid"], details["password"]), home.network, home.name)
-    home.radio = radio
+    home.radio = app.joining.radio = radio  # both verbs report where the page is now
+    app.joining.name = home.name
     radio.listeners.append(lambda r: app.renderer.alert(LIGHTS[r.state]))
     if now_ms is None:
         from time import ticks_ms as now_ms

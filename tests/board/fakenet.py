@@ -27,7 +27,7 @@ class FakeWlan:
     def config(self, **kw):
         self.net.calls.append((self.kind, "config", kw))
 
-    def connect(self, ssid, password):
+    def connect(self, ssid, password=None):
         self.net.calls.append((self.kind, "connect", ssid))
         self.joining = (ssid, password, self.net.now)
 

@@ -170,3 +170,48 @@ def test_each_wifi_state_has_a_pattern_of_its_own_on_the_first_holes():
                 for h in range(1, holes + 1):
                     assert (s[led(lane, h)] == red) == lit, (state, phase, lane, h)
             assert s[led(0, holes + 1)] != red
+
+
+# -- a home network given while the board runs (Radio.use: the page's form, the `home` verb)
+
+def test_a_home_network_given_on_the_own_network_is_tried_at_once():
+    net = FakeNetwork(join_ms=1000)
+    radio, seen = started(net, home=None)
+    radio.use(HOME_NET)
+    run(radio, net, 1500)  # long before RETRY_MS: tried at the first step
+    assert (radio.state, radio.address) == (HOME, net.home_address)
+    assert seen[-1] == (HOME, net.home_address) and not net.wlans["ap"].on
+
+
+def test_a_home_network_that_refuses_keeps_the_own_network_and_forget_stops_trying():
+    net = FakeNetwork()
+    radio, seen = started(net, home=None)
+    radio.use(("Kitchen", "not-the-password"))
+    run(radio, net, 500)
+    assert (radio.state, radio.address) == (OWN, ADDRESS) and net.wlans["ap"].on
+    assert [c[2] for c in net.calls if c[1] == "connect"] == ["Kitchen"]
+    radio.use(None)
+    run(radio, net, RETRY_MS * 3)
+    assert [c for c in net.calls if c[1] == "connect"] == [("sta", "connect", "Kitchen")]
+    assert radio.state == OWN and seen == [(OWN, ADDRESS)]
+
+
+def test_a_home_network_given_on_the_home_network_waits_for_the_next_start():
+    net = FakeNetwork(join_ms=1000)
+    radio, _ = started(net)
+    run(radio, net, 1500)
+    assert radio.state == HOME
+    radio.use(("Other", "other-password"))
+    run(radio, net, 3000)
+    assert (radio.state, radio.address) == (HOME, net.home_address)  # the phones keep it
+    net.home_up = False  # lost: the board joins the network it started with again
+    run(radio, net, 3200)
+    assert radio.state == JOINING
+    assert [c[2] for c in net.calls if c[1] == "connect"] == ["Kitchen", "Kitchen"]
+
+
+def test_an_open_home_network_is_joined_without_a_key():
+    net = FakeNetwork(home_ssid="Cafe", home_password=None, join_ms=1000)
+    radio, _ = started(net, home=("Cafe", ""))
+    run(radio, net, 1500)
+    assert (radio.state, radio.address) == (HOME, net.home_address)

@@ -100,3 +100,17 @@ def test_the_home_verb_and_its_fields_are_in_the_protocols_doc():
     assert "`home %s`" % protocol.usage("home") in doc
     for name in homenet.FIELDS.split():
         assert "`%s`" % name.split(":")[0] in doc
+
+
+def test_an_open_home_network_is_set_with_an_empty_password_and_kept():
+    rig, files, home = home_rig()
+    m = rig.ask('home ssid=Cafe password=""')
+    assert (m.kind, m.args["ssid"], m.args["set"]) == ("ok", "Cafe", 1)
+    assert Home(files, UID).network == ("Cafe", "")  # read back at the next start
+
+
+@given(st.text(max_size=70))
+def test_a_home_password_is_empty_or_8_to_63_printable_ascii(password):
+    good = password == "" or (8 <= len(password) <= 63
+                              and all(" " <= c <= "~" for c in password))
+    assert (homenet.check_home_password(password) is None) == good

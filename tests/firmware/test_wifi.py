@@ -270,6 +270,29 @@ def test_with_a_home_network_set_the_board_joins_it_and_its_lights_follow():
                                           for x in rig2.port.take())
 
 
+def test_wifi_reports_the_address_the_board_got_and_its_name():
+    rig = Rig(desk_verbs=False)
+    net, files = FakeNetwork(join_ms=1000), Files()
+    assert serve(rig, net, files, lambda *a: None)
+    name = rig.ask("home").args["name"]
+    m = rig.ask("wifi")
+    assert (m.args["address"], m.args["name"]) == (wifi.ADDRESS, name)  # its own network
+    rig.ask("home ssid=Kitchen password=home-password")
+    rig2 = Rig(desk_verbs=False)  # the next start: it joins the home network
+    assert serve(rig2, net, files, lambda *a: None)
+    assert rig2.ask("wifi").args["address"] == "-"  # joining: no address yet
+    net.now += 1500
+    rig2.app.radio.step(net.now)
+    m = rig2.ask("wifi")
+    assert (m.args["address"], m.args["name"]) == (net.home_address, name)
+    net.home_up = False  # lost: joining again; then its own network, at its own address
+    for _ in range(2):
+        net.now += radio.JOIN_MS
+        rig2.app.radio.step(net.now)
+    assert rig2.app.radio.state == radio.OWN
+    assert rig2.ask("wifi").args["address"] == wifi.ADDRESS
+
+
 def _fails(error):
     def web(app, key, address):
         raise error

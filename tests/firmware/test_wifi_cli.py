@@ -157,3 +157,41 @@ def test_join_asks_the_password_at_a_terminal(capsys, board, monkeypatch):
     code, out, _ = run(capsys, ["board", "--port", board.url, "wifi", "--join", "Our house"])
     assert code == 0
     assert board.rig.app.home.network == ("Our house", "asked-password")
+
+
+class _Radio:
+    """The board's radio as the verbs read it: its state and the address it has."""
+
+    def __init__(self, state, address):
+        self.state, self.address = state, address
+
+
+def _on(board, state, address):
+    app = board.rig.app
+    app.joining.radio = app.home.radio = _Radio(state, address)
+    app.joining.name = app.home.name
+
+
+def test_on_the_home_network_wifi_prints_the_address_the_board_got_and_its_name(capsys, board):
+    _on(board, "home", "192.168.1.57")
+    code, out, err = run(capsys, ["board", "--port", board.url, "wifi"])
+    assert code == 0, err
+    key, name = board.kept()["key"], board.rig.app.home.name
+    assert "page      http://%s.local/?k=%s" % (name, key) in out
+    assert "address   http://192.168.1.57/?k=%s" % key in out
+    assert "now       on the home network, at 192.168.1.57" in out
+    assert "192.168.4.1" not in out
+    code, out, _ = run(capsys, ["board", "--port", board.url, "--json", "wifi"])
+    got = json.loads(out)
+    assert (got["address"], got["name"]) == ("192.168.1.57", name)
+    # The card stays the own network's (its fallback), whatever network the board is on.
+    code, out, _ = run(capsys, ["hardware", "card", "--port", board.url, "--json"])
+    assert code == 0 and json.loads(out)["address"] == "192.168.4.1"
+
+
+def test_while_joining_wifi_prints_the_page_by_name_and_no_address(capsys, board):
+    _on(board, "joining", None)
+    code, out, err = run(capsys, ["board", "--port", board.url, "wifi"])
+    assert code == 0, err
+    assert "page      http://%s.local/" % board.rig.app.home.name in out
+    assert "address   " not in out and "now       joining the home network" in out

@@ -2,7 +2,9 @@
 on two 360x740 phones: the board drawn from the layout and pegs the server sends (no
 picture made on the chip), each row named and edged in its lane's colour, the enlarged
 view's lanes in the small one's order with their names; the confirmation's show shown
-once; the QR code centred; "read the show aloud" on one line; a server that stops
+once; the QR code centred; "read the show aloud" on one line; the board's Wi-Fi in the
+menu (the network it is on; its home network set from the table's screen only, the
+password never shown back); a server that stops
 answering named as the game's server (there is no companion here)."""
 
 import httpx2 as httpx
@@ -30,8 +32,8 @@ ONE_LINE_JS = """(id) => { const r = document.createRange();
     return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size; }"""
 
 
-def test_the_board_page_draws_the_lanes_and_says_what_it_is(browser):
-    board = UnixBoard(KEY, names=NAMES, target=61, dealer=0)
+def test_the_board_page_draws_the_lanes_and_says_what_it_is(browser, tmp_path):
+    board = UnixBoard(KEY, names=NAMES, target=61, dealer=0, home=str(tmp_path / "home"))
     phones = []
     with board as url, httpx.Client(base_url=url, headers={"X-Crib-Key": KEY},
                                     timeout=20) as http:
@@ -75,6 +77,32 @@ def test_the_board_page_draws_the_lanes_and_says_what_it_is(browser):
             assert page.evaluate(ONE_LINE_JS, "speak-label") == 1
             phones[0].shot("board-join.png")
             page.click("#join summary")
+
+            # The board's Wi-Fi in the menu: the network it is on (here: no radio, the unix
+            # port); its home network set from the table's screen only, never shown back.
+            page.click("#wifi summary")
+            page.wait_for_selector("#home-only:not([hidden])", timeout=WAIT_MS)
+            assert "unix port" in page.text_content("#network")
+            assert page.is_hidden("#home-form")  # a player's seat: the note, not the form
+            page.click("#wifi summary")
+            shared = Phone(browser, board.join_url, "table", TALL)
+            phones.append(shared)
+            sp = shared.page
+            sp.click("#wifi summary")
+            sp.wait_for_selector("#home-form:not([hidden])", timeout=WAIT_MS)
+            sp.fill("#home-ssid", "Our house")
+            sp.fill("#home-password", "secret-words")
+            sp.click("#home-save")
+            sp.wait_for_selector("#home-said:has-text('Saved')", timeout=WAIT_MS)
+            sp.wait_for_selector("#network:has-text('Our house (password set)')",
+                                 timeout=WAIT_MS)
+            said = sp.text_content("#home-said")
+            assert "at its next start" in said and ".local/" in said, said
+            assert sp.input_value("#home-password") == ""
+            assert "secret-words" not in sp.content()
+            sp.locator("#home-said").scroll_into_view_if_needed()
+            shared.shot("web-board-wifi.png")  # docs/boardweb.md
+            assert http.get("/api/network").json()["home"] == "Our house"
 
             players = Players(2, 61, False, seed=5)
             confirmed = 0

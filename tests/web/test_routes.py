@@ -225,3 +225,12 @@ def test_digits_of_other_scripts_are_not_numbers():
     for text in ("\u0661\u0662\u0661", "1_21", "\uff11\uff12\uff11", "+-1", ""):
         with pytest.raises(AnswerError):
             parse_target(text)
+
+
+def test_crib_serve_has_no_radio_so_its_page_offers_no_wifi_form(client):
+    # The page shows "The board's Wi-Fi" only when /api/network answers (the board's own
+    # server, boardweb.homeroute); crib serve has neither route.
+    assert client.get("/api/network").status_code == 404
+    assert client.post("/api/home", json={"seat": "table", "ssid": "x"}).status_code in (404,
+                                                                                          405)
+    assert 'id="wifi" hidden' in client.get("/").text

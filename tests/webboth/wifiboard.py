@@ -34,8 +34,8 @@ class Rooted(Files):
 
 
 class Wlan:
-    """The radio's interface, as a driver that works answers (no home network is set
-    here: the board opens its own)."""
+    """The radio's interface, as a driver that works answers (no home network answers
+    here: the board opens its own, and stays on it)."""
 
     def __init__(self):
         self.on = False
@@ -45,6 +45,9 @@ class Wlan:
 
     def isconnected(self):
         return False
+
+    def connect(self, ssid, password=None):
+        pass  # a home network set from the page is tried: it never answers here
 
     def disconnect(self):
         pass

@@ -24,7 +24,9 @@ class BadDetails(CribError):
 
 def details(link: Link, ssid: str | None = None, password: str | None = None,
             new_key: bool = False) -> dict:
-    """{ssid, password, key, address} as the board has them, after the changes given (each
+    """{ssid, password, key, address, name} as the board has them (address: where its page
+    is now, None while it joins its home network; name: its name, None on firmware before
+    the home network), after the changes given (each
     sent as a command of its own: a password of many quotes needs the whole line). Raises
     NoWifi on a board without Wi-Fi, BadDetails for a refused change (nothing changed)."""
     why = ((ssid is not None and check_ssid(ssid))
@@ -59,7 +61,11 @@ def details(link: Link, ssid: str | None = None, password: str | None = None,
                              "and page") from None
             raise BadDetails(str(e)) from None
     assert reply is not None
-    return {k: reply.args[k] for k in FIELDS}
+    out = {k: reply.args[k] for k in FIELDS}
+    if out["address"] == "-":  # joining its home network: no address yet
+        out["address"] = None
+    out["name"] = reply.args.get("name")  # firmware before the home network has none
+    return out
 
 
 HOME_FIELDS = ("name", "ssid", "set", "net", "address")

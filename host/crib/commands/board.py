@@ -271,16 +271,20 @@ def _wifi(link, config, args: Namespace, env: Env) -> int:
                   "in again); its own network opens when the home network does not answer")
         return 0
     changed = args.name is not None or args.password is not None or args.new_key
-    d = Details(**details(link, args.name, args.password, args.new_key))
+    got_details = details(link, args.name, args.password, args.new_key)
+    now = got_details.pop("address")  # where the page is now (the home network's address)
+    d = Details(**got_details)  # the own network's address: the card's, the fallback
     got: dict | None
     try:
         got = home(link)
     except NoWifi:  # firmware before the home network: its own network only
         got = None
     if args.json:
-        env.print(json.dumps(dict(d.to_dict(), changed=changed, home=got)))
+        env.print(json.dumps(dict(d.to_dict(), address=now, changed=changed, home=got)))
         return 0
     env.print("network   %s\npassword  %s\npage      %s" % (d.ssid, d.password, d.page_url()))
+    if now and d.name:  # by name and by the address the board has now
+        env.print("address   http://%s/?k=%s" % (now, d.key))
     env.print("join QR   %s\npage QR   %s" % (d.join_payload(), d.page_url()))
     if got is not None:
         _print_home(env, got)

@@ -145,6 +145,9 @@ def _card(args: Namespace, env: Env) -> int:
 
         with link:
             got = details(link)
+            # The card is for the board's own network (its fallback): its fixed address,
+            # not the home network's address the board may be at now.
+            got["address"] = card.ADDRESS
             try:
                 at = home(link)
                 got.update(name=at["name"], home=at["ssid"])

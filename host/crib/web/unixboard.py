@@ -73,13 +73,16 @@ class UnixBoard:
     game's setup (else the page asks); hooks: the tests' /test/board and /test/heap;
     suits: each show card asked by rank and suit (else by ranks, as crib serve); dns: as on
     the board's own network (a DNS responder at dns_port, the phones' probes redirected);
-    club, club_retry: the club night it reports its games to (boardweb.unix --club)."""
+    club, club_retry: the club night it reports its games to (boardweb.unix --club);
+    home: a file where it keeps a home network (boardweb.unix --home: the page's Wi-Fi
+    form; no radio joins it)."""
 
     def __init__(self, key: str, names: list[str] | None = None, target: int = 121,
                  dealer: int | None = 0, heap: str = HEAP, hooks: bool = True,
                  hosts: list[str] | None = None, firmware: str | Path | None = None,
                  suits: bool = False, store: str | None = None, dns: bool = False,
-                 club: str | None = None, club_retry: int | None = None):
+                 club: str | None = None, club_retry: int | None = None,
+                 home: str | None = None):
         self.key = key
         self.port = free_port()
         self.url = "http://127.0.0.1:%d" % self.port
@@ -106,6 +109,8 @@ class UnixBoard:
         if dns:
             self.dns_port = free_udp_port()
             args += ["--dns-port", str(self.dns_port)]
+        if home:  # a home network kept in this file (the page's Wi-Fi form), no radio
+            args += ["--home", home]
         if club:
             args += ["--club", club]
         if club_retry:

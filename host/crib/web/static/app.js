@@ -540,10 +540,40 @@
         $("join-url").textContent = j.url;
         const qr = await fetch("/qr.svg", { headers: KEYED, cache: "no-store" });
         if (qr.ok) $("qr").innerHTML = await qr.text();
+        network();
       }
     } catch (e) { setTimeout(start, RETRY_MS); } // not answering yet: the stream says so
     if (!source) connect();
   }
+  // The board's Wi-Fi (the board's own server only: crib serve has no /api/network): the
+  // network it is on, said in the menu; its home network set or forgotten by the table's
+  // screen (the server refuses any other seat), the password never shown back.
+  async function network() {
+    let n;
+    try {
+      const res = await fetch("/api/network", { headers: KEYED, cache: "no-store" });
+      if (!res.ok) return;
+      n = await res.json();
+    } catch (e) { return; }
+    $("wifi").hidden = false;
+    $("network").textContent = n.line + (n.home ? ". Home network: " + n.home + " (password set)" : "");
+    const table = (seat && seat.seat === "table") || (!seat && names().length === 0);
+    $("home-form").hidden = !n.form || !table;
+    $("home-only").hidden = !n.form || table;
+    if (n.home && !$("home-ssid").value) $("home-ssid").value = n.home;
+  }
+  async function setHome(body) {
+    const s = seat && seat.seat === "table" ? seat : (await seatFields());
+    const r = await post("/api/home", Object.assign({ seat: s.seat, token: s.token }, body));
+    $("home-said").textContent = r.data.ok ? "Saved. " + r.data.say : (r.data.error || "not saved");
+    if (r.data.ok) $("home-password").value = "";
+    network();
+  }
+  document.addEventListener("DOMContentLoaded", () => {
+    $("wifi").ontoggle = () => { if ($("wifi").open) network(); };
+    $("home-form").onsubmit = (e) => { e.preventDefault(); setHome({ ssid: $("home-ssid").value, password: $("home-password").value }); };
+    $("home-forget").onclick = () => setHome({ forget: true });
+  });
 })();
 
 // The board at phone size, drawn here from what both servers send (the board makes no
