@@ -7,12 +7,13 @@
 
 Two players: for each of the 1,820 rank patterns of 4 kept cards, as pone and as dealer,
 the points the holder pegs and the points the opponent pegs, both playing the table's
-policy (crib.analysis.pegging.TABLE_POLICY, the defensive policy), summed over every
+policy (crib.analysis.pegging.TABLE_POLICY, the lookahead policy), summed over every
 4-card hand the opponent can hold from the other 48 cards (C(48, 4) = 194,580, each
 counted once): exact totals, no sampling. One row per pattern: 4 ranks (0 = ace .. 12 =
-king), then pone mine, pone theirs, dealer mine, dealer theirs. About 17 minutes on the
-shared 2-core machine under load (1045 s; the greedy policy took 9 to 15); --hands N makes
-only the first N rows (a quick look).
+king), then pone mine, pone theirs, dealer mine, dealer theirs. About 10 minutes on the
+shared 2-core machine under load (576 s; the defensive policy took 1045 s under a heavier
+load, the greedy 9 to 15 minutes); --hands N makes only the first N rows (a quick look),
+--policy NAME another policy of crib.analysis.pegging (with --out: a table to compare).
 
 --multi: the 3- and 4-player table (crib.analysis.pegging_multi: SAMPLES drawn deals of the
 other hands per pattern, the same draws for every pattern), one row per pattern: 4 ranks,

@@ -1,4 +1,4 @@
-"""The play (pegging) of two players on ranks: a fast simulator, two play policies,
+"""The play (pegging) of two players on ranks: a fast simulator, three play policies,
 and the expected pegging of every kept four-card hand (docs/advisor.md).
 
 Suits never score in the play, so everything here works on ranks 0..12. The points of a
@@ -10,8 +10,10 @@ cards); the tests check it against Play.
 The greedy policy (the practice level "standard" plays it, the 3-4 player table's policy
 and the search's after its first card): lay the card that scores most now, less 2 when it
 leaves the count at 5 or 21 (where a ten-card makes 15 or 31); ties go to the higher value,
-then the higher rank. The defensive policy (the two-player table's, issue 38): the points
-now less the opponent's expected best answer (reply_risk); it leads low and gives little away.
+then the higher rank. The defensive policy: the points now less the opponent's expected
+best answer (reply_risk); it leads low and gives little away. The lookahead policy (the
+two-player table's, issue 38) sees its own hand: one card of each side further (the
+opponent's answer, then its own), at its first card and at every lead, defensive elsewhere.
 
 The pegging table (`pegging_table.txt`, made by bench/pegging_table.py): for each of the
 1,820 multisets of 4 ranks kept, as pone and as dealer, the points the holder pegs and the
@@ -193,7 +195,8 @@ def lookahead(fits: list[int], pile: tuple[int, ...], count: int, hand: Sequence
     answer to that from the rest of hand (its points less reply_risk, or -1 for a go);
     after the opponent's go, the points of laying the rest alone. It sees its own hand,
     so it leads from a pair, keeps a card that answers the opponent's likely reply, and
-    holds back what would set the opponent up (issue 38). Floats: the values only rank."""
+    holds back what would set the opponent up (issue 38). Floats: the values only rank.
+    With fewer than LOOK_CARDS cards held, and a pile, it lays as defensive does."""
     hand = tuple(hand) or tuple(fits)
     if len(hand) < LOOK_CARDS and pile:
         return defensive(fits, pile, count)
@@ -317,7 +320,7 @@ def play_out(hands: Sequence[Sequence[int]], turn: int, count: int = 0,
             last = -1
 
 
-TABLE_POLICY = defensive  # the policy both seats play in the shipped two-player table
+TABLE_POLICY = lookahead  # the policy both seats play in the shipped two-player table
 
 
 def multisets4() -> list[tuple[int, int, int, int]]:
