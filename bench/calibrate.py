@@ -4,12 +4,12 @@
 
 Each deal gives both players 4 random cards and a starter and plays them out twice: both
 seats laying by the pro level's search (crib.analysis.playsearch), then both by the
-table's defensive policy. For each seat the observed net (its points less the
-opponent's) is regressed on the table's net play (peg - opp) for the four it holds; the
-slope says how much of the table's difference between two hands the play realises (1:
-all of it; 0.5: half, which is what the pro level at half weight assumed). With
---old-table (the greedy table of before: `git show 65ee2fa:host/crib/analysis/
-pegging_table.txt`) its slopes are printed beside. The noise is the play's: a slope's
+table's policy (crib.analysis.pegging.TABLE_POLICY). For each seat the observed net (its
+points less the opponent's) is regressed on the table's net play (peg - opp) for the four
+it holds; the slope says how much of the table's difference between two hands the play
+realises (1: all of it; 0.5: half, which is what the pro level at half weight assumed).
+With --old-table (a table of before, e.g. the greedy one: `git show 65ee2fa:host/crib/
+analysis/pegging_table.txt`) its slopes are printed beside. The noise is the play's: a slope's
 95% interval at 3,000 deals is about +-0.15.
 """
 
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from policy import by_policy, play_points, search
 
-from crib.analysis.pegging import TABLE_FILE, TABLE_HANDS, defensive, read_rows
+from crib.analysis.pegging import TABLE_FILE, TABLE_HANDS, TABLE_POLICY, read_rows
 
 
 def main():
@@ -37,12 +37,13 @@ def main():
         tables["old table"] = read_rows(Path(args.old_table))
     rng = random.Random(args.seed)
     xs = {(n, s): [] for n in tables for s in (0, 1)}
-    ys = {(k, s): [] for k in ("search", "defensive") for s in (0, 1)}
-    lay = by_policy(defensive)
+    policy = TABLE_POLICY.__name__
+    ys = {(k, s): [] for k in ("search", policy) for s in (0, 1)}
+    lay = by_policy(TABLE_POLICY)
     for i in range(1, args.deals + 1):
         d = rng.sample(range(52), 9)
         hands = (sorted(d[:4]), sorted(d[4:8]))
-        for kind, chooser in (("search", search), ("defensive", lay)):
+        for kind, chooser in (("search", search), (policy, lay)):
             a, b = play_points(hands, d[8], (chooser, chooser))
             ys[(kind, 0)].append(a - b)
             ys[(kind, 1)].append(b - a)
@@ -58,9 +59,9 @@ def main():
                 for name in tables:
                     x = xs[(name, seat)]
                     slopes = [statistics.linear_regression(x, ys[(k, seat)]).slope
-                              for k in ("search", "defensive")]
+                              for k in ("search", policy)]
                     print(f"  {who}, {name}: slope of the search's play {slopes[0]:.2f},"
-                          f" of the defensive play {slopes[1]:.2f}")
+                          f" of the {policy} play {slopes[1]:.2f}")
             sys.stdout.flush()
 
 

@@ -1,18 +1,19 @@
 """Make the pegging tables shipped with the package: host/crib/analysis/pegging_table.txt
 (2 players) and, with --multi, pegging_multi_table.txt (3 and 4 players).
 
-    nice -n 19 python bench/pegging_table.py [--out PATH] [--hands N]
+    nice -n 19 python bench/pegging_table.py [--out PATH] [--hands N] [--policy NAME]
     nice -n 19 python bench/pegging_table.py --multi [--part K/N --out PART] [--hands N]
     python bench/pegging_table.py --multi --merge PART...
 
 Two players: for each of the 1,820 rank patterns of 4 kept cards, as pone and as dealer,
 the points the holder pegs and the points the opponent pegs, both playing the table's
-policy (crib.analysis.pegging.TABLE_POLICY, the defensive policy), summed over every
+policy (crib.analysis.pegging.TABLE_POLICY, the lookahead policy), summed over every
 4-card hand the opponent can hold from the other 48 cards (C(48, 4) = 194,580, each
 counted once): exact totals, no sampling. One row per pattern: 4 ranks (0 = ace .. 12 =
-king), then pone mine, pone theirs, dealer mine, dealer theirs. About 17 minutes on the
-shared 2-core machine under load (1045 s; the greedy policy took 9 to 15); --hands N makes
-only the first N rows (a quick look).
+king), then pone mine, pone theirs, dealer mine, dealer theirs. About 10 minutes on the
+shared 2-core machine under load (576 s; the defensive policy took 1045 s under a heavier
+load, the greedy 9 to 15 minutes); --hands N makes only the first N rows (a quick look),
+--policy NAME another policy of crib.analysis.pegging (with --out: a table to compare).
 
 --multi: the 3- and 4-player table (crib.analysis.pegging_multi: SAMPLES drawn deals of the
 other hands per pattern, the same draws for every pattern), one row per pattern: 4 ranks,
@@ -28,8 +29,8 @@ import math
 import time
 from math import comb
 
-from crib.analysis import pegging_multi
-from crib.analysis.pegging import TABLE_FILE, TABLE_HANDS, TABLE_POLICY, hand_totals, multisets4
+from crib.analysis import pegging, pegging_multi
+from crib.analysis.pegging import TABLE_FILE, TABLE_HANDS, hand_totals, multisets4
 
 HEADER = f"""\
 # Expected pegging of every kept 4-card hand (2 players), made by bench/pegging_table.py.
@@ -60,12 +61,13 @@ def dealt_weight(ranks):
 def two_players(args):
     """Write the two-player table and print how long it took and the overall averages."""
     start = time.perf_counter()
+    policy = getattr(pegging, args.policy or pegging.TABLE_POLICY.__name__)
     hands = multisets4()[:args.hands]
     lines = []
     sums = [0, 0, 0, 0]
     weight = 0
     for i, ranks in enumerate(hands):
-        row = hand_totals(ranks)
+        row = hand_totals(ranks, policy=policy)
         lines.append(" ".join(str(v) for v in ranks + row))
         w = dealt_weight(ranks)
         weight += w
@@ -74,7 +76,7 @@ def two_players(args):
             print(f"{i + 1} hands, {time.perf_counter() - start:.0f} s", flush=True)
     out = args.out or str(TABLE_FILE)
     with open(out, "w") as f:
-        f.write(HEADER.replace("{policy}", TABLE_POLICY.__name__) + "\n".join(lines) + "\n")
+        f.write(HEADER.replace("{policy}", policy.__name__) + "\n".join(lines) + "\n")
     avg = [s / weight / TABLE_HANDS for s in sums]
     print(f"wrote {len(lines)} rows to {out} in {time.perf_counter() - start:.0f} s")
     print(f"average over dealt hands: pone pegs {avg[0]:.3f} (dealer {avg[1]:.3f});"
@@ -157,6 +159,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=None)
     ap.add_argument("--hands", type=int, default=None)
+    ap.add_argument("--policy", default=None,
+                    help="a policy of crib.analysis.pegging (default its TABLE_POLICY)")
     ap.add_argument("--multi", action="store_true", help="the 3- and 4-player table")
     ap.add_argument("--part", type=lambda t: tuple(int(x) for x in t.split("/")),
                     default=None, help="K/N: the multi-player rows of share K of N")

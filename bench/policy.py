@@ -1,6 +1,7 @@
 """Measure a play policy against the pro level's search, seat by seat, over paired deals.
 
     nice -n 19 python bench/policy.py [--deals 20000] [--seed 1] [--policies greedy,defensive]
+        [--situations] [--look-cards 4]
 
 Each deal gives both players 4 random cards and turns a starter (the play alone: no
 discard). Both seats lay by the search (crib.analysis.playsearch.card_values, the pro
@@ -10,7 +11,9 @@ policy measured while the other keeps the search. What the policy costs a seat i
 seat's net (its points less the opponent's) with the policy less its net with the search,
 averaged over the deals, with a 95% interval (the deals are independent; the pairing takes
 the luck of the cards out). The play runs through cribcore.play.Play. A policy a strong
-player accepts costs under 0.05 points a deal in either seat (issue 38).
+player accepts costs under 0.05 points a deal in either seat (issue 38). --situations
+splits the cost by where the policy first lays a card the search would not (its first
+lead, a later lead, an answer with or without points to take, after the opponent's go).
 """
 
 import argparse
@@ -40,9 +43,15 @@ def search(play, p, dealt, starter):
 
 def by_policy(policy):
     """A chooser laying by policy(fits ranks, pile ranks, count) (crib.analysis.pegging)."""
+    sees = getattr(policy, "sees_hand", False)
+
     def choose(play, p, dealt, starter):
         fits = sorted({c >> 2 for c in play.playable()})
-        return policy(fits, tuple(c >> 2 for c in play.pile), play.count)
+        pile = tuple(c >> 2 for c in play.pile)
+        if sees:  # it sees its own hand and how many cards the opponent holds
+            return policy(fits, pile, play.count, [c >> 2 for c in play.hands[p]],
+                          play.cards_left(1 - p), play.gone[1 - p])
+        return policy(fits, pile, play.count)
     return choose
 
 
@@ -60,6 +69,30 @@ def play_points(hands, starter, choosers, known=None):
         r = choosers[p](play, p, known, starter)
         play.lay(max(c for c in fits if c >> 2 == r))
     return list(play.points)
+
+
+def situation(play, p):
+    """Which kind of decision player p faces: its lead, a later lead, an answer where some
+    card scores now (15, 31, a pair, a run), one where none does, or after a go."""
+    if play.count == 0:
+        return "first lead" if not any(play.laid) else "later lead"
+    if play.gone[1 - p]:
+        return "after the opponent's go"
+    pile = tuple(c >> 2 for c in play.pile)
+    if any(pegging.pile_points(pile + (c >> 2,)) for c in play.playable()):
+        return "answer, points to take"
+    return "answer, no points"
+
+
+def spotting(chooser, seen):
+    """chooser, noting in seen[0] the situation of its first card unlike the search's."""
+    def choose(play, p, dealt, starter):
+        r = chooser(play, p, dealt, starter)
+        if seen[0] is None and len({c >> 2 for c in play.playable()}) > 1 \
+                and r != search(play, p, dealt, starter):
+            seen[0] = situation(play, p)
+        return r
+    return choose
 
 
 def play_deal(dealt, starter, choosers):
@@ -82,11 +115,18 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--policies", default="greedy,defensive")
     ap.add_argument("--every", type=int, default=500, help="print the figures every N deals")
+    ap.add_argument("--situations", action="store_true",
+                    help="split each policy's cost by the situation of its first card unlike"
+                         " the search's")
+    ap.add_argument("--look-cards", type=int, default=pegging.LOOK_CARDS,
+                    help="the lookahead weighs cards while holding at least this many")
     args = ap.parse_args()
+    pegging.LOOK_CARDS = args.look_cards
     names = args.policies.split(",")
     policies = {n: by_policy(getattr(pegging, n)) for n in names}
     rng = random.Random(args.seed)
     cost = {(n, seat): [] for n in names for seat in (0, 1)}
+    where = {}  # (policy, seat, situation) -> [deals, total cost]
     base = []
     start = time.perf_counter()
     print(f"python {platform.python_version()}; the search's playouts lay greedy")
@@ -100,6 +140,10 @@ def main():
             for seat, who in ((0, "pone"), (1, "dealer")):
                 m, h = interval(cost[(n, seat)])
                 print(f"  {n} as {who}: {m:+.3f} +-{h:.3f} points a deal against the search")
+                for (pn, ps, kind), (k, tot) in sorted(where.items()):
+                    if (pn, ps) == (n, seat):
+                        print(f"    first unlike the search at {kind}: {k} deals,"
+                              f" {tot / done:+.3f} a deal of all ({tot / k:+.3f} each)")
     for i in range(args.deals):
         deck = rng.sample(range(52), 9)
         dealt = (sorted(deck[:4]), sorted(deck[4:8]))
@@ -109,8 +153,14 @@ def main():
         for n, pol in policies.items():
             for seat in (0, 1):
                 ch = [search, search]
-                ch[seat] = pol
-                cost[(n, seat)].append(play_deal(dealt, starter, ch)[seat] - both[seat])
+                seen = [None]
+                ch[seat] = spotting(pol, seen) if args.situations else pol
+                c = play_deal(dealt, starter, ch)[seat] - both[seat]
+                cost[(n, seat)].append(c)
+                if seen[0]:
+                    tally = where.setdefault((n, seat, seen[0]), [0, 0])
+                    tally[0] += 1
+                    tally[1] += c
         if (i + 1) % args.every == 0 or i + 1 == args.deals:
             report(i + 1)
 

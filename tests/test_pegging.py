@@ -17,6 +17,7 @@ from crib.analysis.pegging import (
     expected_pegging,
     greedy,
     hand_totals,
+    lookahead,
     multisets4,
     pile_points,
     play_out,
@@ -25,16 +26,22 @@ from crib.analysis.pegging import (
 from cribcore.play import Play, score_play
 
 
-def core_play(hands, choose):
+def core_play(hands, choose, sees=False):
     """Points of each player when all lay choose(fits ranks, pile ranks, count) through
-    cribcore.play.Play (the reference): the last player deals, player 0 leads."""
+    cribcore.play.Play (the reference): the last player deals, player 0 leads. sees (two
+    players): choose also gets the player's ranks, the other's cards left and its go."""
     p = Play(len(hands), dealer=len(hands) - 1, hands=[list(h) for h in hands])
     while not p.over:
         fits = p.playable()
         if not fits:
             p.go()
             continue
-        r = choose(sorted({c >> 2 for c in fits}), tuple(c >> 2 for c in p.pile), p.count)
+        args = [sorted({c >> 2 for c in fits}), tuple(c >> 2 for c in p.pile), p.count]
+        if sees:
+            me = p.turn
+            args += [tuple(sorted(c >> 2 for c in p.hands[me])), p.cards_left(1 - me),
+                     p.gone[1 - me]]
+        r = choose(*args)
         p.lay(max(c for c in fits if c >> 2 == r))
     return list(p.points)
 
@@ -94,7 +101,6 @@ def test_defensive_leads_low_and_gives_nothing_cheap():
     assert defensive([4, 8], (9,), 10) == 4  # the 15 it makes is worth its risk
     assert defensive([6, 12], (5,), 6) == 12  # a 7 on a 6 invites a run: the king
     assert defensive([4, 9], (9,), 10) == 4  # pairing the ten invites a pair royal
-    assert TABLE_POLICY is defensive  # the shipped table's policy
 
 
 @settings(max_examples=25, deadline=None)
@@ -121,6 +127,55 @@ def test_play_out_with_defensive_matches_the_core(deck):
     hands = [sorted(deck[:4]), sorted(deck[4:8])]
     ranks = [[c >> 2 for c in h] for h in hands]
     assert play_out(ranks, 0, policy=defensive) == core_play(hands, defensive)
+
+
+def test_lookahead_leads_from_a_pair_and_keeps_the_answer():
+    hand = (3, 8, 8, 12)  # 4 9 9 K
+    assert lookahead(list(hand), (), 0, hand) == 8  # a 9 from the pair: paired, a pair royal
+    assert TABLE_POLICY is lookahead  # the shipped table's policy
+    assert defensive([3, 8, 12], (), 0) == 3  # (defensive leads the 4: it sees no pair)
+    hand = (4, 9, 10, 11)  # 5 10 J Q: a ten-card led, the 5 kept to make 15 of the answer
+    assert lookahead(list(hand), (), 0, hand) in (9, 10, 11)
+    hand = (0, 4, 4, 9)  # A 5 5 10: never the 5 (a ten makes 15), the ace under a 5
+    assert lookahead(list(hand), (), 0, hand) == 0
+    # after the opponent's go: the rest laid alone, the 31 for 2, else the last card's point
+    assert pegging._run_alone([0, 5], (9, 9, 4)) == 2
+    assert pegging._run_alone([0], (9, 9, 4)) == 1
+    # with fewer than LOOK_CARDS cards and a pile it lays as the defensive policy does
+    assert lookahead([0, 4], (3,), 4, (0, 4), 1) == defensive([0, 4], (3,), 4)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 12), min_size=1, max_size=3),
+       st.lists(st.integers(0, 12), min_size=0, max_size=3), st.integers(1, 4))
+def test_the_opponents_answers_are_its_best_card_of_every_hand(pile, shown, k):
+    pile, shown = tuple(pile), tuple(shown)
+    if sum(pegging.VALUE[r] for r in pile) > 31 or any(
+            (pile + shown).count(r) > 4 for r in pile + shown):
+        return
+    # every k-card hand of the deck less pile and shown, by brute force: its first card in
+    # the defensive order that fits, or a go
+    deck = [r for r in range(13) for _ in range(4 - (pile + shown).count(r))]
+    order = pegging._prefer(pile)
+    want: dict = {}
+    hands = list(itertools.combinations(range(len(deck)), k))
+    for hand in hands:
+        held = {deck[i] for i in hand}
+        pick = next((q for q in order if q in held), -1)
+        want[pick] = want.get(pick, 0) + 1
+    got = pegging._opp_choices(pile, shown, k)
+    assert abs(sum(p for p, _ in got) - 1) < 1e-9
+    assert {q: round(p * len(hands)) for p, q in got if p} == want
+    count = sum(pegging.VALUE[r] for r in pile)
+    assert all(count + pegging.VALUE[q] <= 31 for q in order)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.permutations(range(52)))
+def test_play_out_with_lookahead_matches_the_core(deck):
+    hands = [sorted(deck[:4]), sorted(deck[4:8])]
+    ranks = [[c >> 2 for c in h] for h in hands]
+    assert play_out(ranks, 0, policy=lookahead) == core_play(hands, lookahead, sees=True)
 
 
 def test_the_first_card_is_forced():

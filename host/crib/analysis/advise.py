@@ -13,7 +13,7 @@ go to the higher expected hand, then to the lower discarded cards (card ints, as
 
 With pegging: the net adds the points the kept four are expected to peg and takes away
 those the opponents are expected to peg against them: with 6 cards from the two-player
-table (crib.analysis.pegging: both lay defensive against a uniform opponent hand, exact), with
+table (crib.analysis.pegging: both lay lookahead against a uniform opponent hand, exact), with
 5 cards from the 3- and 4-player table (crib.analysis.pegging_multi: everyone lays greedy,
 drawn deals of the other hands; with 4 players the points are the partnership's).
 """

@@ -1,4 +1,4 @@
-"""The play (pegging) of two players on ranks: a fast simulator, two play policies,
+"""The play (pegging) of two players on ranks: a fast simulator, three play policies,
 and the expected pegging of every kept four-card hand (docs/advisor.md).
 
 Suits never score in the play, so everything here works on ranks 0..12. The points of a
@@ -10,8 +10,10 @@ cards); the tests check it against Play.
 The greedy policy (the practice level "standard" plays it, the 3-4 player table's policy
 and the search's after its first card): lay the card that scores most now, less 2 when it
 leaves the count at 5 or 21 (where a ten-card makes 15 or 31); ties go to the higher value,
-then the higher rank. The defensive policy (the two-player table's, issue 38): the points
-now less the opponent's expected best answer (reply_risk); it leads low and gives little away.
+then the higher rank. The defensive policy: the points now less the opponent's expected
+best answer (reply_risk); it leads low and gives little away. The lookahead policy (the
+two-player table's, issue 38) sees its own hand: one card of each side further (the
+opponent's answer, then its own), at its first card and at every lead, defensive elsewhere.
 
 The pegging table (`pegging_table.txt`, made by bench/pegging_table.py): for each of the
 1,820 multisets of 4 ranks kept, as pone and as dealer, the points the holder pegs and the
@@ -111,6 +113,140 @@ def defensive(fits: list[int], pile: tuple[int, ...], count: int) -> int:
     return r
 
 
+_RISK: dict = {}
+
+
+def _risk(pile: tuple[int, ...]) -> float:
+    """reply_risk as a float, memoised (the lookahead's inner loop)."""
+    v = _RISK.get(pile)
+    if v is None:
+        v = _RISK[pile] = float(reply_risk(pile))
+    return v
+
+
+_PREFER: dict = {}
+
+
+def _prefer(pile: tuple[int, ...]) -> tuple[int, ...]:
+    """The ranks that fit on pile in the defensive policy's order of preference, memoised."""
+    order = _PREFER.get(pile)
+    if order is None:
+        count = sum(VALUE[r] for r in pile)
+        order = _PREFER[pile] = tuple(sorted(
+            (q for q in range(13) if count + VALUE[q] <= 31 and pile.count(q) < 4),
+            key=lambda q: (pile_points(pile + (q,)) - _risk(pile + (q,)), VALUE[q], q),
+            reverse=True))
+    return order
+
+
+def _opp_choices(pile: tuple[int, ...], shown: Sequence[int], k: int
+                 ) -> list[tuple[float, int]]:
+    """[(probability, rank)] of the opponent's answer to pile when it holds k cards drawn
+    from a full deck less the ranks of pile and shown (the cards the player can see) and
+    answers by the defensive policy's order; rank -1 is its go (no card fits)."""
+    left = [4] * 13
+    for r in pile:
+        left[r] -= 1
+    for r in shown:
+        left[r] -= 1
+    n = sum(left)
+    whole = comb(n, k)
+    out = []
+    above = 0  # cards of the ranks the opponent prefers to q
+    for q in _prefer(pile):
+        if left[q]:
+            out.append(((comb(n - above, k) - comb(n - above - left[q], k)) / whole, q))
+            above += left[q]
+    out.append((comb(n - above, k) / whole, -1))
+    return out
+
+
+def _run_alone(hand: Sequence[int], pile: tuple[int, ...]) -> int:
+    """The points of laying hand's fitting cards greedily on pile while the opponent can
+    lay nothing, and the last card's point (the series ends with them)."""
+    count = sum(VALUE[r] for r in pile)
+    rest = list(hand)
+    pts = 0
+    while True:
+        fits = [r for r in rest if count + VALUE[r] <= 31]
+        if not fits:
+            return pts + (1 if count < 31 else 0)
+        r = max(fits, key=lambda q: (pile_points(pile + (q,)), VALUE[q], q))
+        rest.remove(r)
+        pile += (r,)
+        count += VALUE[r]
+        pts += pile_points(pile)
+
+
+_LOOKAHEAD: dict = {}
+# The lookahead weighs a player's cards while it holds at least LOOK_CARDS of them (4: its
+# first card, the lead or the first answer) and at every lead; elsewhere it lays
+# defensive. Looking ahead on every card measured about as well on the play bench
+# (bench/policy.py) but is ~40 times slower to tabulate (millions of positions: hours for
+# the table); later leads are few positions (no pile), and the defensive policy lost there.
+LOOK_CARDS = 4
+
+
+def lookahead(fits: list[int], pile: tuple[int, ...], count: int, hand: Sequence[int] = (),
+              opp_left: int = 4, opp_gone: bool = False) -> int:
+    """The lookahead policy's rank among fits (two players), memoised: for each card, the
+    points it makes now, less the opponent's answer (drawn as its opp_left cards from a full
+    deck less what the player sees, laid by the defensive order), plus this player's best
+    answer to that from the rest of hand (its points less reply_risk, or -1 for a go);
+    after the opponent's go, the points of laying the rest alone. It sees its own hand,
+    so it leads from a pair, keeps a card that answers the opponent's likely reply, and
+    holds back what would set the opponent up (issue 38). Floats: the values only rank.
+    With fewer than LOOK_CARDS cards held, and a pile, it lays as defensive does."""
+    hand = tuple(hand) or tuple(fits)
+    if len(hand) < LOOK_CARDS and pile:
+        return defensive(fits, pile, count)
+    key = (hand, pile, opp_left, opp_gone)
+    r = _LOOKAHEAD.get(key)
+    if r is None:
+        if len(set(fits)) == 1:
+            r = fits[0]
+        else:
+            r = max(set(fits), key=lambda q: (
+                _look_value(q, hand, pile, count, opp_left, opp_gone), VALUE[q], q))
+        _LOOKAHEAD[key] = r
+    return r
+
+
+lookahead.sees_hand = True  # type: ignore[attr-defined]
+
+
+def _look_value(q: int, hand: tuple[int, ...], pile: tuple[int, ...], count: int,
+                opp_left: int, opp_gone: bool) -> float:
+    rest = list(hand)
+    rest.remove(q)
+    grown = pile + (q,)
+    now = count + VALUE[q]
+    value = float(pile_points(grown))
+    if now == 31:
+        return value
+    if opp_gone or not opp_left:
+        return value + _run_alone(rest, grown)
+    for p, o in _opp_choices(grown, rest, opp_left):
+        if not p:
+            continue
+        if o < 0:
+            value += p * _run_alone(rest, grown)
+            continue
+        answered = grown + (o,)
+        value -= p * pile_points(answered)
+        total = now + VALUE[o]
+        if total == 31:
+            continue
+        best = None
+        for s in rest:
+            if total + VALUE[s] <= 31:
+                v = pile_points(answered + (s,)) - _risk(answered + (s,))
+                if best is None or v > best:
+                    best = v
+        value += p * (-1 if best is None else best)  # a go: the point is likely theirs
+    return value
+
+
 _ORDER = {n: [[(p + i) % n for i in range(1, n + 1)] for p in range(n)] for n in (2, 3, 4)}
 
 
@@ -141,12 +277,18 @@ def play_out(hands: Sequence[Sequence[int]], turn: int, count: int = 0,
     gone = list(gone) if gone else list(fresh)
     left = sum(len(x) for x in h)
     points = [0] * n
+    sees = n == 2 and getattr(policy, "sees_hand", False)
     while True:
         p = turn
         mine = h[p]
         if first is None:
             fits = [r for r in mine if count + VALUE[r] <= 31]
-            r = policy(fits, pile, count) if fits else None
+            if not fits:
+                r = None
+            elif sees:  # two players: the policy sees its hand and the other's card count
+                r = policy(fits, pile, count, tuple(mine), len(h[1 - p]), gone[1 - p])
+            else:
+                r = policy(fits, pile, count)
         else:
             r, first = first, None
         if r is None:  # a go
@@ -178,7 +320,7 @@ def play_out(hands: Sequence[Sequence[int]], turn: int, count: int = 0,
             last = -1
 
 
-TABLE_POLICY = defensive  # the policy both seats play in the shipped two-player table
+TABLE_POLICY = lookahead  # the policy both seats play in the shipped two-player table
 
 
 def multisets4() -> list[tuple[int, int, int, int]]:

@@ -181,7 +181,7 @@ class Pro:
 # How much of the pegging table's net play (peg - opp) the pro level's discard counts: all
 # of it, as `crib discard`, the reviews and the practice hint do (one best discard). The
 # greedy table of before was biased (the pone never played defensively), so the pro level
-# counted half of it; the table is now made with the defensive policy (docs/advisor.md).
+# counted half of it; the table is now made with the lookahead policy (docs/advisor.md).
 # HalfPro (bench only) keeps the half weight for bench/paired.py to measure against.
 PEGGING_WEIGHT = Fraction(1)
 
