@@ -23,6 +23,7 @@ from pegboard.recordsession import RecordSession
 
 KEPT = "/a"  # in the record's folder: the answers that wrote no line yet (Session.keep)
 LOG = "/l"  # and the log every screen shows, a JSON line an event (Session.keep_log)
+OLDER = "/m"  # the log's lines before those in LOG (LOG renamed once it held LOG_KEEP)
 
 
 class KeptSession(RecordSession):
@@ -42,28 +43,34 @@ class KeptSession(RecordSession):
         return got if isinstance(got, dict) else None
 
     def keep_log(self, added, log):
-        """The events just numbered appended (one flash write an answer); the file made
-        again from the log alone once it holds twice what a screen is shown."""
+        """The events just numbered appended to `l` (one small flash write an answer, never
+        the whole log at once: a 7 KB block late in a game, that a fragmented heap may not
+        have); once `l` holds what a screen is shown, it becomes `m` (a rename, replacing
+        the one before: atomic on LittleFS) and `l` starts again, so the two hold the last
+        LOG_KEEP events or more, and at most about twice that."""
         name = self.log.path + LOG
         files = self.log.files
+        if getattr(self, "_logged", 0) >= LOG_KEEP:
+            files.rename(name, self.log.path + OLDER)
+            self._logged = 0
+        files.append(name, "".join([json.dumps(e) + "\n" for e in added]).encode())
         self._logged = getattr(self, "_logged", 0) + len(added)
-        if self._logged > 2 * len(log) + len(added):
-            files.write(name, "".join([json.dumps(e) + "\n" for e in log]).encode())
-            self._logged = len(log)
-        else:
-            files.append(name, "".join([json.dumps(e) + "\n" for e in added]).encode())
 
     def kept_log(self):
-        """The log kept before the restart: its last events (a torn line is dropped)."""
+        """The log kept before the restart: its last events, the older file's then the
+        newer's (a torn line is dropped)."""
         out = []
-        for raw in self.log.files.lines(self.log.path + LOG):
-            try:
-                out.append(json.loads(raw))
-            except ValueError:
-                continue
-            if len(out) > LOG_KEEP:
-                out.pop(0)
-        self._logged = len(out)
+        files = self.log.files
+        for path in (OLDER, LOG):
+            self._logged = 0
+            for raw in files.lines(self.log.path + path):
+                self._logged += 1
+                try:
+                    out.append(json.loads(raw))
+                except ValueError:
+                    continue
+                if len(out) > LOG_KEEP:
+                    out.pop(0)
         return out
 
 

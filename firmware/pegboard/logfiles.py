@@ -71,3 +71,10 @@ class Files(StateFiles):
         import os
 
         os.remove(name)
+
+    def rename(self, name, new):
+        """Give a file another name, replacing any file of that name (atomic on
+        LittleFS: a power cut leaves the one or the other)."""
+        import os
+
+        os.rename(name, new)

@@ -144,6 +144,9 @@ class LfsFiles:
     def remove(self, name):
         self.fs.remove(name)
 
+    def rename(self, name, new):
+        self.fs.rename(name, new)
+
     def mkdir(self, name):
         try:
             self.fs.mkdir(name)

@@ -92,6 +92,11 @@ class MemFiles:
             raise PowerCut
         del self.files[name]
 
+    def rename(self, name, new):
+        if self._cut("rename", name, new.encode()):
+            raise PowerCut  # as LittleFS: the old name or the new, whole
+        self.files[new] = self.files.pop(name)
+
     def mkdir(self, name):
         pass
 
@@ -100,6 +105,8 @@ def _run(files, op):
     kind, name, data = op
     if kind == "remove":
         files.remove(name)
+    elif kind == "rename":
+        files.rename(name, data.decode())
     else:
         getattr(files, kind)(name, data)
 

@@ -1,0 +1,100 @@
+"""boardweb.resume.KeptSession's log every screen shows after a restart (`l`, and `m` before
+it): appended an answer at a time, never rewritten whole (late in a game that was one 7.4 KB
+block, which the emulated Pico W's fragmented heap could not give: MemoryError in
+keep_log, issue 39); the last LOG_KEEP events read back after a restart, and after a power
+cut at any flash operation, those before the cut (the answer in flight's events, or not)."""
+
+import json
+import sys
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from support import FIRMWARE
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "record"))
+if str(FIRMWARE) not in sys.path:  # boardweb is the board's, not an installed package
+    sys.path.append(str(FIRMWARE))
+
+from boardweb.resume import KeptSession  # noqa: E402
+from memfiles import MemFiles, cut_flashes  # noqa: E402
+
+from cribcore.table.room import LOG_KEEP  # noqa: E402
+
+
+class Log:
+    """The game record's folder as KeptSession uses it: its path and its files."""
+
+    def __init__(self, files):
+        self.path = "rec"
+        self.files = files
+
+
+def session(files):
+    s = KeptSession.__new__(KeptSession)  # its record's games are not what is tried here
+    s.log = Log(files)
+    return s
+
+
+def event(seq):
+    return {"seq": seq, "kind": "peg", "who": seq % 2, "text": "Ann pegs %d" % seq,
+            "points": 2, "data": None}
+
+
+def keep(s, batches, start=0):
+    """The answers' events kept as the room keeps them (its last LOG_KEEP passed along);
+    all the events."""
+    seq, events = start, []
+    for n in batches:
+        added = [event(seq + i + 1) for i in range(n)]
+        seq += n
+        events += added
+        s.keep_log(added, events[-LOG_KEEP:])
+    return events
+
+
+batches = st.lists(st.integers(1, 4), min_size=130, max_size=200)  # past 2 x LOG_KEEP
+
+
+@settings(max_examples=40, deadline=None)
+@given(batches)
+def test_the_log_is_appended_an_answer_at_a_time_never_written_whole(sizes):
+    files = MemFiles()
+    files.history = []
+    events = keep(session(files), sizes)
+    for kind, name, data in files.history:
+        assert kind in ("append", "rename"), (kind, name)
+        assert kind != "append" or len(data) <= 4 * len(json.dumps(event(len(events))) + "\n")
+    assert session(files).kept_log() == events[-LOG_KEEP:]
+    # and on flash, at most about twice what a screen is shown
+    assert sum(files.size(n) for n in ("rec/l", "rec/m")) <= 2 * (LOG_KEEP + 4) * len(
+        json.dumps(event(len(events))) + "\n")
+
+
+def test_a_restart_goes_on_keeping_where_the_log_was():
+    files = MemFiles()
+    events = keep(session(files), [2] * 50)
+    s = session(files)
+    assert s.kept_log() == events[-LOG_KEEP:]
+    events += keep(s, [3] * 30, start=len(events))
+    assert session(files).kept_log() == events[-LOG_KEEP:]
+
+
+def test_a_power_cut_at_any_flash_operation_keeps_the_log_before_it():
+    files = MemFiles()
+    files.history = []
+    sizes = [1, 3, 2, 4] * 40
+    events = keep(session(files), sizes)
+    ends = [0]  # the events kept after each answer
+    for n in sizes:
+        ends.append(ends[-1] + n)
+    ops = [k for k, (kind, _, _) in enumerate(files.history, 1) if kind == "append"]
+    assert len(ops) == len(sizes)
+    for k, cut, flash in cut_flashes(files.history, keeps=(0, 5, -1)):
+        answer = sum(1 for o in ops if o < k)  # answers whose append came before the cut
+        got = session(flash).kept_log()
+        # all that was kept before the cut, and of the answer in flight none, some lines
+        # (an append torn: LittleFS commits it whole, memfiles is stricter) or all
+        allowed = [events[:x][-LOG_KEEP:] for x in range(ends[answer], ends[
+            min(answer + 1, len(sizes))] + 1)]
+        assert got in allowed, (k, cut, files.history[k - 1][:2])
