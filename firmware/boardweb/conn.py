@@ -75,7 +75,7 @@ class Timed:
             raise OSError(RESET)
         try:
             return await asyncio.wait_for(waiting, left / 1000)
-        except asyncio.TimeoutError:
+        except (asyncio.TimeoutError, EOFError):  # EOFError: a phone gone mid-body
             raise OSError(RESET) from None
 
     def _take(self, n):

@@ -94,3 +94,19 @@ def test_a_body_that_never_finishes_is_not_held(server):
         t0 = time.monotonic()
         assert closed_within(sock, HEAD_S + BODY_S + 10)
         assert time.monotonic() - t0 < BODY_S + 8
+
+
+def test_a_body_cut_short_by_a_phone_that_leaves_is_closed_quietly(server):
+    # The board printed an EOFError traceback for each (its reader's end of stream).
+    for _ in range(3):
+        with socket.create_connection(address(server), 10) as s:
+            s.sendall(("POST /api/undo HTTP/1.1\r\nX-Crib-Key: %s\r\nContent-Type:"
+                       " application/json\r\nContent-Length: 20\r\n\r\n{"
+                       % HEADERS["X-Crib-Key"]).encode())
+            with client(server) as c:
+                assert state(c)["version"] >= 1  # its head was read meanwhile
+    with client(server) as c:
+        assert state(c)["version"] >= 1  # and then the cut body
+    if server.kind == "board":
+        said = server.board.output()
+        assert server.board.alive() and "Traceback" not in said, said[-2000:]
