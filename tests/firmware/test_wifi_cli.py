@@ -165,6 +165,9 @@ class _Radio:
     def __init__(self, state, address):
         self.state, self.address = state, address
 
+    def use(self, home):  # pegboard.radio.Radio's: a new home network to try
+        self.home = home
+
 
 def _on(board, state, address):
     app = board.rig.app
@@ -195,3 +198,27 @@ def test_while_joining_wifi_prints_the_page_by_name_and_no_address(capsys, board
     assert code == 0, err
     assert "page      http://%s.local/" % board.rig.app.home.name in out
     assert "address   " not in out and "now       joining the home network" in out
+
+
+@pytest.mark.parametrize("net, words", [
+    ("own", "the board is trying it now"),
+    ("home", "joins it from its next start"),
+    ("joining", "joins it from its next start"),
+])
+def test_join_says_when_the_board_tries_the_network(capsys, board, net, words):
+    # It said "from its next start" even when the board, on its own network, tries at once.
+    _on(board, net, "192.168.1.57" if net == "home" else None)
+    code, out, err = run(capsys, ["board", "--port", board.url, "wifi", "--join", "Our house",
+                                  "--password", "secret-words"])
+    assert code == 0, err
+    assert words in out
+
+
+def test_forget_says_it_forgot_the_network(capsys, board):
+    # It said "the board joins it from its next start" for a network it had just forgotten.
+    run(capsys, ["board", "--port", board.url, "wifi", "--join", "Our house", "--password",
+                 "secret-words"])
+    code, out, err = run(capsys, ["board", "--port", board.url, "wifi", "--forget"])
+    assert code == 0, err
+    assert "the home network is forgotten" in out and "joins it" not in out
+

@@ -267,8 +267,7 @@ def _wifi(link, config, args: Namespace, env: Env) -> int:
             env.print(json.dumps(dict(joined, changed=True)))
             return 0
         _print_home(env, joined)
-        env.print("changed: the board joins it from its next start (unplug it and plug it "
-                  "in again); its own network opens when the home network does not answer")
+        env.print(_home_changed(joined, args.forget))
         return 0
     changed = args.name is not None or args.password is not None or args.new_key
     got_details = details(link, args.name, args.password, args.new_key)
@@ -292,6 +291,21 @@ def _wifi(link, config, args: Namespace, env: Env) -> int:
         env.print("changed: the board uses them from its next start (unplug it and plug it "
                   "in again); print a new card: crib hardware card --out DIR")
     return 0
+
+
+def _home_changed(joined: dict, forget: bool) -> str:
+    """What a change of the home network does next (as pegboard.homenet's `when`: on its
+    own network the board tries a new home network at once; joined to one, it stays there
+    until its next start, or the phones on the page would lose it)."""
+    if forget:
+        return ("changed: the home network is forgotten; the board keeps to its own network"
+                + ("" if joined.get("net") in ("own", "none") else
+                   " from its next start (unplug it and plug it in again)"))
+    if joined.get("net") == "own":
+        return ("changed: the board is trying it now (its own network stays up meanwhile,"
+                " and comes back if the home network does not answer)")
+    return ("changed: the board joins it from its next start (unplug it and plug it in"
+            " again); its own network opens when the home network does not answer")
 
 
 def _ask_password(env: Env, ssid: str) -> str:
