@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import pty
+import select
 import shutil
 import subprocess
 import threading
@@ -290,15 +291,22 @@ class PtyPeer:
         self.master, self.slave = pty.openpty()
         tty.setraw(self.slave)
         self.port = os.ttyname(self.slave)
-        threading.Thread(target=self._serve, daemon=True).start()
+        self.closed = threading.Event()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
 
     def _serve(self):
         buf = b""
-        while True:
+        while not self.closed.is_set():
+            # Never a read blocked past close(): its fd number, closed, may be the next
+            # peer's at once, and this peer's replies then answered that one's hello (a
+            # board of the right protocol where the test wanted another: seen in a hunt).
+            if not select.select([self.master], [], [], 0.05)[0]:
+                continue
             try:
                 data = os.read(self.master, 4096)
             except OSError:
-                return  # closed
+                return  # the other side closed
             buf += data
             while b"\n" in buf:
                 line, buf = buf.split(b"\n", 1)
@@ -306,6 +314,8 @@ class PtyPeer:
                 os.write(self.master, self.reply(line.decode()))
 
     def close(self):
+        self.closed.set()
+        self.thread.join()
         for fd in (self.master, self.slave):
             os.close(fd)
 

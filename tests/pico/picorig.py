@@ -18,6 +18,7 @@ import base64
 import json
 import os
 import pty
+import select
 import shutil
 import struct
 import subprocess
@@ -434,11 +435,16 @@ class Pico:
         tty.setraw(slave)
         self._pty = master
         self._slave = slave
-        threading.Thread(target=self._pump, args=(master,), daemon=True).start()
+        self._pumping = threading.Thread(target=self._pump, args=(master,), daemon=True)
+        self._pumping.start()
         return os.ttyname(slave)
 
     def _pump(self, master):
         while not self._closed:
+            # Never a read blocked past close(): the fd number, closed, may be another
+            # pty's at once, whose bytes this thread would then take.
+            if not select.select([master], [], [], 0.05)[0]:
+                continue
             try:
                 data = os.read(master, 4096)
             except OSError:
@@ -466,6 +472,7 @@ class Pico:
         self._closed = True
         self._quit(self.proc)
         if self._pty is not None:
+            self._pumping.join()
             for fd in (self._pty, self._slave):
                 try:
                     os.close(fd)
