@@ -111,6 +111,41 @@ def test_a_board_that_misses_a_peg_while_the_resume_settles_does_not_stop_the_ga
     check_same_as_reference(crib, s)  # sent when the board was back: nothing lost
 
 
+class LastPegMissedBoard(MemoryBoard):
+    """A board that misses the game's last peg (no answer in time: a loaded machine's
+    virtual board, a USB hiccup) and the question after it (the companion's try while
+    the game ends), then answers again."""
+
+    def __init__(self, path, target=61):
+        super().__init__(4, path)
+        self.target, self.missed = target, 0
+
+    def peg(self, lane, n, op_id):
+        if not self.missed and super().state().fronts[lane] + n >= self.target:
+            self.missed += 1
+            raise BoardOffline("the board is offline (no answer within 150 ms)")
+        return super().peg(lane, n, op_id)
+
+    def state(self):
+        if self.missed == 1:
+            self.missed += 1
+            raise BoardOffline("the board is offline (no answer within 150 ms)")
+        return super().state()
+
+
+def test_a_game_ended_while_the_board_is_offline_waits_for_it_before_leaving(crib, tmp_path):
+    # The companion left the board a peg behind the game (a hunt beside two busy processes
+    # saw 60 for 61 on the virtual board): it now waits for the board before it leaves.
+    s = Script(["Alice", "Bob"], 61, seed=53)
+    s.play_out(play="cards", show="cards")
+    crib.board = LastPegMissedBoard(str(tmp_path / "board.json"))
+    rc, out, err = crib.play(s.text(), *ARGS)
+    assert rc == 0, err
+    assert crib.board.missed == 2 and "board offline" in out
+    assert "waiting up to" in out and "the board is back" in out
+    check_same_as_reference(crib, s)
+
+
 @pytest.mark.parametrize("at", [1, 6, 20])
 def test_crash_while_writing_the_history_then_resume(crib, tmp_path, monkeypatch, at):
     s = Script(["Alice", "Bob"], 61, seed=42)
