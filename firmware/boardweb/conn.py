@@ -52,6 +52,11 @@ RESET = 104  # ECONNRESET: microdot closes such a connection quietly
 CHUNK = 1024  # bytes asked of the socket at a time: a phone's whole request, mostly
 
 
+def length(req):
+    """The request's Content-Length as sent (one not in digits: BAD_LENGTH, renamed by Timed)."""
+    return req.headers.get("Bad-Length") or req.headers.get("Content-Length")
+
+
 class Timed:
     """A connection's reader under two deadlines: the request's whole head within HEAD_S
     of the connection, then its whole body within BODY_S of the head's end; past one it

@@ -25,6 +25,7 @@ and how the board comes back if it cannot.
 
 from microdot import Response
 
+from boardweb.conn import length
 from cribcore.table.seats import TABLE, Refused, check_seat
 from cribcore.web.edge import obj, parse
 
@@ -98,11 +99,8 @@ def change(server, req):
 
     edge = server.edge
     home, _, own = _parts(server)
-    # Its Content-Length as sent, as boardweb.server.length reads it (not imported: the
-    # server imports the routes, which import this module).
-    sent = req.headers.get("Bad-Length") or req.headers.get("Content-Length")
     try:
-        edge.head(sent, "Transfer-Encoding" in req.headers)
+        edge.head(length(req), "Transfer-Encoding" in req.headers)
         body = parse(req.body, FIELDS, ("seat",))
         if body.get("seat") != TABLE:
             check_seat(edge.key, body.get("seat"), body.get("token"),

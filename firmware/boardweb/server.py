@@ -25,6 +25,7 @@ import asyncio
 
 from microdot import Response
 
+from boardweb.conn import length
 from boardweb.push import Push
 from boardweb.routes import routes
 from cribcore.table.seats import Refused
@@ -41,11 +42,6 @@ STORAGE_FULL = ("the board's storage is full: this answer was not kept. Free spa
 def json(pair):
     """An answer the edge made, (status, bytes), as a response."""
     return Response(pair[1], pair[0], {"Content-Type": "application/json"})
-
-
-def length(req):
-    """The request's Content-Length as sent (one not in digits: boardweb.conn.BAD_LENGTH)."""
-    return req.headers.get("Bad-Length") or req.headers.get("Content-Length")
 
 
 class BoardServer:
