@@ -155,3 +155,33 @@ def test_an_answer_kept_offline_and_overtaken_is_said_not_dropped(browser, tmp_p
         said = bob.page.text_content("#error")
         assert said == f"Alice answered for you meanwhile; your {rank} was not sent.", said
         assert serve.state()["view"] == after["view"]  # Bob's answer never arrived
+
+
+def test_a_new_version_of_the_same_question_keeps_the_buttons(browser, tmp_path):  # noqa: F811
+    # After each answer the server sends the same question again with the board's new
+    # picture (and news from the board): the page built its buttons again each time, so a
+    # tap whose press and release straddled it was lost (the hunt's 3-player game waited
+    # 20 s for an answer never sent), and a number being typed was cleared.
+    with table(browser, tmp_path, lambda s: s["question"]["kind"] == "play") as (serve, phones,
+                                                                                _):
+        q = serve.state()["question"]
+        bob = phones[q["asks"]]
+        bob.settled()
+        seven = bob.page.query_selector("#panel [data-rank='7']")
+        picked = bob.page.query_selector("#panel button:not([disabled])")
+
+        def newer(route):  # the same question, a version later, with news that shows (far
+            # later: the stream's next versions, the board's picture, may come first)
+            s = route.fetch().json()
+            s["version"] += 1000
+            s["answered"] = {"text": "Board news", "by": "the board"}
+            route.fulfill(json=s)
+
+        bob.page.route("**/state", newer)
+        bob.page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")
+        bob.page.wait_for_selector("#answered:has-text('Board news')", timeout=10000)
+        assert seven.evaluate("b => b.isConnected") and picked.evaluate("b => b.isConnected")
+        bob.page.unroute("**/state")
+        picked.click()  # the button kept still answers (the server moves on; this page
+        # holds a version the server has not made, so it is not checked here)
+        when(serve, lambda s: s["question"]["id"] != q["id"], "the answer")

@@ -19,7 +19,7 @@
   const ASKED = / \([^()]*\/[^()]*\)$/; // a prompt's "(Y/n)", "(y/flush/n)": the buttons say it
   const $ = (id) => document.getElementById(id);
   let state = null, qid = null, busy = false, picked = [], rankOpen = null, totals = false;
-  let seenSeq = 0, boardKey = null;
+  let seenSeq = 0, boardKey = null, panelKey = null;
   // A tap this soon after the question changed was meant for the screen before: ignored.
   const SETTLE_MS = 400, RETRY_MS = 2000;
   let settleTimer = null, pending = null, retryTimer = null;
@@ -272,7 +272,14 @@
     drawClub(state.club);
     $("board-off").textContent = v && v.offline ? "Board offline: the scores are kept here" : "";
     drawChosen();
-    drawPanel(q, mine || $("for").checked);
+    // The answer's buttons are built again only when what they show changed: a new version
+    // with the same question (the board's picture, news from the board) must not replace the
+    // button under a finger (a tap between its press and its release was lost) nor clear a
+    // number being typed.
+    const can = mine || $("for").checked;
+    const shown = q && q.kind === "confirm" && state.log.length ? state.log[state.log.length - 1].seq : 0;
+    const key = JSON.stringify([q, can, can ? null : names(), picked, rankOpen, totals, shown, v && v.over]);
+    if (key !== panelKey) { panelKey = key; drawPanel(q, can); }
     drawHand(v);
     drawLog(state.log, q && q.kind === "confirm");
   }
