@@ -54,6 +54,21 @@ def test_a_frozen_runner_holds_the_line_until_thawed(board):
         assert board.unanswered == 0 and board.runner_pid == pid and board.starts == 1
 
 
+def test_freeze_at_stops_the_runner_just_before_the_line_it_names(board):
+    with socket.create_connection(tuple(board.address)) as raw:
+        board.freeze_at("peg ")
+        raw.sendall(b"hello\n")  # not the line named: answered
+        _lines(raw, "ok")
+        assert not board.frozen
+        raw.sendall(b"peg p=0 n=2 id=z1\n")
+        wait_for(lambda: board.frozen)
+        assert board.unanswered == 1 and board.given[-1] == "peg p=0 n=2 id=z1"
+        board.thaw()
+        assert "id=z1" in _lines(raw, "ok")
+        raw.sendall(b"peg p=0 n=1 id=z2\n")  # once only
+        assert "id=z2" in _lines(raw, "ok") and not board.frozen
+
+
 def test_a_frozen_runner_killed_loses_the_line_and_starts_again(board):
     with socket.create_connection(tuple(board.address)) as raw:
         pid = board.runner_pid

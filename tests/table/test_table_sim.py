@@ -128,21 +128,16 @@ def test_companion_killed_while_the_board_holds_a_peg(db, tmp_path, applied):
         comp.stdin.write("\n".join(lines[:at]) + "\n")
         comp.stdin.flush()
         _wait(lambda: _count(db, "SELECT COUNT(*) FROM entries") == at, "the first cards")
-        # Everything sent so far answered (on a loaded machine the last lines may still be
-        # at the runner): only the peg below is then held at the frozen runner.
-        _wait(lambda: _count(db, "SELECT COUNT(*) FROM ops WHERE status = 'pending'") == 0
-              and vb.unanswered == 0, "the board quiet")
-        vb.freeze()  # the desktop runner stops where it is, so the peg waits there
-        vb.given.clear()
+        # The runner stops just before it is given the peg, so the peg itself waits there.
+        # (Freezing first and then sending did not always hold it there: a companion offline
+        # by its own budget on a loaded machine keeps the peg pending and sends a hello to
+        # the frozen runner instead.)
+        vb.freeze_at("peg ")
         try:
             comp.stdin.write(lines[at] + "\n")
             comp.stdin.flush()
-            _wait(lambda: _count(db, "SELECT COUNT(*) FROM ops WHERE status = 'pending'") == 1,
-                  "the peg written")
-            # Written first, sent next: wait until the peg itself waits at the frozen runner
-            # (not any line: a line the companion sent before it, e.g. a poll, would let
-            # the kill below come before the peg was sent, and the board never had it).
-            _wait(lambda: any(line.startswith("peg ") for line in vb.given), "the peg sent")
+            _wait(lambda: vb.frozen, "the peg sent")
+            assert _count(db, "SELECT COUNT(*) FROM ops WHERE status = 'pending'") == 1
             comp.kill()  # SIGKILL: no goodbye, no cleanup
             comp.wait()
         finally:

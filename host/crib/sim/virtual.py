@@ -97,6 +97,7 @@ class VirtualBoard:
         # the runner kill() or reset() stopped: its death is no crash
         self._killed: subprocess.Popen[bytes] | None = None
         self._frozen: subprocess.Popen[bytes] | None = None  # the runner freeze() stopped
+        self._freeze_at: str | None = None  # freeze_at(): the line that stops the runner
         self._started_at = 0.0
         self._spoke = False  # the runner now up has said a line on its stdout
 
@@ -242,6 +243,18 @@ class VirtualBoard:
             raise SimError("no runner to freeze; log: %r" % (self.log[-5:],))
         self._frozen = proc
         proc.send_signal(signal.SIGSTOP)
+
+    def freeze_at(self, prefix: str) -> None:
+        """Freeze the runner just before it is given the next line that starts with prefix:
+        that line then waits for it, as a command a Pico got and is stuck on. (A test that
+        froze first and then sent could find the client holding the line back instead,
+        e.g. a companion offline by its own budget on a loaded machine.)"""
+        self._freeze_at = prefix
+
+    @property
+    def frozen(self) -> bool:
+        """Whether the runner is stopped by freeze() or freeze_at()."""
+        return self._frozen is not None
 
     def thaw(self) -> None:
         """Let a runner stopped by freeze() go on (nothing if it was killed meanwhile)."""
@@ -405,8 +418,12 @@ class VirtualBoard:
                     owner.done.set()
             return  # a board in reset hears nothing: the client will send again
         self._fifo.extend(owners)
-        self.given.extend(data.decode("utf-8", "replace").splitlines())
+        lines = data.decode("utf-8", "replace").splitlines()
+        self.given.extend(lines)
         del self.given[:-50]
+        if self._freeze_at is not None and any(x.startswith(self._freeze_at) for x in lines):
+            self._freeze_at = None
+            self.freeze()  # before the write: the line waits in the pipe for the runner
         try:
             runner.pipes(proc)[0].write(data)
         except (BrokenPipeError, OSError):
