@@ -164,6 +164,15 @@ class Gathered:
             self.head = None
             raise OSError(RESET) from None
 
+    def put(self, data):
+        """Write data at once, without waiting (an event stream's, its head sent): True
+        if the connection took it all, False if some is kept in its buffer (drain())."""
+        self.writer.write(data)
+        return not self.writer.out_buf
+
+    async def drain(self):
+        await self.writer.drain()
+
     async def _send(self):
         head, self.head = self.head, None
         await self.writer.awrite(b"".join(head))

@@ -2,8 +2,9 @@
 LEDs, and the heap, the connections and streams open.
 
     GET /test/board[?lit=1]   {pegs, turn, animating[, fronts]}
-    GET /test/heap            {alloc, live, free, peak, conns, streams, refused, caps}
-                              (caps: connections, streams, streams per seat)
+    GET /test/heap            {alloc, live, free, peak, conns, streams, refused, caps,
+                              behind} (caps: connections, streams, streams per seat;
+                              behind: streams whose phone has not taken their bytes)
 """
 
 import gc
@@ -35,7 +36,8 @@ def hooks(server, app):
         return {"alloc": alloc, "live": gc.mem_alloc(), "free": gc.mem_free(),
                 "peak": server.peak, "conns": len(app.conns),
                 "streams": len(app.streams), "refused": app.refused,
-                "caps": [MAX_CONNECTIONS, MAX_STREAMS, SEAT_STREAMS]}
+                "caps": [MAX_CONNECTIONS, MAX_STREAMS, SEAT_STREAMS],
+                "behind": sum([1 for f in server.push.follows if f.busy])}
 
     @app.after_request
     async def measure(req, res):

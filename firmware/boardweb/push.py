@@ -1,25 +1,29 @@
-"""The state pushed to every screen of the board's server: each event stream gets the
-state now, then each new version (a slow reader skips to the latest:
-cribcore.web.screens), a comment after HEARTBEAT_S without one, so a dead phone's
-connection is noticed when the comment cannot be written.
+"""The state pushed to every screen of the board's server, by one writer for all the
+event streams: each new version is made into its event once (the patch from the version
+before, cribcore.table.patch, about 1 KB, for a stream that has that one; the whole state,
+6-8 KB, for any other), and the same bytes are written to each phone in turn without
+waiting (Gathered.put), not a task woken per phone. A comment goes to every stream after
+HEARTBEAT_S without a wake, so a dead phone's connection is noticed when it cannot be
+written.
 
-    push = Push(room, app)        # app: boardweb.conn.Guarded (its streams capped)
-    push.changed()                # the room has a new state: every stream wakes
-    await push.stream(req, sse)   # microdot.sse's event function of GET /events
+    push = Push(room, app)          # app: boardweb.conn.Guarded (its streams capped)
+    push.changed()                  # the room has a new state: the writer wakes
+    return Follow(push, req), 200, headers   # GET /events: microdot writes the state
+                                    # now, then the connection is held until it ends
 
-A stream that has the version before is sent its patch (cribcore.table.patch: the new
-events and the fields that changed, about 1 KB), any other the whole state (6-8 KB); each
-is made into an event once per version, the same bytes queued on every stream (microdot's
-sse.send would copy the state three times per screen: large blocks that a fragmented
-heap may not have). A stream that fails (MemoryError above all) ends: microdot then
-closes its connection and the page's EventSource opens a new one; it is never left open
-and silent.
+A phone that cannot take its bytes at once (its socket's buffer full) is drained by a task
+of its own and skipped by the writer until then; it is then sent the latest version (a
+slow reader skips to the latest, it is never queued each one). A stream that fails
+(MemoryError above all) ends: microdot then closes its connection and the page's
+EventSource opens a new one; it is never left open and silent.
 """
 
+import asyncio
+
 from cribcore.web.edge import HEARTBEAT_S
-from cribcore.web.screens import ENDED, HEARTBEAT, Screens
 
 NO_FRAME = (-1, b"")  # no state made into an event yet (or no patch)
+BEAT = b": still here\n\n"  # the heartbeat's comment
 
 
 def said(error):
@@ -30,47 +34,136 @@ def said(error):
         pass  # nothing to say it with
 
 
+class Follow:
+    """One event stream, microdot's response body: its first piece the state now
+    (written by microdot with the response's head); then it holds the connection until
+    the stream ends, while Push's writer writes each new version to it."""
+
+    def __init__(self, push, req):
+        self.push = push
+        self.req = req
+        self.conn = req.sock[1]  # boardweb.conn.Gathered
+        self.sent = -1  # the version written to it last
+        self.started = False
+        self.busy = False  # bytes still in its connection's buffer (Push._drain)
+        self.ended = asyncio.Event()
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        push = self.push
+        if not self.started:
+            self.started = True
+            push.app.stream(self.req)
+            try:
+                self.sent, frame = push.event()
+                return frame
+            except Exception as e:
+                push.failed(e)
+                raise StopAsyncIteration from None
+        if not self.conn.dropped:
+            push.add(self)
+            try:
+                await self.ended.wait()
+            finally:
+                push.remove(self)
+        raise StopAsyncIteration
+
+    async def aclose(self):
+        self.push.remove(self)
+
+
 class Push:
     """The event streams of one room (module docstring)."""
 
     def __init__(self, room, app):
         self.room = room
         self.app = app
-        self.screens = Screens()
+        self.follows = []  # the streams the writer writes to (Follow)
+        self.writer = None  # its task, made with the first stream
+        self.wake = asyncio.Event()
         self._frame = NO_FRAME  # (version, its event on a stream): made once (event())
         self._patch = NO_FRAME  # (version, its patch's event, b"" if none): made once
-        app.wake = self.screens.changed
+        app.wake = self.changed  # a stream dropped for a newer one ends at once
 
     def changed(self):
-        """Wake every event stream: the room has a new state."""
-        self.screens.changed()
+        """Wake the writer: the room has a new state (or a stream was dropped)."""
+        self.wake.set()
 
-    def version(self):
-        return self.room.version
+    def add(self, follow):
+        self.follows.append(follow)
+        if self.writer is None:
+            self.writer = asyncio.create_task(self._write())
+        if follow.sent != self.room.version:
+            self.wake.set()
 
-    async def stream(self, req, sse):
-        """The state now, then each new one, a comment after HEARTBEAT_S without one; ends
-        when the stream is dropped for a newer one (boardweb.conn)."""
-        self.app.stream(req)
-        sent = -1
-        try:
-            while not self.app.dropped(req):
-                now = await self.screens.next(sent, self.version, HEARTBEAT_S)
-                if now == ENDED or self.app.dropped(req):
-                    break
-                if now == HEARTBEAT:
-                    await sse.send("still here", comment=True)
+    def remove(self, follow):
+        if follow in self.follows:
+            self.follows.remove(follow)
+        follow.ended.set()
+
+    def failed(self, error):
+        self._frame = self._patch = NO_FRAME  # the heap back
+        said(error)
+
+    async def _write(self):
+        """The one writer: each new version to every stream, a comment after
+        HEARTBEAT_S without a wake."""
+        while True:
+            self.wake.clear()
+            self.tend()
+            try:
+                await asyncio.wait_for(self.wake.wait(), HEARTBEAT_S)
+            except asyncio.TimeoutError:
+                for f in self.follows[:]:
+                    if not f.busy:
+                        self._put(f, BEAT)
+
+    def tend(self):
+        """Each stream not busy and behind is written the version now; a dropped one
+        ends."""
+        version = self.room.version
+        for f in self.follows[:]:
+            if f.conn.dropped:
+                self.remove(f)
+            elif not f.busy and f.sent != version:
+                try:
+                    f.sent, frame = self.event(f.sent)
+                except Exception as e:
+                    self.failed(e)
+                    self.remove(f)
                     continue
-                # one still queued is not sent yet: the newer replaces it, whole (the
-                # phone never had the version a patch would apply to)
-                sent, frame = self.event(-1 if sse.queue else sent)
-                del sse.queue[:]
-                sse.queue.append(frame)
-                sse.event.set()
+                self._put(f, frame)
+
+    def _put(self, f, data):
+        """Write data to f's connection at once; what its buffer keeps is drained by a
+        task of its own."""
+        try:
+            if f.conn.put(data):
+                return
         except Exception as e:
-            del sse.queue[:]
-            self._frame = self._patch = NO_FRAME  # the heap back
-            said(e)
+            self.failed(e)
+            self.remove(f)
+            return
+        f.busy = True
+        asyncio.create_task(self._drain(f))
+
+    async def _drain(self, f):
+        """f's connection's buffer sent, then the version now if it is behind."""
+        try:
+            while True:
+                await f.conn.drain()
+                if f.ended.is_set() or f.sent == self.room.version:
+                    break
+                f.sent, frame = self.event(f.sent)
+                if f.conn.put(frame):
+                    break
+        except Exception as e:
+            self.failed(e)
+            self.remove(f)
+        finally:
+            f.busy = False
 
     def event(self, sent=-1):
         """(version, the event a stream that has version sent is sent): the patch from

@@ -10,17 +10,16 @@ allows, after the same rules (no key: 403); any other method 405.
 """
 
 from microdot import Request, Response
-from microdot.sse import sse_response
 
 from boardweb.conn import Guarded
 from boardweb.homeroute import add as home_routes
+from boardweb.push import Follow
 from cribcore.table.seats import Refused, check_seat
 from cribcore.web import rules
 
 GZ_TYPES = {"index.html": "text/html; charset=utf-8",
             "app.js": "text/javascript; charset=utf-8",
             "app.css": "text/css; charset=utf-8"}
-NO_STORE = {"Cache-Control": "no-store"}
 BAD_REQUEST = "bad request: its head, or its Content-Length, could not be read"
 STREAM = {"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
 # The captive-portal probes a phone sends when it joins a network, under their own Host
@@ -151,9 +150,7 @@ def routes(server, hooks=False):
         if req.method == "HEAD":  # its head only: no stream made, nothing kept
             return Response(b"", 200, STREAM)
         req.stream_seat = stream_seat(edge, req, server.room.names())
-        stream, status, headers = sse_response(req, server.push.stream)
-        headers.update(NO_STORE)
-        return stream, status, headers
+        return Follow(server.push, req), 200, STREAM
 
     @app.get("/board.svg")
     async def board_svg(req):

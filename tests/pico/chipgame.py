@@ -121,7 +121,15 @@ class Screen(Reply):
         self.when = 0
         self.clock = clock
 
+    out_buf = b""  # a socket's stream's buffer: the phone takes every write at once
+
     async def awrite(self, data):
+        self.write(data)
+
+    async def drain(self):
+        pass
+
+    def write(self, data):  # an event stream's writes after its first (boardweb.push)
         if isinstance(data, str):
             data = data.encode()
         at = data.find(b'"version":')  # the first write carries the response's head

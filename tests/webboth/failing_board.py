@@ -57,12 +57,26 @@ class FailingWriter:
     def get_extra_info(self, name):
         return self.writer.get_extra_info(name)
 
-    async def awrite(self, data):
+    @property
+    def out_buf(self):
+        return self.writer.out_buf
+
+    def _fails(self, data):
         if self.room.writes_fail > 0 and data.startswith(b"data: ") \
                 and b'"version":1}' not in data:
             self.room.writes_fail -= 1
             raise MemoryError("memory allocation failed, allocating 8171 bytes")
+
+    async def awrite(self, data):
+        self._fails(data)
         return await self.writer.awrite(data)
+
+    def write(self, data):  # an event stream's writes after its first (boardweb.push)
+        self._fails(data)
+        self.writer.write(data)
+
+    async def drain(self):
+        await self.writer.drain()
 
     async def aclose(self):
         await self.writer.aclose()

@@ -1,0 +1,138 @@
+"""boardweb.push: one writer writes every event stream (not a task woken per phone):
+each version made into its event once and written to each phone in turn without
+waiting; a phone that stops reading (its connection's buffer full) holds up no other,
+and once it reads again it is sent the latest version whole, not each one it missed; a
+stream dropped for a newer one ends."""
+
+import asyncio
+import json
+import sys
+
+from support import FIRMWARE
+
+if str(FIRMWARE) not in sys.path:  # boardweb is the board's, not an installed package
+    sys.path.append(str(FIRMWARE))
+
+from boardweb.conn import Gathered  # noqa: E402
+from boardweb.push import Follow, Push  # noqa: E402
+
+
+class Room:
+    """As cribcore.table.room.Room to Push: a version, its text and its patch, each
+    counted as made."""
+
+    def __init__(self):
+        self.version = 1
+        self.made = 0
+
+    def text(self):
+        self.made += 1
+        return '{"version":%d,"question":{"id":"q%d"}}' % (self.version, self.version)
+
+    def patch_text(self):
+        self.made += 1
+        return '{"version":%d,"base":%d}' % (self.version, self.version - 1)
+
+
+class Stream:
+    """A connection's writer as MicroPython's asyncio stream: a write goes at once, or
+    waits in out_buf while the phone reads nothing (stalled) until drain()."""
+
+    def __init__(self):
+        self.got = b""  # what the phone has read
+        self.out_buf = b""
+        self.stalled = False
+        self.reading = asyncio.Event()
+
+    def write(self, data):
+        if self.stalled or self.out_buf:
+            self.out_buf += data
+        else:
+            self.got += data
+
+    async def drain(self):
+        await self.reading.wait()
+        self.got, self.out_buf = self.got + self.out_buf, b""
+
+    def read_again(self):
+        self.stalled = False
+        self.reading.set()
+
+    def events(self):
+        return [json.loads(line[6:]) for line in self.got.split(b"\n")
+                if line.startswith(b"data: ")]
+
+
+class App:
+    """As boardweb.conn.Guarded to Push."""
+
+    wake = None
+
+    def stream(self, req):
+        pass
+
+
+class Req:
+    def __init__(self, conn):
+        self.sock = (None, conn)
+
+
+async def _until(test):
+    for _ in range(200):
+        if test():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("never came")
+
+
+async def _open(push, stream):
+    """An event stream as microdot runs it: its first piece written with the head, then
+    the connection held (the task) until the stream ends."""
+    conn = Gathered(stream)
+    conn.head = None  # the head is sent with the first piece
+    follow = Follow(push, Req(conn))
+    stream.write(await follow.__anext__())
+    return conn, asyncio.create_task(follow.__anext__())
+
+
+async def _scenario():
+    room = Room()
+    push = Push(room, App())
+    fast, slow = Stream(), Stream()
+    fast_conn, fast_task = await _open(push, fast)
+    _, slow_task = await _open(push, slow)
+    await _until(lambda: len(push.follows) == 2)
+    slow.stalled = True
+    for v in (2, 3, 4):
+        room.version = v
+        made = room.made
+        push.changed()
+        await _until(lambda v=v: fast.events()[-1]["version"] == v)
+        assert room.made == made + 1  # the patch made once for both phones
+    assert fast.events() == [{"version": 1, "question": {"id": "q1"}},
+                             {"version": 2, "base": 1}, {"version": 3, "base": 2},
+                             {"version": 4, "base": 3}]
+    assert slow.events() == [{"version": 1, "question": {"id": "q1"}}]  # read nothing
+    assert [f.busy for f in push.follows] == [False, True]
+    slow.read_again()
+    await _until(lambda: slow.events()[-1]["version"] == 4)
+    # what waited in its buffer (version 2), then the latest whole: never 3
+    assert slow.events() == [{"version": 1, "question": {"id": "q1"}},
+                             {"version": 2, "base": 1},
+                             {"version": 4, "question": {"id": "q4"}}]
+    room.version = 5
+    push.changed()
+    await _until(lambda: slow.events()[-1]["version"] == 5)
+    assert slow.events()[-1] == fast.events()[-1] == {"version": 5, "base": 4}
+    fast_conn.dropped = True  # a newer stream of its seat (boardweb.conn.Guarded)
+    push.changed()
+    await _until(fast_task.done)
+    assert isinstance(fast_task.exception(), StopAsyncIteration)
+    assert len(push.follows) == 1 and not slow_task.done()
+    slow_task.cancel()
+    await _until(lambda: not push.follows)
+    push.writer.cancel()
+
+
+def test_one_writer_a_stalled_phone_holds_up_no_other_and_gets_the_latest():
+    asyncio.run(_scenario())
