@@ -4,7 +4,14 @@ win rates (with a 95% interval), average points per hand and the time per game.
     python bench/practice.py [--games 1000] [--seed 1] [--target 121] [--pairings pro:pro0,...]
 
 Each pairing (default: pro v standard, standard v easy, pro v easy) plays --games games.
-`pro0` is the pro level before the pegging search (crib.practice.levels.ClassicPro).
+`pro0` is the pro level before the pegging search (crib.practice.levels.ClassicPro),
+`pro-half` the pro level counting half the shipped pegging table. --old NAME=PATH[:WEIGHT]
+adds a level NAME for --pairings: the pro level discarding with the pegging table at PATH
+counted at WEIGHT (default 1/2; crib.practice.levels.TablePro), e.g. the pro of the issue's
+day (issue 38), the greedy table of before at half weight:
+
+    git show 65ee2fa:host/crib/analysis/pegging_table.txt > greedy_table.txt
+    python bench/practice.py --old pro-then=greedy_table.txt:1/2 --pairings pro:pro-then
 Games go in pairs on the same seed with the seats swapped, so both levels get the same
 cards and the same first dealer once each (less luck in the comparison). The games run
 through the table engine with the practice turns, as `crib practice` plays them, kept in
@@ -26,9 +33,12 @@ import random
 import statistics
 import sys
 import time
+from fractions import Fraction
+from pathlib import Path
 
+from crib.analysis.pegging import read_rows
 from crib.practice.computer import memory_engine, play_game
-from crib.practice.levels import BENCH_LEVELS, make
+from crib.practice.levels import BENCH_LEVELS, TablePro, make
 from cribcore.game import CRIB
 
 PAIRINGS = (("pro", "standard"), ("standard", "easy"), ("pro", "easy"))
@@ -77,10 +87,12 @@ class Tally:
                     self._add(level, "hand", e.points)
 
 
-def duel(a, b, games, seed, target, part=(0, 1)):
+def duel(a, b, games, seed, target, part=(0, 1), extra=None):
     """Play games between levels a and b; returns (wins of a, seconds, Tally); the tally's
     `scores` holds (a's final score, b's) for each game. part (k, n): only the k-th of n
-    shares of the seeds (the pairs of games), for runs split over processes."""
+    shares of the seeds (the pairs of games), for runs split over processes. extra: {name:
+    a function of an rng giving a strategy} for levels besides BENCH_LEVELS (--old)."""
+    extra = extra or {}
     tally = Tally((a, b))
     tally.scores = []
     wins = 0
@@ -91,7 +103,8 @@ def duel(a, b, games, seed, target, part=(0, 1)):
         deal_seed = seed * 1_000_003 + i // 2
         swap = i % 2 == 1
         levels = (b, a) if swap else (a, b)
-        seats = [make(lv, random.Random(f"{deal_seed}/{k}/{lv}")) for k, lv in enumerate(levels)]
+        rngs = [random.Random(f"{deal_seed}/{k}/{lv}") for k, lv in enumerate(levels)]
+        seats = [extra[lv](r) if lv in extra else make(lv, r) for lv, r in zip(levels, rngs)]
         # the cards of a game: Dealing's seed drawn as the bench always drew it (the same
         # games as before the bench went through the engine)
         cards = random.Random(deal_seed).getrandbits(48)
@@ -133,12 +146,30 @@ def margin_interval(scores, z=Z95):
 
 
 def pairing(text):
-    """'a:b' -> (a, b), both level names the bench knows."""
+    """'a:b' -> (a, b) (checked against the levels the bench knows by check_pairings)."""
     a, _, b = text.partition(":")
-    for lv in (a, b):
-        if lv not in BENCH_LEVELS:
-            raise argparse.ArgumentTypeError(f"{lv!r} is not one of {', '.join(BENCH_LEVELS)}")
     return a, b
+
+
+def old_level(spec):
+    """(name, a function of an rng giving the strategy) for --old NAME=PATH[:WEIGHT]: the pro
+    level discarding with the pegging table at PATH counted at WEIGHT (default 1/2)."""
+    name, _, rest = spec.partition("=")
+    path, _, w = rest.partition(":")
+    if not name or name in BENCH_LEVELS or ":" in name or "," in name:
+        raise argparse.ArgumentTypeError(f"--old {spec!r}: NAME must be new, without : or ,")
+    rows = read_rows(Path(path))
+    weight = Fraction(w or "1/2")
+    return name, lambda rng: TablePro(rng, rows, weight)
+
+
+def check_pairings(ap, pairings, extra):
+    """Refuse a pairing naming a level the bench does not know."""
+    known = list(BENCH_LEVELS) + list(extra)
+    for a, b in pairings:
+        for lv in (a, b):
+            if lv not in known:
+                ap.error(f"{lv!r} is not one of {', '.join(known)}")
 
 
 def main():
@@ -150,6 +181,9 @@ def main():
     ap.add_argument("--pairings", type=lambda t: [pairing(x) for x in t.split(",")],
                     default=PAIRINGS, help="level pairs a:b, comma separated (default: "
                     + ",".join(f"{a}:{b}" for a, b in PAIRINGS) + ")")
+    ap.add_argument("--old", action="append", default=[], type=old_level,
+                    metavar="NAME=PATH[:WEIGHT]", help="a level NAME for --pairings: the pro"
+                    " level discarding with the pegging table at PATH at WEIGHT (default 1/2)")
     ap.add_argument("--part", type=lambda t: tuple(int(x) for x in t.split("/")),
                     default=(0, 1), help="K/N: play only the K-th of N shares of the seeds"
                     " (split a long run over processes; --save each, then --merge)")
@@ -166,9 +200,12 @@ def main():
     else:
         print(f"practice bench: {args.games} games per pairing to {args.target}, seed"
               f" {args.seed}, {platform.python_implementation()} {platform.python_version()}")
+        extra = dict(args.old)
+        check_pairings(ap, args.pairings, extra)
         results = []
         for a, b in args.pairings:
-            wins, secs, tally = duel(a, b, args.games, args.seed, args.target, args.part)
+            wins, secs, tally = duel(a, b, args.games, args.seed, args.target, args.part,
+                                     extra)
             results.append({"a": a, "b": b, "wins": wins, "secs": secs, "sums": tally.sums,
                             "scores": tally.scores})
         if args.save:
