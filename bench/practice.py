@@ -22,7 +22,8 @@ the Wilson interval (games taken as independent), and in brackets the interval o
 pairs of games.
 
 A long run splits over processes: `--part 0/2 --save a.json` and `--part 1/2 --save
-b.json` play the two halves of the seeds, `--merge a.json b.json` prints the whole.
+b.json` play the two halves of the seeds, `--merge a.json b.json` prints the whole. A
+--save file is rewritten every 500 games too: a run stopped early merges what it played.
 """
 
 import argparse
@@ -87,11 +88,12 @@ class Tally:
                     self._add(level, "hand", e.points)
 
 
-def duel(a, b, games, seed, target, part=(0, 1), extra=None):
+def duel(a, b, games, seed, target, part=(0, 1), extra=None, checkpoint=None, every=500):
     """Play games between levels a and b; returns (wins of a, seconds, Tally); the tally's
     `scores` holds (a's final score, b's) for each game. part (k, n): only the k-th of n
     shares of the seeds (the pairs of games), for runs split over processes. extra: {name:
-    a function of an rng giving a strategy} for levels besides BENCH_LEVELS (--old)."""
+    a function of an rng giving a strategy} for levels besides BENCH_LEVELS (--old).
+    checkpoint(wins, seconds, tally): called every `every` games (even: whole pairs)."""
     extra = extra or {}
     tally = Tally((a, b))
     tally.scores = []
@@ -116,9 +118,11 @@ def duel(a, b, games, seed, target, part=(0, 1), extra=None):
         wins += levels[game.winner] == a
         sa, sb = (game.scores[1], game.scores[0]) if swap else tuple(game.scores)
         tally.scores.append((sa, sb))
-        if len(tally.scores) % 500 == 0:  # a long run shows how far it is (on stderr)
+        if len(tally.scores) % every == 0:  # a long run shows how far it is (on stderr)
             print(f"  {a} v {b}: {len(tally.scores)} games, {wins} won by {a},"
                   f" {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+            if checkpoint:
+                checkpoint(wins, time.perf_counter() - start, tally)
     return wins, time.perf_counter() - start, tally
 
 
@@ -203,19 +207,34 @@ def main():
         extra = dict(args.old)
         check_pairings(ap, args.pairings, extra)
         results = []
-        for a, b in args.pairings:
-            wins, secs, tally = duel(a, b, args.games, args.seed, args.target, args.part,
-                                     extra)
-            results.append({"a": a, "b": b, "wins": wins, "secs": secs, "sums": tally.sums,
-                            "scores": tally.scores})
-        if args.save:
-            with open(args.save, "w") as f:
+
+        def save(more=()):
+            """Write the results so far (with --save; every 500 games, so that a run stopped
+            early can still be merged: its saves hold whole pairs of games)."""
+            if not args.save:
+                return
+            with open(args.save + ".part", "w") as f:
                 json.dump({"args": {"games": args.games, "target": args.target,
                                     "seed": args.seed, "part": args.part},
                            "python": f"{platform.python_implementation()} "
                                      f"{platform.python_version()}",
-                           "results": results}, f)
+                           "results": results + list(more)}, f)
+            Path(args.save + ".part").replace(args.save)
+
+        for a, b in args.pairings:
+            def checkpoint(wins, secs, tally, a=a, b=b):
+                save([result(a, b, wins, secs, tally)])
+            wins, secs, tally = duel(a, b, args.games, args.seed, args.target, args.part,
+                                     extra, checkpoint)
+            results.append(result(a, b, wins, secs, tally))
+        save()
     report(results)
+
+
+def result(a, b, wins, secs, tally):
+    """A pairing's raw results, as --save writes them."""
+    return {"a": a, "b": b, "wins": wins, "secs": secs, "sums": tally.sums,
+            "scores": tally.scores}
 
 
 def merge(runs):

@@ -46,3 +46,12 @@ def test_a_pairing_with_an_unknown_level_is_refused(monkeypatch, capsys):
     with pytest.raises(SystemExit):
         practice.main()
     assert "'nope' is not one of" in capsys.readouterr().err
+
+
+def test_a_checkpoint_comes_every_pair_of_games_with_the_games_so_far():
+    seen = []
+    wins, _, tally = practice.duel("easy", "standard", 8, 2, 61, part=(1, 2),
+                                   checkpoint=lambda w, s, t: seen.append(
+                                       (w, list(t.scores))), every=2)
+    assert [len(s) for _, s in seen] == [2, 4]  # seeds 1 and 3 of 0-3: 4 games in all
+    assert seen[-1] == (wins, tally.scores) and len(tally.scores) == 4
