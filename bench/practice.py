@@ -199,8 +199,10 @@ def main():
         runs = [json.load(open(f)) for f in args.merge]
         results = merge(runs)
         args = runs[0]["args"]
-        print(f"practice bench: merged {len(runs)} saved runs, {args['games']} games per pairing"
-              f" to {args['target']}, seed {args['seed']}, {runs[0]['python']}")
+        played = ", ".join(str(len(r["scores"])) for r in results)
+        print(f"practice bench: merged {len(runs)} saved runs, {played} games played of"
+              f" {args['games']} per pairing to {args['target']}, seed {args['seed']},"
+              f" {runs[0]['python']}")
     else:
         print(f"practice bench: {args.games} games per pairing to {args.target}, seed"
               f" {args.seed}, {platform.python_implementation()} {platform.python_version()}")
