@@ -40,24 +40,19 @@ from pathlib import Path
 
 from policy import play_points, search
 
-from crib.analysis.advise import best_discard, rank_discards
-from crib.analysis.pegging import TABLE_FILE, TABLE_HANDS, read_rows
+from crib.analysis.advise import best_discard
+from crib.analysis.pegging import TABLE_FILE, read_rows
+from crib.practice.levels import table_discard
 from cribcore.show import score_show
 
 Z95 = 1.959964
 
 
 def discarder(rows, weight):
-    """A discard choice: the advisor's hand and crib plus weight x the net play of rows."""
+    """A discard choice: the advisor's hand and crib plus weight x the net play of rows
+    (crib.practice.levels.table_discard, as the practice bench's --old levels discard)."""
     def discard(hand, dealer):
-        best = None
-        for e in rank_discards(hand, dealer):
-            row = rows[tuple(sorted(c >> 2 for c in e.keep))]
-            mine, theirs = (row[2], row[3]) if dealer else (row[0], row[1])
-            key = (-(e.net + weight * Fraction(mine - theirs, TABLE_HANDS)), -e.hand, e.discard)
-            if best is None or key < best[0]:
-                best = (key, e.discard)
-        return best[1]
+        return table_discard(hand, dealer, rows, weight)
     return discard
 
 

@@ -4,7 +4,14 @@ win rates (with a 95% interval), average points per hand and the time per game.
     python bench/practice.py [--games 1000] [--seed 1] [--target 121] [--pairings pro:pro0,...]
 
 Each pairing (default: pro v standard, standard v easy, pro v easy) plays --games games.
-`pro0` is the pro level before the pegging search (crib.practice.levels.ClassicPro).
+`pro0` is the pro level before the pegging search (crib.practice.levels.ClassicPro),
+`pro-half` the pro level counting half the shipped pegging table. --old NAME=PATH[:WEIGHT]
+adds a level NAME for --pairings: the pro level discarding with the pegging table at PATH
+counted at WEIGHT (default 1/2; crib.practice.levels.TablePro), e.g. the pro of the issue's
+day (issue 38), the greedy table of before at half weight:
+
+    git show 65ee2fa:host/crib/analysis/pegging_table.txt > greedy_table.txt
+    python bench/practice.py --old pro-then=greedy_table.txt:1/2 --pairings pro:pro-then
 Games go in pairs on the same seed with the seats swapped, so both levels get the same
 cards and the same first dealer once each (less luck in the comparison). The games run
 through the table engine with the practice turns, as `crib practice` plays them, kept in
@@ -15,7 +22,8 @@ the Wilson interval (games taken as independent), and in brackets the interval o
 pairs of games.
 
 A long run splits over processes: `--part 0/2 --save a.json` and `--part 1/2 --save
-b.json` play the two halves of the seeds, `--merge a.json b.json` prints the whole.
+b.json` play the two halves of the seeds, `--merge a.json b.json` prints the whole. A
+--save file is rewritten every 500 games too: a run stopped early merges what it played.
 """
 
 import argparse
@@ -26,9 +34,12 @@ import random
 import statistics
 import sys
 import time
+from fractions import Fraction
+from pathlib import Path
 
+from crib.analysis.pegging import read_rows
 from crib.practice.computer import memory_engine, play_game
-from crib.practice.levels import BENCH_LEVELS, make
+from crib.practice.levels import BENCH_LEVELS, TablePro, make
 from cribcore.game import CRIB
 
 PAIRINGS = (("pro", "standard"), ("standard", "easy"), ("pro", "easy"))
@@ -77,10 +88,13 @@ class Tally:
                     self._add(level, "hand", e.points)
 
 
-def duel(a, b, games, seed, target, part=(0, 1)):
+def duel(a, b, games, seed, target, part=(0, 1), extra=None, checkpoint=None, every=500):
     """Play games between levels a and b; returns (wins of a, seconds, Tally); the tally's
     `scores` holds (a's final score, b's) for each game. part (k, n): only the k-th of n
-    shares of the seeds (the pairs of games), for runs split over processes."""
+    shares of the seeds (the pairs of games), for runs split over processes. extra: {name:
+    a function of an rng giving a strategy} for levels besides BENCH_LEVELS (--old).
+    checkpoint(wins, seconds, tally): called every `every` games (even: whole pairs)."""
+    extra = extra or {}
     tally = Tally((a, b))
     tally.scores = []
     wins = 0
@@ -91,7 +105,8 @@ def duel(a, b, games, seed, target, part=(0, 1)):
         deal_seed = seed * 1_000_003 + i // 2
         swap = i % 2 == 1
         levels = (b, a) if swap else (a, b)
-        seats = [make(lv, random.Random(f"{deal_seed}/{k}/{lv}")) for k, lv in enumerate(levels)]
+        rngs = [random.Random(f"{deal_seed}/{k}/{lv}") for k, lv in enumerate(levels)]
+        seats = [extra[lv](r) if lv in extra else make(lv, r) for lv, r in zip(levels, rngs)]
         # the cards of a game: Dealing's seed drawn as the bench always drew it (the same
         # games as before the bench went through the engine)
         cards = random.Random(deal_seed).getrandbits(48)
@@ -103,9 +118,11 @@ def duel(a, b, games, seed, target, part=(0, 1)):
         wins += levels[game.winner] == a
         sa, sb = (game.scores[1], game.scores[0]) if swap else tuple(game.scores)
         tally.scores.append((sa, sb))
-        if len(tally.scores) % 500 == 0:  # a long run shows how far it is (on stderr)
+        if len(tally.scores) % every == 0:  # a long run shows how far it is (on stderr)
             print(f"  {a} v {b}: {len(tally.scores)} games, {wins} won by {a},"
                   f" {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+            if checkpoint:
+                checkpoint(wins, time.perf_counter() - start, tally)
     return wins, time.perf_counter() - start, tally
 
 
@@ -133,12 +150,30 @@ def margin_interval(scores, z=Z95):
 
 
 def pairing(text):
-    """'a:b' -> (a, b), both level names the bench knows."""
+    """'a:b' -> (a, b) (checked against the levels the bench knows by check_pairings)."""
     a, _, b = text.partition(":")
-    for lv in (a, b):
-        if lv not in BENCH_LEVELS:
-            raise argparse.ArgumentTypeError(f"{lv!r} is not one of {', '.join(BENCH_LEVELS)}")
     return a, b
+
+
+def old_level(spec):
+    """(name, a function of an rng giving the strategy) for --old NAME=PATH[:WEIGHT]: the pro
+    level discarding with the pegging table at PATH counted at WEIGHT (default 1/2)."""
+    name, _, rest = spec.partition("=")
+    path, _, w = rest.partition(":")
+    if not name or name in BENCH_LEVELS or ":" in name or "," in name:
+        raise argparse.ArgumentTypeError(f"--old {spec!r}: NAME must be new, without : or ,")
+    rows = read_rows(Path(path))
+    weight = Fraction(w or "1/2")
+    return name, lambda rng: TablePro(rng, rows, weight)
+
+
+def check_pairings(ap, pairings, extra):
+    """Refuse a pairing naming a level the bench does not know."""
+    known = list(BENCH_LEVELS) + list(extra)
+    for a, b in pairings:
+        for lv in (a, b):
+            if lv not in known:
+                ap.error(f"{lv!r} is not one of {', '.join(known)}")
 
 
 def main():
@@ -150,6 +185,9 @@ def main():
     ap.add_argument("--pairings", type=lambda t: [pairing(x) for x in t.split(",")],
                     default=PAIRINGS, help="level pairs a:b, comma separated (default: "
                     + ",".join(f"{a}:{b}" for a, b in PAIRINGS) + ")")
+    ap.add_argument("--old", action="append", default=[], type=old_level,
+                    metavar="NAME=PATH[:WEIGHT]", help="a level NAME for --pairings: the pro"
+                    " level discarding with the pegging table at PATH at WEIGHT (default 1/2)")
     ap.add_argument("--part", type=lambda t: tuple(int(x) for x in t.split("/")),
                     default=(0, 1), help="K/N: play only the K-th of N shares of the seeds"
                     " (split a long run over processes; --save each, then --merge)")
@@ -161,24 +199,44 @@ def main():
         runs = [json.load(open(f)) for f in args.merge]
         results = merge(runs)
         args = runs[0]["args"]
-        print(f"practice bench: merged {len(runs)} saved runs, {args['games']} games per pairing"
-              f" to {args['target']}, seed {args['seed']}, {runs[0]['python']}")
+        played = ", ".join(str(len(r["scores"])) for r in results)
+        print(f"practice bench: merged {len(runs)} saved runs, {played} games played of"
+              f" {args['games']} per pairing to {args['target']}, seed {args['seed']},"
+              f" {runs[0]['python']}")
     else:
         print(f"practice bench: {args.games} games per pairing to {args.target}, seed"
               f" {args.seed}, {platform.python_implementation()} {platform.python_version()}")
+        extra = dict(args.old)
+        check_pairings(ap, args.pairings, extra)
         results = []
-        for a, b in args.pairings:
-            wins, secs, tally = duel(a, b, args.games, args.seed, args.target, args.part)
-            results.append({"a": a, "b": b, "wins": wins, "secs": secs, "sums": tally.sums,
-                            "scores": tally.scores})
-        if args.save:
-            with open(args.save, "w") as f:
+
+        def save(more=()):
+            """Write the results so far (with --save; every 500 games, so that a run stopped
+            early can still be merged: its saves hold whole pairs of games)."""
+            if not args.save:
+                return
+            with open(args.save + ".part", "w") as f:
                 json.dump({"args": {"games": args.games, "target": args.target,
                                     "seed": args.seed, "part": args.part},
                            "python": f"{platform.python_implementation()} "
                                      f"{platform.python_version()}",
-                           "results": results}, f)
+                           "results": results + list(more)}, f)
+            Path(args.save + ".part").replace(args.save)
+
+        for a, b in args.pairings:
+            def checkpoint(wins, secs, tally, a=a, b=b):
+                save([result(a, b, wins, secs, tally)])
+            wins, secs, tally = duel(a, b, args.games, args.seed, args.target, args.part,
+                                     extra, checkpoint)
+            results.append(result(a, b, wins, secs, tally))
+        save()
     report(results)
+
+
+def result(a, b, wins, secs, tally):
+    """A pairing's raw results, as --save writes them."""
+    return {"a": a, "b": b, "wins": wins, "secs": secs, "sums": tally.sums,
+            "scores": tally.scores}
 
 
 def merge(runs):

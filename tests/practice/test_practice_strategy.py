@@ -3,6 +3,7 @@ heuristic, the pro level's advisor discard (pegging included) and search in the 
 pro0 (the pro level before the search, kept for the bench)."""
 
 import random
+from fractions import Fraction
 from itertools import combinations
 
 import pytest
@@ -10,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from crib.analysis.advise import best_discard, rank_discards
+from crib.analysis.pegging import TABLE_HANDS, table
 from crib.analysis.playsearch import best_card
 from crib.errors import CribError
 from crib.practice.game import Seen
@@ -18,9 +20,11 @@ from crib.practice.levels import (
     LEVELS,
     PEGGING_WEIGHT,
     ClassicPro,
+    HalfPro,
     LevelError,
     Pro,
     Standard,
+    TablePro,
     expected_best,
     hand_now,
     make,
@@ -131,6 +135,32 @@ def test_pro_discards_with_the_play_at_its_weight():
         assert pro_net(entry) == best
         assert pro_net(entry) == entry.hand + (entry.crib if dealer else -entry.crib) + \
             PEGGING_WEIGHT * (entry.peg - entry.peg_opp)
+
+
+def test_a_table_pro_discards_with_its_rows_at_its_weight():
+    """The bench's TablePro (bench/practice.py --old: the pro of the issue's day, a table of
+    before at half weight): with the shipped table at full weight it discards as pro, at half
+    as pro-half (the best pro_net at 1/2), with a table of zeros as the advisor without the
+    play (pro0); another table, another discard somewhere."""
+    zeros = {k: (0, 0, 0, 0) for k in table()}
+    # a table where the pone's net play is all that counts, as some biased table might be:
+    # every kept four's row says the pone pegs 20 points per hand per distinct rank
+    skewed = {k: (20 * TABLE_HANDS * len(set(k)), 0, 0, 0) for k in table()}
+    rng = random.Random(38)
+    differ = 0
+    for _ in range(16):
+        deal = sorted(rng.sample(range(52), 6))
+        dealer = rng.random() < 0.5
+        s = seen(_text(deal), dealer=dealer)
+        assert TablePro(None, table(), Fraction(1)).discard(s) == Pro().discard(s)
+        half = TablePro(None, table(), Fraction(1, 2)).discard(s)
+        assert half == HalfPro().discard(s) == TablePro().discard(s)
+        ranked = rank_discards(deal, dealer, pegging=True)
+        assert pro_net(next(e for e in ranked if e.discard == half), Fraction(1, 2)) == \
+            max(pro_net(e, Fraction(1, 2)) for e in ranked)
+        assert TablePro(None, zeros, Fraction(1, 2)).discard(s) == ClassicPro().discard(s)
+        differ += TablePro(None, skewed, Fraction(1)).discard(s) != Pro().discard(s)
+    assert differ > 0
 
 
 def test_pro_net_refuses_a_discard_ranked_without_the_play():

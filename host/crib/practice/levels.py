@@ -19,6 +19,10 @@ Levels, one sentence each (docs/practice.md):
 - pro0 (not offered to players; the practice bench measures pro against it): the pro level
   before the pegging search: the advisor's discard without the play, and each card weighed
   by its points now against the opponent's best reply and its own answer.
+- pro-half and TablePro (bench only): the pro level's play, discarding with a pegging table
+  (the shipped one or one of before) counted at a weight: pro-half is the shipped table at
+  half weight; bench/practice.py's --old plays the pro of the issue's day (the greedy
+  table of before at half weight) as a TablePro.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from fractions import Fraction
 from math import comb
 from typing import TYPE_CHECKING
 
-from crib.analysis.pegging import greedy, pile_points
+from crib.analysis.pegging import TABLE_HANDS, greedy, pile_points, table
 from crib.analysis.playsearch import best_card, card_values
 from crib.errors import CribError
 from cribcore.cards import value
@@ -264,20 +268,48 @@ class ClassicPro:
         return -1 if best is None else best
 
 
-class HalfPro(Pro):
-    """pro-half: the pro level counting half the table's net play (for the bench only)."""
+def table_discard(hand: Sequence[int], dealer: bool, rows: dict[tuple[int, ...], tuple[int, ...]],
+                  weight: Fraction) -> tuple[int, ...]:
+    """The discard with the best advisor net (hand and crib) plus weight x the net play
+    (mine - theirs) that rows, a pegging table (crib.analysis.pegging.read_rows), gives the
+    four kept in this seat; ties: the higher hand, then the lower cards laid away (the
+    order of rank_discards)."""
+    from crib.analysis.advise import rank_discards
 
-    level = "pro-half"
-    weight = Fraction(1, 2)
+    col = 2 if dealer else 0
+
+    def key(e: Discard) -> tuple[Fraction, Fraction, tuple[int, ...]]:
+        row = rows[tuple(sorted(c >> 2 for c in e.keep))]
+        return -(e.net + weight * Fraction(row[col] - row[col + 1], TABLE_HANDS)), -e.hand, \
+            e.discard
+    return min(rank_discards(hand, dealer), key=key).discard
+
+
+class TablePro(Pro):
+    """The pro level's play, discarding with a pegging table's rows at a weight (bench only:
+    the pro of before, with the table of its day, against the pro of now)."""
+
+    level = "pro-table"
+
+    def __init__(self, rng: random.Random | None = None,
+                 rows: dict[tuple[int, ...], tuple[int, ...]] | None = None,
+                 weight: Fraction = Fraction(1, 2)) -> None:
+        super().__init__(rng)
+        self.rows = table() if rows is None else rows
+        self.weight = weight
 
     def discard(self, seen: Seen) -> tuple[int, ...]:
-        """The discard with the best pro_net at self.weight (ties: the higher hand, then
-        the lower cards laid away)."""
-        from crib.analysis.advise import rank_discards
+        """table_discard with this level's rows and weight."""
+        return table_discard(seen.hand, seen.dealer, self.rows, self.weight)
 
-        ranked = rank_discards(seen.hand, seen.dealer, pegging=True)
-        return min(ranked, key=lambda e: (-pro_net(e, self.weight), -e.hand,
-                                          e.discard)).discard
+
+class HalfPro(TablePro):
+    """pro-half: the pro level counting half the shipped table's net play (bench only)."""
+
+    level = "pro-half"
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        super().__init__(rng, None, Fraction(1, 2))
 
 
 _CLASSES: dict[str, type[Easy | Standard | Pro | ClassicPro]] = {

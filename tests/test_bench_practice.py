@@ -1,0 +1,57 @@
+"""bench/practice.py's --old NAME=PATH[:WEIGHT] (issue 38): a level discarding with a pegging
+table of before at a weight (crib.practice.levels.TablePro) plays whole games against the
+pro level; a pairing naming a level the bench does not know is refused."""
+
+import argparse
+import importlib.util
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from crib.analysis.pegging import TABLE_FILE, read_rows
+from crib.practice.levels import TablePro
+
+ROOT = Path(__file__).resolve().parents[1]
+_spec = importlib.util.spec_from_file_location("bench_practice", ROOT / "bench" / "practice.py")
+practice = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(practice)
+
+
+def test_old_reads_the_table_and_the_weight(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("# a table\n" + "".join(
+        " ".join(map(str, k + (1, 2, 3, 4))) + "\n" for k in read_rows(TABLE_FILE)))
+    name, level = practice.old_level(f"pro-then={path}:1/3")
+    got = level(None)
+    assert name == "pro-then" and isinstance(got, TablePro)
+    assert got.weight == Fraction(1, 3) and got.rows[(0, 1, 2, 3)] == (1, 2, 3, 4)
+    assert practice.old_level(f"x={path}")[1](None).weight == Fraction(1, 2)
+    for bad in (f"pro={path}", f"a:b={path}", f"={path}"):
+        with pytest.raises(argparse.ArgumentTypeError, match="NAME must be new"):
+            practice.old_level(bad)
+
+
+def test_an_old_level_plays_whole_games_on_both_seats():
+    extra = dict([practice.old_level(f"pro-then={TABLE_FILE}:1/2")])
+    wins, _, tally = practice.duel("pro", "pro-then", 2, 5, 61, extra=extra)
+    assert len(tally.scores) == 2 and 0 <= wins <= 2
+    assert all(max(s) >= 61 for s in tally.scores)  # each game played to its end
+    assert set(tally.sums) == {"pro", "pro-then"}  # both seats scored as their level
+
+
+def test_a_pairing_with_an_unknown_level_is_refused(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["practice.py", "--games", "2", "--pairings", "pro:nope"])
+    with pytest.raises(SystemExit):
+        practice.main()
+    assert "'nope' is not one of" in capsys.readouterr().err
+
+
+def test_a_checkpoint_comes_every_pair_of_games_with_the_games_so_far():
+    seen = []
+    wins, _, tally = practice.duel("easy", "standard", 8, 2, 61, part=(1, 2),
+                                   checkpoint=lambda w, s, t: seen.append(
+                                       (w, list(t.scores))), every=2)
+    assert [len(s) for _, s in seen] == [2, 4]  # seeds 1 and 3 of 0-3: 4 games in all
+    assert seen[-1] == (wins, tally.scores) and len(tally.scores) == 4
