@@ -128,6 +128,11 @@ def test_companion_killed_while_the_board_holds_a_peg(db, tmp_path, applied):
         comp.stdin.write("\n".join(lines[:at]) + "\n")
         comp.stdin.flush()
         _wait(lambda: _count(db, "SELECT COUNT(*) FROM entries") == at, "the first cards")
+        # Everything sent so far answered (on a loaded machine the last lines may still be
+        # at the runner, or wait in a companion offline by its budget): only the peg below
+        # then stops the runner.
+        _wait(lambda: _count(db, "SELECT COUNT(*) FROM ops WHERE status = 'pending'") == 0
+              and vb.unanswered == 0, "the board quiet")
         # The runner stops just before it is given the peg, so the peg itself waits there.
         # (Freezing first and then sending did not always hold it there: a companion offline
         # by its own budget on a loaded machine keeps the peg pending and sends a hello to
@@ -137,6 +142,7 @@ def test_companion_killed_while_the_board_holds_a_peg(db, tmp_path, applied):
             comp.stdin.write(lines[at] + "\n")
             comp.stdin.flush()
             _wait(lambda: vb.frozen, "the peg sent")
+            assert _count(db, "SELECT COUNT(*) FROM entries") == at + 1  # the card laid
             assert _count(db, "SELECT COUNT(*) FROM ops WHERE status = 'pending'") == 1
             comp.kill()  # SIGKILL: no goodbye, no cleanup
             comp.wait()
@@ -152,7 +158,7 @@ def test_companion_killed_while_the_board_holds_a_peg(db, tmp_path, applied):
         _wait(lambda: board_state(vb.port)[0] == 2, "the board back")
         comp = _companion(db, vb.port, "--resume")
         out, err = comp.communicate("\n".join(lines[at + 1:]) + "\n", timeout=60)
-        assert comp.returncode == 0, err
+        assert comp.returncode == 0, err + out[-3000:]
         said = "was applied before the stop" if applied else "was not applied: sending it"
         assert said in out
         assert board_state(vb.port) == (2, 61, tuple(s.game.scores), s.game.winner)
