@@ -200,8 +200,12 @@ def main():
         results = merge(runs)
         args = runs[0]["args"]
         played = ", ".join(str(len(r["scores"])) for r in results)
+        # The games asked of each seed (its parts share them): runs of several seeds add up.
+        asked_of = {r["args"]["seed"]: r["args"]["games"] for r in runs}
+        asked = sum(asked_of.values())
+        seeds = ", ".join(str(s) for s in sorted(asked_of))
         print(f"practice bench: merged {len(runs)} saved runs, {played} games played of"
-              f" {args['games']} per pairing to {args['target']}, seed {args['seed']},"
+              f" {asked} per pairing to {args['target']}, seed {seeds},"
               f" {runs[0]['python']}")
     else:
         print(f"practice bench: {args.games} games per pairing to {args.target}, seed"

@@ -55,3 +55,20 @@ def test_a_checkpoint_comes_every_pair_of_games_with_the_games_so_far():
                                        (w, list(t.scores))), every=2)
     assert [len(s) for _, s in seen] == [2, 4]  # seeds 1 and 3 of 0-3: 4 games in all
     assert seen[-1] == (wins, tally.scores) and len(tally.scores) == 4
+
+
+def test_runs_of_two_seeds_merge_with_both_seeds_and_the_games_asked_of_each(
+        tmp_path, monkeypatch, capsys):
+    saves = []
+    for seed, part in ((3, "0/2"), (3, "1/2"), (4, "0/1")):
+        save = tmp_path / f"s{seed}-{part[0]}.json"
+        monkeypatch.setattr(sys, "argv", ["practice.py", "--games", "4", "--seed", str(seed),
+                                          "--target", "61", "--pairings", "easy:standard",
+                                          "--part", part, "--save", str(save)])
+        practice.main()
+        saves.append(str(save))
+    capsys.readouterr()
+    monkeypatch.setattr(sys, "argv", ["practice.py", "--merge", *saves])
+    practice.main()
+    out = capsys.readouterr().out
+    assert "merged 3 saved runs, 8 games played of 8 per pairing to 61, seed 3, 4," in out
