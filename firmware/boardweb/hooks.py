@@ -3,8 +3,10 @@ LEDs, and the heap, the connections and streams open.
 
     GET /test/board[?lit=1]   {pegs, turn, animating[, fronts]}
     GET /test/heap            {alloc, live, free, peak, conns, streams, refused, caps,
-                              behind} (caps: connections, streams, streams per seat;
-                              behind: streams whose phone has not taken their bytes)
+                              behind, heard} (caps: connections, streams, streams per
+                              seat; behind: streams whose phone has not taken their
+                              bytes; heard: the phone's port of each connection whose
+                              request the board has begun to read)
 """
 
 import gc
@@ -37,8 +39,25 @@ def hooks(server, app):
                 "peak": server.peak, "conns": len(app.conns),
                 "streams": len(app.streams), "refused": app.refused,
                 "caps": [MAX_CONNECTIONS, MAX_STREAMS, SEAT_STREAMS],
-                "behind": sum([1 for f in server.push.follows if f.busy])}
+                "behind": sum([1 for f in server.push.follows if f.busy]),
+                "heard": [_port(c[2]) for c in app.conns
+                          if c[0] is not None and c[1].reading and c[1].heard]}
 
     @app.after_request
     async def measure(req, res):
         server.peak = max(server.peak, gc.mem_alloc())
+
+
+def _port(gathered):
+    """The phone's port of a connection (its peer's address: a raw sockaddr on MicroPython's
+    unix port, (host, port) elsewhere), so a test can tell its own connection; None if
+    not known."""
+    try:
+        addr = gathered.get_extra_info("peername")
+    except (AttributeError, KeyError, OSError):
+        return None
+    if isinstance(addr, tuple):
+        return addr[1]
+    if isinstance(addr, (bytes, bytearray)) and len(addr) >= 4:
+        return addr[2] << 8 | addr[3]  # sockaddr_in's port, in network order
+    return None

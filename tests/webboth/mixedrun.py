@@ -138,6 +138,19 @@ class Probes:
                 s.close()
             self._count("%d silent connections" % BURST)
 
+    def _heard(self, c, s):
+        """Whether the board has begun to read the request on socket s (its /test/heap's
+        `heard` lists s's port); False if it has not within a few tries."""
+        port = s.getsockname()[1]
+        for _ in range(TRIES):
+            heap = self._heap(c)
+            if heap is not None and port in heap.get("heard", ()):
+                return True
+            if self.stop.is_set():
+                return False
+            time.sleep(0.05)
+        return False
+
     def _heap(self, c):
         """The board's /test/heap (None if it did not answer)."""
         try:
@@ -222,9 +235,11 @@ class Probes:
                     with self._conn() as s:
                         t0 = time.monotonic()
                         s.sendall(head)
-                        # a GET answered after the head was sent: the board has read the
-                        # head (its loop reads the sockets ready in turn)
-                        if self._heap(c) is None or self._closed(s):
+                        # the board has begun to read this request (a GET answered after
+                        # the head was sent did not prove it: the loop may serve the GET
+                        # before this connection's first read, and a connection not yet
+                        # heard is one the burst may close, by design: a phone sends again)
+                        if not self._heard(c, s) or self._closed(s):
                             s.sendall(b"{}")  # (closed unread: by its admission)
                             continue
                         burst, taken = self._burst(c)
