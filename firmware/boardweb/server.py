@@ -96,22 +96,29 @@ class BoardServer:
     # -- the requests (routes) ------------------------------------------------------------
 
     def act(self, req, kind):
-        """An answer, an undo or a redo: the edge's checks, then the room once."""
+        """An answer, an undo or a redo through microdot (a request not plain enough for
+        boardweb.quick): act_on's reply as a Response."""
+        return json(self.act_on(kind, length(req), "Transfer-Encoding" in req.headers,
+                                req.body))
+
+    def act_on(self, kind, size, chunked, raw):
+        """An answer, an undo or a redo (its Content-Length as sent, whether chunked, its
+        body): the edge's checks, then the room once; (status, the reply's JSON)."""
         edge = self.edge
         try:
-            edge.head(length(req), "Transfer-Encoding" in req.headers)
-            body = edge.body(kind, req.body)
+            edge.head(size, chunked)
+            body = edge.body(kind, raw)
             seat = edge.seat(body, self.room.names())
             self.room.act(kind, body, seat)
         except Refused as e:
-            return json(edge.refused(e))
+            return edge.refused(e)
         except OSError as e:
             if e.args and e.args[0] == ENOSPC:  # the record could not be written
-                return json(edge.refused(Refused(507, STORAGE_FULL)))
+                return edge.refused(Refused(507, STORAGE_FULL))
             raise
         finally:
             self.changed()  # a refusal may have caught the room up: every screen too
-        return json((200, edge.ok(self.room.version)))
+        return 200, edge.ok(self.room.version)
 
     def join(self, req):
         """A seat joined, or taken from another phone (the edge's)."""
