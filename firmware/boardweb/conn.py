@@ -78,40 +78,34 @@ class Timed:
         self.buf = b""  # read, not yet handed on: at most a line and a chunk
         self.at = 0  # where in buf the next byte is
 
-    async def _within(self, read, n, exact=False):
-        """read(n) awaited within the deadline. Past it, what the socket holds already
-        is still taken (without waiting): the deadline counts from the accept, and a
-        board busy for seconds meanwhile must not refuse a request waiting whole in its
-        socket; only a request not there is refused."""
+    async def _within(self, read, n):
+        """Up to n bytes: what the socket holds already, taken at once (no timer, no
+        pass of the loop: a phone's request is there whole when its connection's task
+        first runs), else read(n) awaited within the deadline. Past the deadline only
+        what the socket holds is taken: the deadline counts from the accept, and a board
+        busy for seconds meanwhile must not refuse a request waiting whole in its
+        socket."""
+        got = self._ready(n)
+        if got:
+            return got
         left = elapsed(self.deadline, ticks_ms())
         if left <= 0:
-            got = self._ready(n, exact)
-            if got:
-                return got
             raise OSError(RESET)
         try:
             return await asyncio.wait_for(read(n), left / 1000)
         except (asyncio.TimeoutError, EOFError):  # EOFError: a phone gone mid-body
             raise OSError(RESET) from None
 
-    def _ready(self, n, exact):
-        """Up to n bytes (exact: n or none) the connection holds already, read without
-        waiting; None if none (or fewer than n)."""
-        sock = getattr(self.reader, "s", None)  # MicroPython's stream's socket
-        if sock is None:
+    def _ready(self, n):
+        """Up to n bytes the connection holds already, read without waiting (None if
+        none: MicroPython's stream keeps its non-blocking socket as .s)."""
+        sock = getattr(self.reader, "s", None)
+        if sock is None or n <= 0:
             return None
-        out = b""
-        while len(out) < n:
-            try:
-                got = sock.read(n - len(out))  # non-blocking: None when nothing is there
-            except OSError:
-                return None
-            if not got:
-                break
-            out += got
-            if not exact:
-                break
-        return out if out and (len(out) == n or not exact) else None
+        try:
+            return sock.read(n)  # None when nothing is there (b"": its end)
+        except OSError:
+            return None  # said again by the read awaited
 
     def _take(self, n):
         """Up to n bytes from the buffer."""
@@ -166,8 +160,11 @@ class Timed:
 
     async def readexactly(self, n):
         out = self._take(n)
-        if len(out) < n:
-            out += await self._within(self.reader.readexactly, n - len(out), True)
+        while len(out) < n:
+            got = await self._within(self.reader.read, n - len(out))
+            if not got:
+                raise OSError(RESET)  # the phone gone mid-body
+            out += got
         return out
 
     async def read(self, n=-1):

@@ -158,3 +158,26 @@ def test_past_its_deadline_a_request_not_there_is_refused():
 
     assert asyncio.run(run(b"", True)) is None  # nothing sent: closed
     assert asyncio.run(run(b"GET", False)) is None  # a body short of its length: closed
+
+
+def test_a_request_in_its_socket_is_taken_without_a_timer_or_a_pass_of_the_loop():
+    # Before, every read went through asyncio.wait_for (a task and a timer each, and a
+    # pass of the loop: the App's frame drawn in the middle of a phone's answer).
+    sock = Waiting(HEAD + BODY)
+
+    async def never(n):
+        raise AssertionError("waited for bytes the socket held")
+
+    class Reader:
+        s = sock
+        read = staticmethod(never)
+
+    async def run():
+        timed = Timed(Reader())
+        lines = []
+        while not lines or lines[-1] != b"\r\n":
+            lines.append(await timed.readline())
+        return lines, await timed.readexactly(len(BODY))
+
+    lines, body = asyncio.run(run())
+    assert b"".join(lines) == HEAD and body == BODY

@@ -61,11 +61,14 @@ DONE = "CHIP-" + "DONE"
 
 
 class Wire:
-    """A connection's incoming bytes, read as asyncio's stream reads a socket."""
+    """A connection's incoming bytes, read as asyncio's stream reads a socket; its
+    socket (.s, as MicroPython's stream keeps it) read without waiting gives what is
+    there (the whole request: a phone's comes at once)."""
 
     def __init__(self, data):
         self.data = data
         self.at = 0
+        self.s = Socket(self)
 
     async def readline(self):
         end = self.data.find(b"\n", self.at)
@@ -85,6 +88,20 @@ class Wire:
         end = len(self.data) if n < 0 else self.at + n
         out = self.data[self.at:end]
         self.at += len(out)
+        return out
+
+
+class Socket:
+    """A Wire's socket, non-blocking: read(n) gives up to n bytes of what is left (b"" at
+    the end)."""
+
+    def __init__(self, wire):
+        self.wire = wire
+
+    def read(self, n):
+        w = self.wire
+        out = w.data[w.at:w.at + n]
+        w.at += len(out)
         return out
 
 
