@@ -16,12 +16,15 @@ access point is up; under the unix port, play(app, ...) with an App on fake driv
 It prints one line per answer (PREFIX "A", then the answer's number and the emulated
 microseconds of each part; PARTS), one per game's start and end (a MARK line: JSON), the
 final scores (an END line: JSON), and DONE. An answer's parts: engine (Room.act less the
-App and the record), board (the App's verbs: the peg, its state saved on flash), flash
-(the record's writes), request (microdot's handling of the POST less Room.act), state
-(the state's JSON and its patch from the version before, each once per version),
-streams (from the reply to the last phone having the new state, less the state's
-making), gc (a collection run before the answer when less than RESERVE bytes are free,
-and every SAMPLE answers: its time is that answer's).
+App and the record), board (the App's verbs before the reply: with the record on flash,
+only those that cannot wait), flash (the record's writes before the reply), request (the
+server's handling of the POST less Room.act: boardweb.quick's), state (the state's JSON
+and its patch from the version before, each once per version), streams (from the reply
+to the last phone having the new state, less the state's making), gc (a collection run
+before the answer when less than RESERVE bytes are free, and every SAMPLE answers: its
+time is that answer's), after (the work the server leaves for after the reply and the
+screens, BoardServer.flush: the App's pegs and their saves, the screens' log on flash;
+not in total, nor in board and flash).
 `total` is from the collection (if any) and the request's first byte to the last phone
 having the state.
 `alloc` is the bytes allocated meanwhile (when no collection ran within), `auto` 1 when
@@ -56,7 +59,7 @@ STUCK = 4 * PHONES  # streams reopened for one version before the run gives up
 SAMPLE = 10  # and before every SAMPLE-th, for the peak: what was live then plus all the
 # answer allocated (the heap it needed at once, garbage of its own included)
 PARTS = ("engine", "board", "flash", "request", "state", "streams", "gc", "total", "alloc",
-         "auto", "version")
+         "auto", "version", "after")
 DONE = "CHIP-" + "DONE"
 
 
@@ -183,10 +186,12 @@ class Parts:
         self.started = {}
 
     def reset(self):
-        self.us = {"engine": 0, "board": 0, "flash": 0, "state": 0}
+        self.us = {"engine": 0, "board": 0, "flash": 0, "state": 0, "after": 0}
         self.started = {}
 
     def start(self, part):
+        if "after" in self.started:
+            return  # the work after the reply: all of it is "after"
         self.started[part] = ticks_us()
 
     def stop(self, part):
@@ -271,6 +276,7 @@ def build(app, parts, target, record="/games"):
 
     seats.check_seat = checked
     server.changed = changing
+    server.flush = server.push.after = parts.timed("after", server.flush)
     room = server.room
     room.text = parts.timed("state", room.text)
     room.patch_text = parts.timed("state", room.patch_text)
@@ -403,10 +409,10 @@ async def game(server, parts, games, seed, answers, out):
         engine = us["engine"] - us["board"] - us["flash"]
         stream_us = ticks_diff(t_end, t_reply) - us["state"]
         req = ticks_diff(t_reply, t_gc) - us["engine"]
-        out("A %d %d %d %d %d %d %d %d %d %d %d %d" % (
+        out("A %d %d %d %d %d %d %d %d %d %d %d %d %d" % (
             n, engine, us["board"], us["flash"], req, us["state"], stream_us,
             gc_us, gc_us + ticks_diff(t_end, t_gc), -1 if auto else a1 - a0, auto,
-            version))
+            version, us["after"]))
         n += 1
         if kind == "another":
             done += 1
