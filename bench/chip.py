@@ -1,10 +1,10 @@
 """The whole table on the emulated RP2040 (tests/pico's rp2040js, 125 MHz): a 2-player game
 to 121, game after game, through the board's server as a Pico W runs it
 (tests/pico/chipgame.py: the App on the real PIO and flash, the engine, the room, the
-record on LittleFS, microdot's request path, 4 phones' event streams; only the radio and
-the sockets are stand-ins). Prints, per answer, the emulated ms of each part (engine,
-board, flash, request, state, streams, gc: chipgame's docstring says what each holds),
-then
+record on LittleFS, the request path (boardweb.quick for the posts), 4 phones' event
+streams; only the radio and the sockets are stand-ins). Prints, per answer, the emulated
+ms of each part (engine, board, flash, request, state, streams, frames, gc, after:
+chipgame's docstring says what each holds), then
 
     answer to 4 phones: p50 X ms, p99 Y ms       (emulated, collections included)
     heap peak: N of M bytes (P%)                 (M: the RPI_PICO_W image's GC heap)
@@ -38,7 +38,8 @@ from chiprun import chip_run  # noqa: E402
 from picorig import uf2_path  # noqa: E402
 
 GROWTH = 4096  # bytes above game 2's start that count as growth (a collection's slack)
-SHOWN = ("engine", "board", "flash", "request", "state", "streams", "gc", "after")
+SHOWN = ("engine", "board", "flash", "request", "state", "streams", "frames", "gc",
+         "after")
 LATER = ("after",)  # the work after the reply and the screens: not in the answer's time
 
 

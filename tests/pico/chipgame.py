@@ -1,10 +1,11 @@
 """The whole table on the chip: the board's server as a Pico W serves it
 (boardweb.board.build: the App, the engine, the room, the game record on flash), with 4
 phones' event streams open and every answer posted to it as an HTTP request, through
-microdot's request path. Only the radio and its sockets are stand-ins: each connection is
-a Wire (the request's bytes, read as a socket's stream reads them) and a Screen or a
-Reply (what the server writes). The players are tests/core_table/tablegame.py's, as in
-tests/pico/roomgame.py. Plain code for MicroPython: on the emulated Pico, main.py runs
+the server's request path (boardweb.quick). Only the radio and its sockets are
+stand-ins: each connection is a Wire (the request's bytes, read as a socket's stream
+reads them) and a Screen or a Reply (what the server writes). The players are
+tests/core_table/tablegame.py's, as in tests/pico/roomgame.py. Plain code for
+MicroPython: on the emulated Pico, main.py runs
 
     import chipgame
     chipgame.main(GAMES, SEED, TARGET, ANSWERS)
@@ -24,7 +25,10 @@ to the last phone having the new state, less the state's making), gc (a collecti
 before the answer when less than RESERVE bytes are free, and every SAMPLE answers: its
 time is that answer's), after (the work the server leaves for after the reply and the
 screens, BoardServer.flush: the App's pegs and their saves, the screens' log on flash;
-not in total, nor in board and flash).
+not in total, nor in board and flash), frames (the App's steps the server's loop ran
+within the answer's time, its LED frames above all: taken out of request and streams,
+where they fall; answers here follow each other at once, so a peg's animation runs
+into the next answer).
 `total` is from the collection (if any) and the request's first byte to the last phone
 having the state.
 `alloc` is the bytes allocated meanwhile (when no collection ran within), `auto` 1 when
@@ -59,7 +63,7 @@ STUCK = 4 * PHONES  # streams reopened for one version before the run gives up
 SAMPLE = 10  # and before every SAMPLE-th, for the peak: what was live then plus all the
 # answer allocated (the heap it needed at once, garbage of its own included)
 PARTS = ("engine", "board", "flash", "request", "state", "streams", "gc", "total", "alloc",
-         "auto", "version", "after")
+         "auto", "version", "after", "frames")
 DONE = "CHIP-" + "DONE"
 
 
@@ -184,10 +188,12 @@ class Parts:
         self.us = {}
         self.posting = False
         self.started = {}
+        self.ticks = []
 
     def reset(self):
         self.us = {"engine": 0, "board": 0, "flash": 0, "state": 0, "after": 0}
         self.started = {}
+        self.ticks = []  # (start, us) of each App step (the server's frames)
 
     def start(self, part):
         if "after" in self.started:
@@ -263,6 +269,14 @@ def build(app, parts, target, record="/games"):
                   Setup(list(NAMES[:2]), False, target, 0), clock=ticks_ms, nonce="c1",
                   log_files=None if record is None else timed_files(parts))
     timed_tap(server.board, parts)
+    tick = server.board.tick
+
+    def ticked():
+        t = ticks_us()
+        tick()
+        parts.ticks.append((t, ticks_diff(ticks_us(), t)))
+
+    server.board.tick = ticked
     check_seat, changed = seats.check_seat, server.changed
 
     def checked(*args):
@@ -407,12 +421,16 @@ async def game(server, parts, games, seed, answers, out):
             peak = max(peak, a1)
         us = parts.us
         engine = us["engine"] - us["board"] - us["flash"]
-        stream_us = ticks_diff(t_end, t_reply) - us["state"]
-        req = ticks_diff(t_reply, t_gc) - us["engine"]
-        out("A %d %d %d %d %d %d %d %d %d %d %d %d %d" % (
+        before = sum([d for t, d in parts.ticks if ticks_diff(t, t_gc) >= 0 and
+                      ticks_diff(t_reply, t) > 0])
+        after = sum([d for t, d in parts.ticks if ticks_diff(t, t_reply) >= 0 and
+                     ticks_diff(t_end, t) > 0])
+        stream_us = ticks_diff(t_end, t_reply) - us["state"] - after
+        req = ticks_diff(t_reply, t_gc) - us["engine"] - before
+        out("A %d %d %d %d %d %d %d %d %d %d %d %d %d %d" % (
             n, engine, us["board"], us["flash"], req, us["state"], stream_us,
             gc_us, gc_us + ticks_diff(t_end, t_gc), -1 if auto else a1 - a0, auto,
-            version, us["after"]))
+            version, us["after"], before + after))
         n += 1
         if kind == "another":
             done += 1
