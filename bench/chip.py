@@ -1,10 +1,10 @@
 """The whole table on the emulated RP2040 (tests/pico's rp2040js, 125 MHz): a 2-player game
 to 121, game after game, through the board's server as a Pico W runs it
 (tests/pico/chipgame.py: the App on the real PIO and flash, the engine, the room, the
-record on LittleFS, microdot's request path, 4 phones' event streams; only the radio and
-the sockets are stand-ins). Prints, per answer, the emulated ms of each part (engine,
-board, flash, request, state, streams, gc: chipgame's docstring says what each holds),
-then
+record on LittleFS, the request path (boardweb.quick for the posts), 4 phones' event
+streams; only the radio and the sockets are stand-ins). Prints, per answer, the emulated
+ms of each part (engine, board, flash, request, state, streams, frames, gc, after:
+chipgame's docstring says what each holds), then
 
     answer to 4 phones: p50 X ms, p99 Y ms       (emulated, collections included)
     heap peak: N of M bytes (P%)                 (M: the RPI_PICO_W image's GC heap)
@@ -38,7 +38,9 @@ from chiprun import chip_run  # noqa: E402
 from picorig import uf2_path  # noqa: E402
 
 GROWTH = 4096  # bytes above game 2's start that count as growth (a collection's slack)
-SHOWN = ("engine", "board", "flash", "request", "state", "streams", "gc")
+SHOWN = ("engine", "board", "flash", "request", "state", "streams", "frames", "gc",
+         "after")
+LATER = ("after",)  # the work after the reply and the screens: not in the answer's time
 
 
 def image_module():
@@ -106,7 +108,7 @@ def report(run, args, what, heap_w, took, say):
         say("  %4s " % "n" + " ".join("%8s" % p for p in SHOWN) + " %8s %8s"
             % ("total", "alloc"))
         for i, a in enumerate(run.answers):
-            say("  %4d " % i + " ".join("%8.1f" % (a[p] / 1000) for p in SHOWN)
+            say("  %4d " % i + " ".join("%8.1f" % (a.get(p, 0) / 1000) for p in SHOWN)
                 + " %8.1f %8s" % (a["total"] / 1000, "auto-gc" if a["auto"] else a["alloc"]))
     if run.stopped:
         print("  stopped by the time limit (--minutes) after %d answers: the figures are"
@@ -125,10 +127,11 @@ def report(run, args, what, heap_w, took, say):
           " included)" % (pct(totals, 0.5), pct(totals, 0.99), max(totals)))
     n = len(run.answers)
     for p in SHOWN:
-        values = [a[p] / 1000 for a in run.answers]
-        print("  %-8s mean %6.1f ms, p50 %6.1f, p99 %6.1f, %4.1f%% of the time"
-              % (p, sum(values) / n, pct(values, 0.5), pct(values, 0.99),
-                 100 * sum(values) / max(1e-9, sum(totals))))
+        values = [a.get(p, 0) / 1000 for a in run.answers]
+        share = "after the screens: not in the answer's time" if p in LATER else \
+            "%4.1f%% of the time" % (100 * sum(values) / max(1e-9, sum(totals)))
+        print("  %-8s mean %6.1f ms, p50 %6.1f, p99 %6.1f, %s"
+              % (p, sum(values) / n, pct(values, 0.5), pct(values, 0.99), share))
     print("  collections run before an answer: %d; automatic ones within an answer: %d;"
           " event streams the server ended (opened again): %d"
           % (sum(1 for a in run.answers if a["gc"] > 1000),

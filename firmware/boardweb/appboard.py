@@ -10,6 +10,16 @@ peg; the board's buttons are news for the engine (events()).
     board.tick()                      # a step of the App: a frame, its buttons, USB lines
     board.news, board.events()        # whether the buttons did anything; what (BoardEvent)
     board.pegs()                      # [[back, front], ...] as the board holds them
+    board.defer(); board.flush()      # pegs and the turn's light made after the reply
+
+Deferred (defer(), the board's own server with its record on flash): the pegs, the
+turn's light and the dealer's marker the engine sends while it takes an answer are made
+after the phone's reply (flush(), BoardServer's: once the screens have the new state),
+not before it; the App's save of each peg (a flash write) then costs the answer nothing.
+Every other call makes them first, so the App takes every command in the engine's order.
+The record is written before each (cribcore.table.table), so a power cut before the
+flush leaves the App behind the record, which a restart puts right (boardweb.resume's
+resync), as it did a cut between the record's write and the peg.
 
 The App's replies to the engine's calls are taken from its port (Tap) and never reach USB;
 whatever else it writes (the replies to a laptop's lines, its events) goes to USB as
@@ -72,6 +82,8 @@ class AppBoard:
         self.tap = app.port = Tap(app.port)
         self.clock = clock
         self.capacity = len(app.config.lanes)
+        self.later = None  # the calls waiting for flush(): a list once deferred
+        self.behind = False  # a call flush() made was refused: the App behind the record
         self.tick()  # the boot: its events are the App's own, not news for a game
         del self.tap.presses[:]
 
@@ -82,7 +94,35 @@ class AppBoard:
 
     def tick(self):
         """One step of the App: USB lines, a frame drawn, the buttons read."""
+        self.flush()
         self.app.step(self.clock())
+
+    def defer(self):
+        """From now on, pegs, the turn and the dealer wait for flush() (module
+        docstring)."""
+        self.later = []
+
+    def flush(self):
+        """The calls waiting, made now, in order; False if the App refused one (it is
+        then behind the record: boardweb.resume.resync)."""
+        later, done = self.later, True
+        if not later:
+            return done
+        self.later = []
+        for verb, args in later:
+            try:
+                self._call(verb, **args)
+            except (BoardRefused, OSError, MemoryError):
+                done = False
+                self.behind = True
+        return done
+
+    def _soon(self, verb, **args):
+        """Run a call now, or after the reply when deferred; its reply when run now."""
+        if self.later is None:
+            return self._call(verb, **args)
+        self.later.append((verb, args))
+        return {}
 
     def _call(self, verb, **args):
         """Run one command line as the App runs a line from USB (its own checks, ids and
@@ -109,27 +149,31 @@ class AppBoard:
         return reply
 
     def peg(self, lane, n, op_id):
-        return self._call("peg", p=lane, n=n, id=op_id)
+        return self._soon("peg", p=lane, n=n, id=op_id)
 
     def undo(self, op_id):
+        self.flush()
         return self._call("undo", id=op_id)
 
     def new_game(self, target, lanes, op_id, match=False):
+        self.flush()
         return self._call("new", target=target, players=lanes, match=1 if match else 0,
                           id=op_id)
 
     def set_dealer(self, lane):
-        self._call("set", dealer=lane)
+        self._soon("set", dealer=lane)
 
     def set_turn(self, lane):
-        self._call("turn", p=lane)
+        self._soon("turn", p=lane)
         return True
 
     def state(self):
+        self.flush()
         return self._call("state")
 
     def events(self):
         """The presses on the board's buttons since the last call (BoardEvent each)."""
+        self.flush()
         out = []
         lines, self.tap.presses = self.tap.presses, []
         for raw in lines:
@@ -141,5 +185,6 @@ class AppBoard:
 
     def pegs(self):
         """[[back, front], ...] of the lanes in play, as the App holds them."""
+        self.flush()
         b = self.app.board
         return [[b.back(i), b.front(i)] for i in range(b.players)]

@@ -82,6 +82,10 @@ def build(app, key, join_url, files=PAGE, record=RECORD, setup=None, hosts=None,
 
         resync(engine, board)  # after a cut: the LEDs made the record's, before any answer
     server = BoardServer(room, board, key, files, join_url, hosts, hooks)
+    if record is not None:
+        board.defer()  # the App's pegs after each reply: resync puts a cut right
+        session.defer_log()  # and the screens' log (not the record)
+        server.afters.append(session.flush_log)
     if report is not None:
         def shown():  # the club's news on every screen
             room.show(dict(extra, club=report.status()))

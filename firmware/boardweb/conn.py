@@ -1,7 +1,10 @@
 """The board's connections (microdot on MicroPython's asyncio): each read under one
 deadline for the whole request head and one for the body (a stranger trickling a header
-line every few seconds holds nothing for long), each response's head sent with its body,
-and how many connections and event streams may be open at once.
+line every few seconds holds nothing for long; past a deadline, what the socket holds
+already is still read: a board busy for seconds after the accept refuses no request
+waiting whole), each response's head sent with its body, and how many connections and
+event streams may be open at once. What a phone posts per answer is served by
+boardweb.quick from the connection's first read, the rest by microdot.
 
     app = Guarded()                   # a Microdot: handle_request wrapped as below
     app.stream(req)                   # the request's connection is an event stream now
@@ -26,6 +29,7 @@ import gc
 
 from microdot import Microdot, Request
 
+from boardweb import quick
 from cribcore.web.edge import BODY_S, HEAD_S
 from pegboard.ticks import elapsed, later
 
@@ -74,14 +78,34 @@ class Timed:
         self.buf = b""  # read, not yet handed on: at most a line and a chunk
         self.at = 0  # where in buf the next byte is
 
-    async def _within(self, waiting):
+    async def _within(self, read, n):
+        """Up to n bytes: what the socket holds already, taken at once (no timer, no
+        pass of the loop: a phone's request is there whole when its connection's task
+        first runs), else read(n) awaited within the deadline. Past the deadline only
+        what the socket holds is taken: the deadline counts from the accept, and a board
+        busy for seconds meanwhile must not refuse a request waiting whole in its
+        socket."""
+        got = self._ready(n)
+        if got:
+            return got
         left = elapsed(self.deadline, ticks_ms())
         if left <= 0:
             raise OSError(RESET)
         try:
-            return await asyncio.wait_for(waiting, left / 1000)
+            return await asyncio.wait_for(read(n), left / 1000)
         except (asyncio.TimeoutError, EOFError):  # EOFError: a phone gone mid-body
             raise OSError(RESET) from None
+
+    def _ready(self, n):
+        """Up to n bytes the connection holds already, read without waiting (None if
+        none: MicroPython's stream keeps its non-blocking socket as .s)."""
+        sock = getattr(self.reader, "s", None)
+        if sock is None or n <= 0:
+            return None
+        try:
+            return sock.read(n)  # None when nothing is there (b"": its end)
+        except OSError:
+            return None  # said again by the read awaited
 
     def _take(self, n):
         """Up to n bytes from the buffer."""
@@ -102,11 +126,24 @@ class Timed:
                 return self._take(end + 1 - self.at)
             if len(self.buf) - self.at > most:
                 return self._take(most + 1)
-            chunk = await self._within(self.reader.read(CHUNK))
+            chunk = await self._within(self.reader.read, CHUNK)
             if not chunk:
                 return self._take(len(self.buf))
             self.buf = self.buf[self.at:] + chunk if self.at < len(self.buf) else chunk
             self.at = 0
+
+    async def fill(self):
+        """The connection's first chunk read into the buffer (if it is empty): where
+        boardweb.quick looks for a whole request head."""
+        if self.at >= len(self.buf):
+            self.buf, self.at = await self._within(self.reader.read, CHUNK), 0
+
+    def head_read(self, end):
+        """The head is the buffer up to end (boardweb.quick read it): the body's deadline
+        from now."""
+        self.at = end
+        self.heard = self.in_body = True
+        self.deadline = later(ticks_ms(), BODY_S * 1000)
 
     async def readline(self):
         line = await self._line()
@@ -123,14 +160,17 @@ class Timed:
 
     async def readexactly(self, n):
         out = self._take(n)
-        if len(out) < n:
-            out += await self._within(self.reader.readexactly(n - len(out)))
+        while len(out) < n:
+            got = await self._within(self.reader.read, n - len(out))
+            if not got:
+                raise OSError(RESET)  # the phone gone mid-body
+            out += got
         return out
 
     async def read(self, n=-1):
         if self.at < len(self.buf):
             return self._take(len(self.buf) if n < 0 else n)
-        return await self._within(self.reader.read(n))
+        return await self._within(self.reader.read, n)
 
 
 class Gathered:
@@ -173,6 +213,18 @@ class Gathered:
     async def drain(self):
         await self.writer.drain()
 
+    async def send(self, data):
+        """A whole response in one write, then the connection closed (boardweb.quick's)."""
+        self.head = None
+        try:
+            await self.writer.awrite(data)
+        except (OSError, MemoryError):
+            pass  # the phone gone, or no heap to send it: closed all the same
+        try:
+            await self.writer.aclose()
+        except OSError:
+            pass
+
     async def _send(self):
         head, self.head = self.head, None
         await self.writer.awrite(b"".join(head))
@@ -197,6 +249,9 @@ class Guarded(Microdot):
         self.streams = []  # the Gathered of each event stream, oldest first
         self.refused = 0  # connections closed unread (heap short, or all busy)
         self.wake = None  # () -> None: wakes the streams (one dropped ends at once)
+        self.hot = {}  # path -> (method, fn): served by boardweb.quick, not microdot
+        self.check = None  # (method, path, header, key) -> the rules' refusal (quick's)
+        self.noted = None  # () -> None after each quick request (the tests' heap peak)
 
     async def handle_request(self, reader, writer):
         if not self._admit():
@@ -210,7 +265,8 @@ class Guarded(Microdot):
         conn = [asyncio.current_task(), timed, gathered]
         self.conns.append(conn)
         try:
-            await super().handle_request(timed, gathered)
+            if not self.hot or not await quick.serve(self, timed, gathered):
+                await super().handle_request(timed, gathered)
         except asyncio.CancelledError:
             try:  # closed for a newer connection (_admit): no answer
                 await writer.aclose()

@@ -43,9 +43,13 @@ def hooks(server, app):
                 "heard": [_port(c[2]) for c in app.conns
                           if c[0] is not None and c[1].reading and c[1].heard]}
 
+    def note():
+        server.peak = max(server.peak, gc.mem_alloc())
+    app.noted = note  # after a request boardweb.quick served
+
     @app.after_request
     async def measure(req, res):
-        server.peak = max(server.peak, gc.mem_alloc())
+        note()
 
 
 def _port(gathered):

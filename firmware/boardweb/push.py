@@ -26,10 +26,10 @@ NO_FRAME = (-1, b"")  # no state made into an event yet (or no patch)
 BEAT = b": still here\n\n"  # the heartbeat's comment
 
 
-def said(error):
-    """Say on the console (a board's USB) why an event stream ended."""
+def said(error, what="an event stream ended"):
+    """Say on the console (a board's USB) why an event stream ended (or what failed)."""
     try:
-        print("boardweb: an event stream ended: %r" % (error,))
+        print("boardweb: %s: %r" % (what, error))
     except MemoryError:
         pass  # nothing to say it with
 
@@ -86,6 +86,8 @@ class Push:
         self._frame = NO_FRAME  # (version, its event on a stream): made once (event())
         self._patch = NO_FRAME  # (version, its patch's event, b"" if none): made once
         app.wake = self.changed  # a stream dropped for a newer one ends at once
+        self.after = None  # () -> None: run once each new version is written (tend)
+        self.tended = -1  # the version tend() wrote last
 
     def changed(self):
         """Wake the writer: the room has a new state (or a stream was dropped)."""
@@ -120,10 +122,14 @@ class Push:
                     if not f.busy:
                         self._put(f, BEAT)
 
+    def behind(self):
+        """Whether a new version waits for the writer (a screen open)."""
+        return bool(self.follows) and self.tended != self.room.version
+
     def tend(self):
         """Each stream not busy and behind is written the version now; a dropped one
         ends."""
-        version = self.room.version
+        version = self.tended = self.room.version
         for f in self.follows[:]:
             if f.conn.dropped:
                 self.remove(f)
@@ -135,6 +141,11 @@ class Push:
                     self.remove(f)
                     continue
                 self._put(f, frame)
+        if self.after is not None:
+            try:
+                self.after()  # what waited for the screens (BoardServer.flush)
+            except Exception as e:  # noqa: BLE001 - the streams go on whatever it was
+                said(e, "the work after a reply failed")
 
     def _put(self, f, data):
         """Write data to f's connection at once; what its buffer keeps is drained by a

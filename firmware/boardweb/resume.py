@@ -42,12 +42,39 @@ class KeptSession(RecordSession):
             return None  # a write cut short (not on LittleFS): nothing to give again
         return got if isinstance(got, dict) else None
 
+    waiting = None  # the events keep_log() keeps for flush_log(): a list once deferred
+
     def keep_log(self, added, log):
         """The events just numbered appended to `l` (one small flash write an answer, never
         the whole log at once: a 7 KB block late in a game, that a fragmented heap may not
         have); once `l` holds what a screen is shown, it becomes `m` (a rename, replacing
         the one before: atomic on LittleFS) and `l` starts again, so the two hold the last
-        LOG_KEEP events or more, and at most about twice that."""
+        LOG_KEEP events or more, and at most about twice that. Deferred (defer_log(), the
+        board's server), they are written by flush_log() after the answer's reply: the
+        log is what the screens show again after a restart, not what resumes the game (the
+        record), so a cut before it loses the last answer's lines of it at most."""
+        if self.waiting is not None:
+            self.waiting.extend(added)
+            return
+        self._append(added)
+
+    def defer_log(self):
+        """keep_log()'s writes wait for flush_log() from now on."""
+        self.waiting = []
+
+    def flush_log(self):
+        """The events keep_log() kept, appended now (one write); a store that fails is
+        said nowhere, as Room's keep_log (the game goes on)."""
+        added = self.waiting
+        if not added:
+            return
+        self.waiting = []
+        try:
+            self._append(added)
+        except (OSError, ValueError, MemoryError):
+            pass
+
+    def _append(self, added):
         name = self.log.path + LOG
         files = self.log.files
         if getattr(self, "_logged", 0) >= LOG_KEEP:

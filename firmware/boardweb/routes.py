@@ -88,6 +88,14 @@ def stream_seat(edge, req, names):
         return None
 
 
+def poster(server, kind):
+    """A post's handler for boardweb.quick (the request plain: its length in digits,
+    not chunked)."""
+    def post(req):
+        return server.act_on(kind, req.headers.get("content-length"), False, req.body)
+    return post
+
+
 def routes(server, hooks=False):
     """The app of a BoardServer (module docstring)."""
     app = Guarded()
@@ -104,14 +112,17 @@ def routes(server, hooks=False):
         return allowed
     app.options_handler = options  # after the rules (a callable route, not a dict)
 
+    def refusal(method, path, header, given):
+        return rules.refusal(method, path, header, given, server.key, server.hosts)
+    app.check = refusal  # boardweb.quick's, as checked() below
+
     @app.before_request
     async def checked(req):
         redirect = probe(server, req)
         if redirect is not None:
             return redirect
-        given = req.args.get("k") or req.headers.get("X-Crib-Key")
-        why = rules.refusal(req.method, req.path, req.headers.get, given, server.key,
-                            server.hosts)
+        why = refusal(req.method, req.path, req.headers.get,
+                      req.args.get("k") or req.headers.get("X-Crib-Key"))
         if why is not None:
             return Response(why[1], why[0])
 
@@ -176,6 +187,9 @@ def routes(server, hooks=False):
     @app.post("/api/redo")
     async def redo(req):
         return server.act(req, "redo")
+
+    for kind in ("answer", "undo", "redo"):  # what a phone posts per answer: quick's
+        app.hot["/api/" + kind] = ("POST", poster(server, kind))
 
     home_routes(app, server)  # GET /api/network, POST /api/home (the board's Wi-Fi)
 

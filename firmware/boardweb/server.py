@@ -32,6 +32,7 @@ from cribcore.table.seats import Refused
 from cribcore.web.edge import Edge
 
 FRAME_MS = 10  # the App draws a frame this often
+WAIT_FRAMES = 5  # frames the App waits at most for the screens to have a new state
 ADDRESS = "192.168.4.1"  # the board's own network's (pegboard.radio.ADDRESS)
 ENOSPC = 28  # OSError: no space left on the device (the record's flash)
 STORAGE_FULL = ("the board's storage is full: this answer was not kept. Free space on its"
@@ -66,7 +67,9 @@ class BoardServer:
         self.dns_address = ADDRESS
         self.app = routes(self, hooks)
         self.push = Push(room, self.app)
+        self.push.after = self.flush  # once every screen has the answer's state
         self.club = None  # a boardweb.clubreport.ClubReport: games reported to a club
+        self.afters = []  # () -> None each, run by flush() after the App's pegs
 
     def follow(self, radio, port=80, also=()):
         """Step radio in the loop, and answer to the Host names (and also's) and give the
@@ -86,6 +89,26 @@ class BoardServer:
             where = "%s:%d" % (where, self.port)
         self.join_url = "http://%s/?k=%s" % (where, self.key)
 
+    def flush(self):
+        """What an answer left for after its reply and its screens (the App's pegs and
+        light: boardweb.appboard's defer; then afters, the screens' log on flash: board.py);
+        an App that refused one of them is made the record's again
+        (boardweb.resume.resync), as after a restart."""
+        board = self.board
+        board.flush()
+        for after in self.afters:
+            after()
+        if not board.behind:
+            return
+        board.behind = False
+        try:
+            from boardweb.resume import resync
+
+            resync(self.room.engine, board)
+        except Exception as e:  # noqa: BLE001 - a flash error, a bug: the game goes on
+            self.room.problem("the board's LEDs: %r" % (e,))
+        self.changed()
+
     def changed(self):
         """Wake every event stream: the room has a new state (and a game just over is
         queued for the club: sent by its own task, after this answer)."""
@@ -96,22 +119,29 @@ class BoardServer:
     # -- the requests (routes) ------------------------------------------------------------
 
     def act(self, req, kind):
-        """An answer, an undo or a redo: the edge's checks, then the room once."""
+        """An answer, an undo or a redo through microdot (a request not plain enough for
+        boardweb.quick): act_on's reply as a Response."""
+        return json(self.act_on(kind, length(req), "Transfer-Encoding" in req.headers,
+                                req.body))
+
+    def act_on(self, kind, size, chunked, raw):
+        """An answer, an undo or a redo (its Content-Length as sent, whether chunked, its
+        body): the edge's checks, then the room once; (status, the reply's JSON)."""
         edge = self.edge
         try:
-            edge.head(length(req), "Transfer-Encoding" in req.headers)
-            body = edge.body(kind, req.body)
+            edge.head(size, chunked)
+            body = edge.body(kind, raw)
             seat = edge.seat(body, self.room.names())
             self.room.act(kind, body, seat)
         except Refused as e:
-            return json(edge.refused(e))
+            return edge.refused(e)
         except OSError as e:
             if e.args and e.args[0] == ENOSPC:  # the record could not be written
-                return json(edge.refused(Refused(507, STORAGE_FULL)))
+                return edge.refused(Refused(507, STORAGE_FULL))
             raise
         finally:
             self.changed()  # a refusal may have caught the room up: every screen too
-        return json((200, edge.ok(self.room.version)))
+        return 200, edge.ok(self.room.version)
 
     def join(self, req):
         """A seat joined, or taken from another phone (the edge's)."""
@@ -128,7 +158,14 @@ class BoardServer:
         """The App's loop: a step every FRAME_MS (its USB lines, a frame: pegs jump hole by
         hole, the turn pulses; its buttons); a press on the buttons is news for the engine,
         and every screen gets the state it made."""
+        waited = 0
         while True:
+            if self.push.behind() and waited < WAIT_FRAMES:
+                waited += 1  # the screens first: the App's pegs wait for them (flush)
+                await asyncio.sleep(FRAME_MS / 1000)
+                continue
+            waited = 0
+            self.flush()
             self.board.tick()
             if self.radio is not None:
                 self.radio.step(self.board.clock())

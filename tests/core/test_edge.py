@@ -45,3 +45,8 @@ def test_the_edge_checks_bodies_seats_and_joins():
     assert edge.ok(7) == b'{"ok":true,"version":7}'
     assert edge.refused(Refused(409, "no")) == (409, b'{"ok":false,"error":"no"}')
     assert json.loads(edge.joining("http://x/"))["taken"] == [0]
+
+
+def test_ok_is_objs_bytes_for_every_version():
+    for version in (0, 1, 7, 99, 12345, 2 ** 30 - 1):
+        assert Edge.ok(version) == obj(("ok", True), ("version", version))

@@ -107,3 +107,77 @@ def test_a_line_too_long_is_cut_where_microdot_refuses_it_and_a_bad_length_renam
     sock = Socket([b"Content-Length: 1x\r\n\r\n"])
     line = asyncio.run(Timed(sock).readline())
     assert line.startswith(BAD_LENGTH)
+
+
+class Waiting:
+    """A connection whose request is whole in its socket (MicroPython's stream keeps the
+    socket as .s: a non-blocking read gives what is there, None when nothing is), and
+    whose asyncio read would wait for ever (the loop never gets to it in time)."""
+
+    def __init__(self, data):
+        self.s = self
+        self.data = data
+
+    def read(self, n=-1):  # the socket's
+        if not self.data:
+            return None
+        out, self.data = self.data[:n], self.data[n:]
+        return out
+
+    async def readexactly(self, n):  # asyncio's: never in time
+        await asyncio.sleep(3600)
+
+
+def test_a_request_waiting_in_its_socket_is_read_after_a_late_start():
+    # The head's deadline counts from the accept: a board busy for seconds before the
+    # connection's task first runs once refused a request already whole in its socket.
+    async def run():
+        timed = Timed(Waiting(HEAD + BODY))
+        timed.deadline = timed.opened - 1  # HEAD_S gone before the first read
+        lines = []
+        while not lines or lines[-1] != b"\r\n":
+            lines.append(await timed.readline())
+        timed.deadline = timed.opened - 1  # and the body's too
+        return lines, await timed.readexactly(len(BODY))
+
+    lines, body = asyncio.run(run())
+    assert b"".join(lines) == HEAD and body == BODY
+
+
+def test_past_its_deadline_a_request_not_there_is_refused():
+    async def run(data, head):
+        timed = Timed(Waiting(data))
+        if not head:
+            timed.buf = data
+            timed.reader.data = b""
+        timed.deadline = timed.opened - 1
+        try:
+            return await (timed.readline() if head else timed.readexactly(len(data) + 1))
+        except OSError:
+            return None
+
+    assert asyncio.run(run(b"", True)) is None  # nothing sent: closed
+    assert asyncio.run(run(b"GET", False)) is None  # a body short of its length: closed
+
+
+def test_a_request_in_its_socket_is_taken_without_a_timer_or_a_pass_of_the_loop():
+    # Before, every read went through asyncio.wait_for (a task and a timer each, and a
+    # pass of the loop: the App's frame drawn in the middle of a phone's answer).
+    sock = Waiting(HEAD + BODY)
+
+    async def never(n):
+        raise AssertionError("waited for bytes the socket held")
+
+    class Reader:
+        s = sock
+        read = staticmethod(never)
+
+    async def run():
+        timed = Timed(Reader())
+        lines = []
+        while not lines or lines[-1] != b"\r\n":
+            lines.append(await timed.readline())
+        return lines, await timed.readexactly(len(BODY))
+
+    lines, body = asyncio.run(run())
+    assert b"".join(lines) == HEAD and body == BODY

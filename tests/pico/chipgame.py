@@ -1,10 +1,11 @@
 """The whole table on the chip: the board's server as a Pico W serves it
 (boardweb.board.build: the App, the engine, the room, the game record on flash), with 4
 phones' event streams open and every answer posted to it as an HTTP request, through
-microdot's request path. Only the radio and its sockets are stand-ins: each connection is
-a Wire (the request's bytes, read as a socket's stream reads them) and a Screen or a
-Reply (what the server writes). The players are tests/core_table/tablegame.py's, as in
-tests/pico/roomgame.py. Plain code for MicroPython: on the emulated Pico, main.py runs
+the server's request path (boardweb.quick). Only the radio and its sockets are
+stand-ins: each connection is a Wire (the request's bytes, read as a socket's stream
+reads them) and a Screen or a Reply (what the server writes). The players are
+tests/core_table/tablegame.py's, as in tests/pico/roomgame.py. Plain code for
+MicroPython: on the emulated Pico, main.py runs
 
     import chipgame
     chipgame.main(GAMES, SEED, TARGET, ANSWERS)
@@ -16,12 +17,18 @@ access point is up; under the unix port, play(app, ...) with an App on fake driv
 It prints one line per answer (PREFIX "A", then the answer's number and the emulated
 microseconds of each part; PARTS), one per game's start and end (a MARK line: JSON), the
 final scores (an END line: JSON), and DONE. An answer's parts: engine (Room.act less the
-App and the record), board (the App's verbs: the peg, its state saved on flash), flash
-(the record's writes), request (microdot's handling of the POST less Room.act), state
-(the state's JSON and its patch from the version before, each once per version),
-streams (from the reply to the last phone having the new state, less the state's
-making), gc (a collection run before the answer when less than RESERVE bytes are free,
-and every SAMPLE answers: its time is that answer's).
+App and the record), board (the App's verbs before the reply: with the record on flash,
+only those that cannot wait), flash (the record's writes before the reply), request (the
+server's handling of the POST less Room.act: boardweb.quick's), state (the state's JSON
+and its patch from the version before, each once per version), streams (from the reply
+to the last phone having the new state, less the state's making), gc (a collection run
+before the answer when less than RESERVE bytes are free, and every SAMPLE answers: its
+time is that answer's), after (the work the server leaves for after the reply and the
+screens, BoardServer.flush: the App's pegs and their saves, the screens' log on flash;
+not in total, nor in board and flash), frames (the App's steps the server's loop ran
+within the answer's time, its LED frames above all: taken out of request and streams,
+where they fall; answers here follow each other at once, so a peg's animation runs
+into the next answer).
 `total` is from the collection (if any) and the request's first byte to the last phone
 having the state.
 `alloc` is the bytes allocated meanwhile (when no collection ran within), `auto` 1 when
@@ -56,16 +63,19 @@ STUCK = 4 * PHONES  # streams reopened for one version before the run gives up
 SAMPLE = 10  # and before every SAMPLE-th, for the peak: what was live then plus all the
 # answer allocated (the heap it needed at once, garbage of its own included)
 PARTS = ("engine", "board", "flash", "request", "state", "streams", "gc", "total", "alloc",
-         "auto", "version")
+         "auto", "version", "after", "frames")
 DONE = "CHIP-" + "DONE"
 
 
 class Wire:
-    """A connection's incoming bytes, read as asyncio's stream reads a socket."""
+    """A connection's incoming bytes, read as asyncio's stream reads a socket; its
+    socket (.s, as MicroPython's stream keeps it) read without waiting gives what is
+    there (the whole request: a phone's comes at once)."""
 
     def __init__(self, data):
         self.data = data
         self.at = 0
+        self.s = Socket(self)
 
     async def readline(self):
         end = self.data.find(b"\n", self.at)
@@ -85,6 +95,20 @@ class Wire:
         end = len(self.data) if n < 0 else self.at + n
         out = self.data[self.at:end]
         self.at += len(out)
+        return out
+
+
+class Socket:
+    """A Wire's socket, non-blocking: read(n) gives up to n bytes of what is left (b"" at
+    the end)."""
+
+    def __init__(self, wire):
+        self.wire = wire
+
+    def read(self, n):
+        w = self.wire
+        out = w.data[w.at:w.at + n]
+        w.at += len(out)
         return out
 
 
@@ -164,12 +188,16 @@ class Parts:
         self.us = {}
         self.posting = False
         self.started = {}
+        self.ticks = []
 
     def reset(self):
-        self.us = {"engine": 0, "board": 0, "flash": 0, "state": 0}
+        self.us = {"engine": 0, "board": 0, "flash": 0, "state": 0, "after": 0}
         self.started = {}
+        self.ticks = []  # (start, us) of each App step (the server's frames)
 
     def start(self, part):
+        if "after" in self.started:
+            return  # the work after the reply: all of it is "after"
         self.started[part] = ticks_us()
 
     def stop(self, part):
@@ -241,6 +269,14 @@ def build(app, parts, target, record="/games"):
                   Setup(list(NAMES[:2]), False, target, 0), clock=ticks_ms, nonce="c1",
                   log_files=None if record is None else timed_files(parts))
     timed_tap(server.board, parts)
+    tick = server.board.tick
+
+    def ticked():
+        t = ticks_us()
+        tick()
+        parts.ticks.append((t, ticks_diff(ticks_us(), t)))
+
+    server.board.tick = ticked
     check_seat, changed = seats.check_seat, server.changed
 
     def checked(*args):
@@ -254,6 +290,7 @@ def build(app, parts, target, record="/games"):
 
     seats.check_seat = checked
     server.changed = changing
+    server.flush = server.push.after = parts.timed("after", server.flush)
     room = server.room
     room.text = parts.timed("state", room.text)
     room.patch_text = parts.timed("state", room.patch_text)
@@ -384,12 +421,16 @@ async def game(server, parts, games, seed, answers, out):
             peak = max(peak, a1)
         us = parts.us
         engine = us["engine"] - us["board"] - us["flash"]
-        stream_us = ticks_diff(t_end, t_reply) - us["state"]
-        req = ticks_diff(t_reply, t_gc) - us["engine"]
-        out("A %d %d %d %d %d %d %d %d %d %d %d %d" % (
+        before = sum([d for t, d in parts.ticks if ticks_diff(t, t_gc) >= 0 and
+                      ticks_diff(t_reply, t) > 0])
+        after = sum([d for t, d in parts.ticks if ticks_diff(t, t_reply) >= 0 and
+                     ticks_diff(t_end, t) > 0])
+        stream_us = ticks_diff(t_end, t_reply) - us["state"] - after
+        req = ticks_diff(t_reply, t_gc) - us["engine"] - before
+        out("A %d %d %d %d %d %d %d %d %d %d %d %d %d %d" % (
             n, engine, us["board"], us["flash"], req, us["state"], stream_us,
             gc_us, gc_us + ticks_diff(t_end, t_gc), -1 if auto else a1 - a0, auto,
-            version))
+            version, us["after"], before + after))
         n += 1
         if kind == "another":
             done += 1

@@ -26,7 +26,7 @@ ROOT = TESTS.parent
 SCRIPTS = (TESTS / "core_table" / "tablegame.py", TESTS / "pico" / "chipgame.py")
 DONE = "CHIP-" + "DONE"  # chipgame.DONE
 PARTS = ("engine", "board", "flash", "request", "state", "streams", "gc", "total", "alloc",
-         "auto", "version")  # chipgame.PARTS
+         "auto", "version", "after", "frames")  # chipgame.PARTS
 MAIN = "import chipgame\nchipgame.main(%d, %d, %d, %d)\n"
 
 

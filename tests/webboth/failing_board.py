@@ -83,12 +83,16 @@ class FailingWriter:
 
 
 class Board:
-    """A board with nothing to draw and no presses."""
+    """A board with nothing to draw, no presses and nothing left for after a reply."""
 
     news = False
+    behind = False
 
     def tick(self):
         pass
+
+    def flush(self):
+        return True
 
 
 def main(argv):

@@ -152,8 +152,9 @@ class Edge:
 
     @staticmethod
     def ok(version):
-        """The answer to a request that applied: the state's version it made."""
-        return obj(("ok", True), ("version", version))
+        """The answer to a request that applied: the state's version it made (obj's
+        bytes, made at once: the reply to every answer, on a board too)."""
+        return b'{"ok":true,"version":%d}' % version
 
     @staticmethod
     def refused(e):

@@ -1,0 +1,139 @@
+"""The board's hot routes (what a phone sends per answer: its POST) served without
+microdot's request parsing, which costs as much as the engine's move on a Pico (a read
+and a str per header line, a case-blind dict, the routes' patterns tried one by one,
+a Response's head written line by line): the request's head is looked at in the one
+chunk its connection's first read gave (boardweb.conn.Timed), only the headers the rules
+use are decoded, the body is sliced from it, and the reply goes out in one write.
+
+Only a plain request takes this path: its head whole in that chunk (a phone's comes in
+one packet), a hot path with its method, its head UTF-8, every line a `name: value`, its
+Content-Length in digits and at most rules.MAX_BODY, not chunked. Anything else is left
+unread for microdot (Guarded.handle_request), so every refusal of a malformed request
+stays microdot's own; a hot request passes the same rules (app.check, the routes'
+before_request's) and the same edge (the route's fn) as through microdot, and is answered
+with the same status, Content-Type and body.
+
+    app.hot = {path: (method, fn)}     # fn(req) -> (status, bytes): a JSON reply
+    app.check = fn(method, path, header, given_key)  # (status, text) or None (rules)
+    done = await serve(app, timed, gathered)         # False: microdot's to read
+"""
+
+from microdot.microdot import print_exception, urldecode
+
+from cribcore.web.rules import MAX_BODY
+
+# the request headers the rules and the edge read (lower case), and their lengths: a
+# header line of another length is passed over without a str made of its name
+WANTED = ("host", "x-crib-key", "origin", "content-type", "content-length",
+          "transfer-encoding")
+SIZES = (4, 10, 6, 12, 14, 17)
+JSON = "application/json"
+TEXT = "text/plain; charset=UTF-8"  # microdot's type for a text reply (a rule's refusal)
+
+
+class Quick:
+    """A hot request: method, path, args (the query's, first value of each name),
+    headers (the WANTED ones, by lower-case name: the last of each, as microdot keeps
+    them), body (bytes)."""
+
+    def __init__(self, method, path, args, headers):
+        self.method = method
+        self.path = path
+        self.args = args
+        self.headers = headers
+        self.body = b""
+
+
+def parse(buf, at, hot):
+    """(a Quick without its body, where the body starts in buf, its length, fn) for the
+    hot request whose whole head is in buf[at:]; None for anything else (module
+    docstring)."""
+    end = buf.find(b"\r\n\r\n", at)
+    if end < 0:
+        return None
+    try:
+        head = buf[at:end].decode()
+    except UnicodeError:
+        return None  # microdot refuses it (400)
+    eol = head.find("\r\n")
+    first = (head if eol < 0 else head[:eol]).split()
+    if len(first) != 3 or not first[2].startswith("HTTP/"):
+        return None
+    url = first[1]
+    q = url.find("?")
+    path = url if q < 0 else url[:q]
+    route = hot.get(path)
+    if route is None or route[0] != first[0]:
+        return None
+    headers = {}
+    pos = len(head) if eol < 0 else eol + 2
+    while pos < len(head):
+        nxt = head.find("\r\n", pos)
+        if nxt < 0:
+            nxt = len(head)
+        colon = head.find(":", pos, nxt)
+        if colon < 0 or head[pos] in " \t":
+            return None  # not `name: value` (or folded): microdot's to refuse
+        if colon - pos in SIZES:
+            name = head[pos:colon].lower()
+            if name in WANTED:
+                headers[name] = head[colon + 1:nxt].strip()
+        pos = nxt + 2
+    size = headers.get("content-length", "0")
+    if "transfer-encoding" in headers or not size or \
+            not all("0" <= c <= "9" for c in size) or int(size) > MAX_BODY:
+        return None  # refused by microdot's path (411, 400, 413), in its order
+    return Quick(first[0], path, {} if q < 0 else args(url[q + 1:]), headers), \
+        end + 4, int(size), route[1]
+
+
+def args(query):
+    """The query's arguments, url-decoded as microdot decodes them (its first value of a
+    name)."""
+    out = {}
+    for pair in query.split("&"):
+        if pair:
+            kv = pair.split("=", 1)
+            name = urldecode(kv[0])
+            if name not in out:
+                out[name] = urldecode(kv[1]) if len(kv) > 1 else ""
+    return out
+
+
+async def serve(app, timed, gathered):
+    """Serve the connection's request here if it is a hot one (module docstring); False
+    if it is not (nothing of it consumed: microdot reads it)."""
+    try:
+        await timed.fill()
+    except OSError:
+        return False  # microdot's read fails alike (its 400)
+    got = parse(timed.buf, timed.at, app.hot)
+    if got is None:
+        return False
+    req, start, length, fn = got
+    timed.head_read(start)
+    try:
+        req.body = await timed.readexactly(length)
+    except OSError:  # the body did not come in time, or its phone left: microdot's 400
+        res = await app.error_response(None, 400)
+        await res.write(gathered)
+        await gathered.aclose()
+        return True
+    timed.reading = False  # the request is in: answered, never dropped
+    kind = JSON
+    try:
+        given = req.args.get("k") or req.headers.get("x-crib-key")
+        why = app.check(req.method, req.path, req.headers.get, given)
+        if why is not None:
+            status, body, kind = why[0], why[1].encode(), TEXT
+        else:
+            status, body = fn(req)
+    except Exception as e:  # noqa: BLE001 - as microdot answers a route's bug
+        print_exception(e)
+        status, body, kind = 500, b"Internal server error", TEXT
+    await gathered.send(b"".join((
+        ("HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n"
+         % (status, "OK" if status == 200 else "N/A", kind, len(body))).encode(), body)))
+    if app.noted is not None:
+        app.noted()
+    return True
