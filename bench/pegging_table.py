@@ -1,6 +1,8 @@
 """Make the pegging tables shipped with the package: host/crib/analysis/pegging_table.txt
 (2 players) and, with --multi, pegging_multi_table.txt (3 and 4 players).
 
+    nice -n 19 python bench/pegging_table.py --sample-keeps 200000 --seed 38 --out KEEPS
+    nice -n 19 python bench/pegging_table.py --keeps KEEPS [--plays PLAYS] [--out PATH]
     nice -n 19 python bench/pegging_table.py [--out PATH] [--hands N] [--policy NAME]
     nice -n 19 python bench/pegging_table.py --multi [--part K/N --out PART] [--hands N]
     python bench/pegging_table.py --multi --merge PART...
@@ -14,6 +16,20 @@ king), then pone mine, pone theirs, dealer mine, dealer theirs. About 10 minutes
 shared 2-core machine under load (576 s; the defensive policy took 1045 s under a heavier
 load, the greedy 9 to 15 minutes); --hands N makes only the first N rows (a quick look),
 --policy NAME another policy of crib.analysis.pegging (with --out: a table to compare).
+
+The shipped table (issue 38) is weighted by the hands a strong opponent keeps, in two steps:
+--sample-keeps DEALS counts, over DEALS seeded deals (--seed; a shuffled deck's first 6
+cards to the pone, the next 6 to the dealer), the 4 ranks the pro level keeps
+(crib.analysis.advise.best_discard with the play counted, the shipped table of the time)
+per seat, deal i in fold i % FOLDS (crib/analysis/pegging_keeps.txt: 200,000 deals, about
+5 minutes under load). --keeps KEEPS then makes the table with each opponent hand weighted
+by how often the opponent's seat keeps its ranks, the count shared among the pattern's
+suit-ways in a full deck (crib.analysis.pegging.keep_weights): each row holds, per seat,
+the weighted totals and the total weight, exact integers. It prints the sampling error of
+the values from the spread over the folds, and the averages over dealt and kept hands.
+--plays PLAYS saves every play-out (pattern against pattern, both seats: 13 MB, about 3
+minutes) or reuses it, so a table weighted by other counts takes seconds. Without --keeps
+the table counts every opponent hand once, as before (the same play-outs).
 
 --multi: the 3- and 4-player table (crib.analysis.pegging_multi: SAMPLES drawn deals of the
 other hands per pattern, the same draws for every pattern), one row per pattern: 4 ranks,
@@ -43,6 +59,8 @@ from crib.analysis.pegging import (
     keep_weights,
     multisets4,
     play_out,
+    row_net,
+    row_values,
     ways,
 )
 
@@ -223,12 +241,36 @@ def weighted(args, policy):
     print(f"sampling error (95%): {errors}")
     tab = {r: tuple(map(int, line.split()[4:])) for r, line in zip(rows, lines)}
     averages(tab, keeps)
+    if args.compare:
+        compare(data, keeps, read_keep_folds(args.compare), tab)
+
+
+def compare(data, keeps, other, tab):
+    """Print how far other counts (a second round: the keeps under the table they made) are
+    from keeps: the share of kept hands that moved (half the summed absolute difference of
+    the two distributions) per seat, the same between the two halves of keeps' folds (the
+    sampling alone), and how much the table's values move when made from other."""
+    def dist(a, b):
+        na, nb = sum(a.values()), sum(b.values())
+        return sum(abs(a[k] / na - b[k] / nb) for k in a) / 2
+    for s, seat in ((0, "pone"), (1, "dealer")):
+        one = {k: sum(v[s]) for k, v in keeps.items()}
+        two = {k: sum(v[s]) for k, v in other.items()}
+        half = len(next(iter(keeps.values()))[s]) // 2
+        a = {k: sum(v[s][:half]) for k, v in keeps.items()}
+        b = {k: sum(v[s][half:]) for k, v in keeps.items()}
+        print(f"{seat}: {100 * dist(one, two):.2f}% of the kept hands move between the counts;"
+              f" between the halves of the first, {100 * dist(a, b):.2f}% (sampling alone)")
+    rows = weighted_rows(data, lambda seat: {k: [sum(v[1 - seat])] for k, v in other.items()})
+    for s, seat in ((0, "pone"), (1, "dealer")):
+        moved = [abs(float(row_net(tab[k], s == 1)) - (f[0][0] - f[0][1]) / f[0][2])
+                 for k, pair in rows.items() for f in [pair[s]]]
+        print(f"{seat}: the net play of a row moves {sum(moved) / len(moved):.3f} on average,"
+              f" {max(moved):.3f} at worst")
 
 
 def averages(tab, keeps=None):
     """Print a table's averages per seat over dealt hands and over the hands kept."""
-    from crib.analysis.pegging import row_values
-
     seats = ((0, "pone"), (1, "dealer"))
     for name, weight in (("dealt hands", lambda r, s: dealt_ways(r)),
                          ("the hands the pro keeps", lambda r, s: sum(keeps[r][s]))):
@@ -355,6 +397,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--keeps", default=None, metavar="FILE",
                     help="weight each opponent hand by how often its seat keeps its ranks")
+    ap.add_argument("--compare", default=None, metavar="KEEPS",
+                    help="with --keeps: how far other counts (a second round) move the table")
     ap.add_argument("--plays", default=None, metavar="FILE",
                     help="save (or reuse) every play-out here")
     args = ap.parse_args()
