@@ -21,7 +21,7 @@ from pathlib import Path
 
 from policy import by_policy, play_points, search
 
-from crib.analysis.pegging import TABLE_FILE, TABLE_HANDS, TABLE_POLICY, read_rows
+from crib.analysis.pegging import TABLE_FILE, TABLE_POLICY, read_rows, row_net
 
 
 def main():
@@ -51,8 +51,7 @@ def main():
             key = tuple(sorted(c >> 2 for c in hands[seat]))
             for name, rows in tables.items():
                 row = rows[key]
-                mine, theirs = (row[2], row[3]) if seat else (row[0], row[1])
-                xs[(name, seat)].append((mine - theirs) / TABLE_HANDS)
+                xs[(name, seat)].append(float(row_net(row, seat == 1)))
         if i % args.every == 0 or i == args.deals:
             print(f"{i} deals")
             for seat, who in ((0, "pone"), (1, "dealer")):

@@ -43,12 +43,13 @@ from policy import by_policy, play_points, search
 
 from crib.analysis.advise import rank_discards
 from crib.analysis.pegging import (
-    TABLE_HANDS,
     TABLE_POLICY,
     _counts,
     multisets4,
     play_out,
+    row_net,
     table,
+    table_weights,
     ways,
 )
 from crib.practice.levels import table_discard
@@ -68,19 +69,19 @@ def interval(xs):
 
 def table_net(keep, dealer):
     """The shipped table's net play (peg - opp) for the four kept in this seat."""
-    row = table()[tuple(sorted(c >> 2 for c in keep))]
-    col = 2 if dealer else 0
-    return Fraction(row[col] - row[col + 1], TABLE_HANDS)
+    return row_net(table()[tuple(sorted(c >> 2 for c in keep))], dealer)
 
 
 def own_out_net(keep, six, dealer):
     """The net play (peg - opp) of the four kept, both laying by the table's policy, over
-    every opponent hand of the cards the seat was not dealt (exact, as a Fraction)."""
+    every opponent hand of the cards the seat was not dealt, each weighted as the shipped
+    table weighs it (how often the opponent's seat keeps its ranks; exact, a Fraction)."""
     ranks = tuple(sorted(c >> 2 for c in keep))
     taken = _counts(c >> 2 for c in six)
+    kept = table_weights()[1 if dealer else 0]
     net = total = 0
     for opp in multisets4():
-        w = ways(opp, taken)
+        w = ways(opp, taken) * kept.get(opp, 0)
         if not w:
             continue
         if dealer:

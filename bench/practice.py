@@ -24,6 +24,12 @@ pairs of games.
 A long run splits over processes: `--part 0/2 --save a.json` and `--part 1/2 --save
 b.json` play the two halves of the seeds, `--merge a.json b.json` prints the whole. A
 --save file is rewritten every 500 games too: a run stopped early merges what it played.
+
+Two runs of a pairing with the same opponent on the same seeds (the first level changed:
+another table, another weight) compare game by game: `--merge new.json --versus old1.json
+old2.json` prints, for each pairing the two share, the first level's margin in the new run
+less its margin in the old on the games both played (the same cards, the same seats), with
+its 95% interval over the seeds' pairs of games.
 """
 
 import argparse
@@ -194,7 +200,14 @@ def main():
     ap.add_argument("--save", help="also write the raw results to this JSON file")
     ap.add_argument("--merge", nargs="+", metavar="JSON",
                     help="print the figures of saved runs (shares of one run) together")
+    ap.add_argument("--versus", nargs="+", metavar="JSON",
+                    help="with --merge: another run's saves, compared game by game")
     args = ap.parse_args()
+    if args.versus and not args.merge:
+        ap.error("--versus needs --merge")
+    if args.versus:
+        versus([json.load(open(f)) for f in args.merge], [json.load(open(f)) for f in args.versus])
+        return
     if args.merge:
         runs = [json.load(open(f)) for f in args.merge]
         results = merge(runs)
@@ -258,6 +271,43 @@ def merge(runs):
                     "secs": sum(p["secs"] for p in parts), "sums": sums,
                     "scores": [s for p in parts for s in p["scores"]]})
     return out
+
+
+def by_game(runs):
+    """{(pairing, seed, game index): (first's score, second's)} of saved runs: a share's
+    scores are its games in order (those of --part's seeds, as duel plays them)."""
+    out = {}
+    for run in runs:
+        a = run["args"]
+        k, n = a.get("part") or (0, 1)
+        games = [i for i in range(a["games"]) if (i // 2) % n == k]
+        for r in run["results"]:
+            for i, s in zip(games, r["scores"]):
+                out[(r["a"], r["b"], a["seed"], i)] = s
+    return out
+
+
+def versus(new, old):
+    """Print the first level's margin in new less its margin in old, pairing by pairing, on
+    the games both runs played (whole pairs of games of a seed), with a 95% interval."""
+    a, b = by_game(new), by_game(old)
+    pairings = sorted({k[:2] for k in a} & {k[:2] for k in b})
+    print("margin of the first, this run less the other, on the games both played (95%)")
+    for x, y in pairings:
+        per_seed = {}
+        for key, s in a.items():
+            if key[:2] == (x, y) and key in b:
+                t = b[key]
+                per_seed.setdefault((key[2], key[3] // 2), []).append(
+                    (s[0] - s[1]) - (t[0] - t[1]))
+        pairs = [sum(v) / 2 for v in per_seed.values() if len(v) == 2]
+        if len(pairs) < 2:
+            print(f"  {x} v {y}: {2 * len(pairs)} games in common")
+            continue
+        mean = statistics.fmean(pairs)
+        half = Z95 * statistics.stdev(pairs) / math.sqrt(len(pairs))
+        print(f"  {x + ' v ' + y:<20} {2 * len(pairs)} games: {mean:+.2f} ({mean - half:+.2f}"
+              f" to {mean + half:+.2f})")
 
 
 def report(results):

@@ -72,3 +72,25 @@ def test_runs_of_two_seeds_merge_with_both_seeds_and_the_games_asked_of_each(
     practice.main()
     out = capsys.readouterr().out
     assert "merged 3 saved runs, 8 games played of 8 per pairing to 61, seed 3, 4," in out
+
+
+def _run(seed, games, part, scores, a="pro", b="pro-then"):
+    """A saved run as --save writes it (only what --versus reads)."""
+    return {"args": {"games": games, "target": 121, "seed": seed, "part": part},
+            "results": [{"a": a, "b": b, "scores": scores}]}
+
+
+def test_versus_compares_two_runs_game_by_game_on_the_seeds_both_played(capsys):
+    # the old run split over two shares (seeds 0, 2 and 1, 3), the new one whole, stopped
+    # after 3 seeds: the seeds 0-2 are compared; the new run's margin is 4 more in one game
+    old = [_run(1, 8, (0, 2), [(121, 100), (100, 121), (121, 90), (90, 121)]),
+           _run(1, 8, (1, 2), [(121, 110), (110, 121), (121, 95), (95, 121)])]
+    new = [_run(1, 8, (0, 1), [(121, 100), (100, 121), (121, 106), (110, 121),
+                               (121, 90), (90, 121)])]
+    got = practice.by_game(old)
+    assert got[("pro", "pro-then", 1, 3)] == (110, 121) and len(got) == 8
+    practice.versus(new, old)
+    out = capsys.readouterr().out
+    assert "pro v pro-then       6 games: +0.67 (" in out  # 4 points over 6 games
+    practice.versus(new, [_run(2, 8, (0, 1), [(121, 100)] * 8)])  # another seed: none shared
+    assert capsys.readouterr().out.splitlines()[-1] == "  pro v pro-then: 0 games in common"

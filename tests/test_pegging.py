@@ -10,18 +10,24 @@ from hypothesis import strategies as st
 
 from crib.analysis import pegging, pegging_multi
 from crib.analysis.pegging import (
+    KEEP_SCALE,
     REPLY_CARDS,
     TABLE_HANDS,
     TABLE_POLICY,
+    dealt_ways,
     defensive,
     expected_pegging,
     greedy,
     hand_totals,
+    keep_weights,
     lookahead,
     multisets4,
     pile_points,
     play_out,
+    read_keeps,
     reply_risk,
+    row_net,
+    row_values,
 )
 from cribcore.play import Play, score_play
 
@@ -188,24 +194,70 @@ def test_the_table_has_every_hand_and_sane_values():
     rows = pegging.table()
     assert set(rows) == set(multisets4()) and len(rows) == 1820
     for row in rows.values():
-        assert all(0 <= v <= 31 * TABLE_HANDS for v in row)
+        assert len(row) == 6 and row[2] > 0 and row[5] > 0  # weighted: each seat's weight
+        for mine, theirs, weight in (row[:3], row[3:]):
+            assert 0 <= mine <= 31 * weight and 0 <= theirs <= 31 * weight
     # the dealer pegs more than the pone on average over all hands
-    pone = sum(r[0] for r in rows.values())
-    dealer = sum(r[2] for r in rows.values())
+    pone = sum(row_values(r, False)[0] for r in rows.values())
+    dealer = sum(row_values(r, True)[0] for r in rows.values())
     assert dealer > pone
 
 
 def test_the_table_recomputes_exactly_for_a_sample():
+    counts = read_keeps()
+    weights = (keep_weights({k: c[1] for k, c in counts.items()}),  # the pone's opponent
+               keep_weights({k: c[0] for k, c in counts.items()}))  # deals, the dealer's not
+    assert weights == pegging.table_weights()
     rng = random.Random(29)
-    for ranks in rng.sample(multisets4(), 3) + [(4, 4, 4, 4)]:
-        assert hand_totals(ranks) == pegging.table()[ranks]
+    for ranks in rng.sample(multisets4(), 2) + [(4, 4, 4, 4)]:
+        assert hand_totals(ranks, weights=weights) == pegging.table()[ranks]
+
+
+def test_the_keeps_are_the_pro_levels_over_many_deals():
+    counts = read_keeps()
+    assert set(counts) == set(multisets4())
+    pone = sum(c[0] for c in counts.values())
+    assert pone == sum(c[1] for c in counts.values()) >= 100_000
+    # a pro keeps 5s and pairs: 5-5-10-10 far more often than 2-3-8-king as either seat
+    assert all(counts[(4, 4, 9, 9)][s] > 10 * counts[(1, 2, 7, 12)][s] for s in (0, 1))
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from(multisets4()), st.integers(1, 5))
+def test_counts_in_proportion_to_the_dealt_ways_give_the_uniform_table(ranks, k):
+    # every specific hand kept alike: each pattern kept k x its suit-ways times -> the
+    # weights are all equal and the weighted row is the uniform row scaled
+    opp = random.Random(sum(ranks)).sample(multisets4(), 12)
+    uniform = keep_weights({o: k * dealt_ways(o) for o in opp})
+    assert set(uniform.values()) == {k * KEEP_SCALE}
+    got = hand_totals(ranks, opp, weights=(uniform, uniform))
+    plain = hand_totals(ranks, opp)
+    n = sum(pegging.ways(o, pegging._counts(ranks)) for o in opp)
+    assert got == (plain[0] * k * KEEP_SCALE, plain[1] * k * KEEP_SCALE, n * k * KEEP_SCALE,
+                   plain[2] * k * KEEP_SCALE, plain[3] * k * KEEP_SCALE, n * k * KEEP_SCALE)
+
+
+def test_keep_weights_share_a_count_among_the_full_decks_suit_ways():
+    # 5-5-5-5 has 1 hand, 5-5-10-10 has 36, A-2-3-4 has 256: a count of 2304 each
+    w = keep_weights({(4, 4, 4, 4): 2304, (4, 4, 9, 9): 2304, (0, 1, 2, 3): 2304})
+    assert KEEP_SCALE == 2304
+    assert w == {(4, 4, 4, 4): 2304 * 2304, (4, 4, 9, 9): 64 * 2304, (0, 1, 2, 3): 9 * 2304}
+    # holding a 5 leaves 5-5-5-5 no way, and 5-5-10-10 half its ways (3 of 6 pairs of 5s)
+    out = hand_totals((4, 0, 1, 2), [(4, 4, 4, 4), (4, 4, 9, 9)],
+                      weights=({(4, 4, 4, 4): 1, (4, 4, 9, 9): 1},) * 2)
+    assert out[2] == out[5] == 3 * 6  # ways left of 5-5-10-10: C(3, 2) x C(4, 2)
 
 
 def test_expected_pegging_reads_the_row():
     mine, theirs = expected_pegging([4, 4, 4, 4], dealer=False)
     row = pegging.table()[(4, 4, 4, 4)]
-    assert (mine, theirs) == (Fraction(row[0], TABLE_HANDS), Fraction(row[1], TABLE_HANDS))
-    assert expected_pegging((4, 4, 4, 4), True)[0] == Fraction(row[2], TABLE_HANDS)
+    assert (mine, theirs) == (Fraction(row[0], row[2]), Fraction(row[1], row[2]))
+    assert expected_pegging((4, 4, 4, 4), True) == (Fraction(row[3], row[5]),
+                                                    Fraction(row[4], row[5]))
+    # a table of before (4 totals over every hand alike) reads as it did
+    old = (3 * TABLE_HANDS, TABLE_HANDS, 5 * TABLE_HANDS, 2 * TABLE_HANDS)
+    assert row_values(old, False) == (3, 1) and row_values(old, True) == (5, 2)
+    assert row_net(old, True) == 3 and row_net(row, False) == mine - theirs
 
 
 # The 3- and 4-player table (crib.analysis.pegging_multi).

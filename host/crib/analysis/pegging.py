@@ -17,14 +17,18 @@ opponent's answer, then its own), at its first card and at every lead, defensive
 
 The pegging table (`pegging_table.txt`, made by bench/pegging_table.py): for each of the
 1,820 multisets of 4 ranks kept, as pone and as dealer, the points the holder pegs and the
-points the opponent pegs, both playing TABLE_POLICY, over every 4-card hand the opponent can hold
-from the 48 other cards (C(48, 4) = 194,580 hands, each equally likely). The values are
-exact totals over those hands (divide by TABLE_HANDS), not a sample: no sampling error.
+points the opponent pegs, both playing TABLE_POLICY, over every 4-card hand the opponent can
+hold from the 48 other cards. A table made with `--keeps` (the shipped one, issue 38) weighs
+each opponent hand by how often a pro opponent in its seat keeps its ranks
+(`pegging_keeps.txt`, keep_weights): a row holds, per seat, the weighted totals of mine
+and theirs and the total weight (6 integers). A table without it (4 integers) counts each of
+the C(48, 4) = 194,580 hands once (divide by TABLE_HANDS). Either way the values are exact
+sums; row_values divides them.
 """
 
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
-from math import comb
+from math import comb, lcm
 from pathlib import Path
 
 from cribcore.play import score_play
@@ -32,6 +36,7 @@ from cribcore.play import score_play
 VALUE = tuple(r + 1 if r < 9 else 10 for r in range(13))
 TABLE_HANDS = comb(48, 4)  # the opponent's hands each table entry averages over
 TABLE_FILE = Path(__file__).with_name("pegging_table.txt")
+KEEPS_FILE = Path(__file__).with_name("pegging_keeps.txt")  # the shipped table's weights
 
 _POINTS: dict = {}
 
@@ -345,26 +350,95 @@ def ways(ranks: Sequence[int], taken: Sequence[int]) -> int:
     return w
 
 
+def dealt_ways(ranks: Sequence[int]) -> int:
+    """How many 4-card hands of a full deck have these ranks (its suit-ways)."""
+    return ways(ranks, [0] * 13)
+
+
+def read_keeps(path: Path = KEEPS_FILE) -> dict[tuple[int, ...], tuple[int, int]]:
+    """{4 ranks: (times the pone kept them, times the dealer did)} from a keeps file made by
+    bench/pegging_table.py --sample-keeps (its counts by fold, summed)."""
+    out = {}
+    for line in path.read_text().splitlines():
+        if line and not line.startswith("#"):
+            v = [int(x) for x in line.split()]
+            n = (len(v) - 4) // 2
+            out[tuple(v[:4])] = (sum(v[4:4 + n]), sum(v[4 + n:]))
+    return out
+
+
+# Every rank pattern's suit-ways divides this (4^4, 6 x 4^2, 6^2, 4^2, 1): the weights stay
+# integers when a pattern's count is shared among its specific hands.
+KEEP_SCALE = lcm(*(dealt_ways(k) for k in multisets4()))
+
+
+def keep_weights(counts: dict[tuple[int, ...], int]) -> dict[tuple[int, ...], int]:
+    """{opponent ranks: the weight of each specific hand with them} from how often the
+    opponent's seat keeps each rank pattern: the pattern's count shared equally among its
+    suit-ways in a full deck (x KEEP_SCALE to stay an integer). The full deck, not the cards
+    left: the opponent keeps a pattern at that rate before your cards are known, and each of
+    its specific hands is equally likely; holding your cards removes the hands that use them
+    (hand_totals multiplies by the ways left), which is the probability given your hand."""
+    return {k: c * (KEEP_SCALE // dealt_ways(k)) for k, c in counts.items()}
+
+
 def hand_totals(ranks: Sequence[int], others: Iterable[Sequence[int]] | None = None,
-                policy: Callable | None = None) -> tuple[int, ...]:
+                policy: Callable | None = None,
+                weights: tuple[dict, dict] | None = None) -> tuple[int, ...]:
     """(pone mine, pone theirs, dealer mine, dealer theirs) for 4 kept ranks, each the total
     points over every opponent hand (TABLE_HANDS of them), both playing policy (default
-    TABLE_POLICY): one table row."""
+    TABLE_POLICY): one table row. With weights (the opponent's keep_weights when it is the
+    dealer, then when it is the pone) each opponent hand counts its weight instead of once,
+    and the row is (pone mine, theirs, weight, dealer mine, theirs, weight)."""
     policy = policy or TABLE_POLICY
     ranks = tuple(sorted(ranks))
     taken = _counts(ranks)
-    out = [0, 0, 0, 0]
+    out = [0] * 6
     for opp in others or multisets4():
         w = ways(opp, taken)
         if not w:
             continue
+        wp, wd = (w * weights[0].get(tuple(opp), 0), w * weights[1].get(tuple(opp), 0)) \
+            if weights else (w, w)
         a, b = play_out((ranks, opp), 0, policy=policy)  # as pone: the pone leads
-        out[0] += w * a
-        out[1] += w * b
+        out[0] += wp * a
+        out[1] += wp * b
+        out[2] += wp
         a, b = play_out((opp, ranks), 0, policy=policy)  # as dealer: the opponent leads
-        out[2] += w * b
-        out[3] += w * a
-    return tuple(out)
+        out[3] += wd * b
+        out[4] += wd * a
+        out[5] += wd
+    return tuple(out) if weights else (out[0], out[1], out[3], out[4])
+
+
+_WEIGHTS = None
+
+
+def table_weights() -> tuple[dict, dict]:
+    """The shipped table's opponent weights (hand_totals' weights): the dealer's keeps for
+    the pone's row, the pone's for the dealer's, read once from KEEPS_FILE."""
+    global _WEIGHTS
+    if _WEIGHTS is None:
+        counts = read_keeps()
+        _WEIGHTS = (keep_weights({k: c[1] for k, c in counts.items()}),
+                    keep_weights({k: c[0] for k, c in counts.items()}))
+    return _WEIGHTS
+
+
+def row_values(row: Sequence[int], dealer: bool) -> tuple[Fraction, Fraction]:
+    """(points you peg, points the opponent pegs) from a table row for the seat: 4 integers
+    (totals over TABLE_HANDS) or 6 (weighted totals and the weight of each seat)."""
+    if len(row) == 4:
+        c = 2 if dealer else 0
+        return Fraction(row[c], TABLE_HANDS), Fraction(row[c + 1], TABLE_HANDS)
+    c = 3 if dealer else 0
+    return Fraction(row[c], row[c + 2]), Fraction(row[c + 1], row[c + 2])
+
+
+def row_net(row: Sequence[int], dealer: bool) -> Fraction:
+    """The net play (you less the opponent) a table row gives the seat."""
+    mine, theirs = row_values(row, dealer)
+    return mine - theirs
 
 
 def read_rows(path: Path) -> dict[tuple[int, ...], tuple[int, ...]]:
@@ -381,8 +455,8 @@ _TABLE = None
 
 
 def table() -> dict[tuple[int, ...], tuple[int, ...]]:
-    """{sorted 4 ranks: (pone mine, pone theirs, dealer mine, dealer theirs)} totals over
-    TABLE_HANDS opponent hands, read once from the shipped table."""
+    """{sorted 4 ranks: the row's integer totals} read once from the shipped table
+    (row_values divides them)."""
     global _TABLE
     if _TABLE is None:
         _TABLE = read_rows(TABLE_FILE)
@@ -391,6 +465,4 @@ def table() -> dict[tuple[int, ...], tuple[int, ...]]:
 
 def expected_pegging(ranks: Sequence[int], dealer: bool) -> tuple[Fraction, Fraction]:
     """(points you peg, points the opponent pegs) as exact Fractions for 4 kept ranks."""
-    row = table()[tuple(sorted(ranks))]
-    mine, theirs = (row[2], row[3]) if dealer else (row[0], row[1])
-    return Fraction(mine, TABLE_HANDS), Fraction(theirs, TABLE_HANDS)
+    return row_values(table()[tuple(sorted(ranks))], dealer)

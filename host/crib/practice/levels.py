@@ -33,7 +33,7 @@ from fractions import Fraction
 from math import comb
 from typing import TYPE_CHECKING
 
-from crib.analysis.pegging import TABLE_HANDS, greedy, pile_points, table
+from crib.analysis.pegging import greedy, pile_points, row_net, table
 from crib.analysis.playsearch import best_card, card_values
 from crib.errors import CribError
 from cribcore.cards import value
@@ -276,12 +276,9 @@ def table_discard(hand: Sequence[int], dealer: bool, rows: dict[tuple[int, ...],
     order of rank_discards)."""
     from crib.analysis.advise import rank_discards
 
-    col = 2 if dealer else 0
-
     def key(e: Discard) -> tuple[Fraction, Fraction, tuple[int, ...]]:
         row = rows[tuple(sorted(c >> 2 for c in e.keep))]
-        return -(e.net + weight * Fraction(row[col] - row[col + 1], TABLE_HANDS)), -e.hand, \
-            e.discard
+        return -(e.net + weight * row_net(row, dealer)), -e.hand, e.discard
     return min(rank_discards(hand, dealer), key=key).discard
 
 
