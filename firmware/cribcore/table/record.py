@@ -60,8 +60,8 @@ class Entry:
         self.points = points
         self.reason = reason
         self.source = source
-        self.args = list(args)
-        self.info = dict(info or {})
+        self.args = tuple(args)  # one block: a game keeps every entry in the heap
+        self.info = dict(info) if info else {}
         self.answered_by = answered_by  # the player who answered for `player` (None: they did)
 
     def __repr__(self):

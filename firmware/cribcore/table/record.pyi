@@ -22,7 +22,7 @@ class Entry:
     points: int
     reason: str | None
     source: str
-    args: list[Any]
+    args: tuple[Any, ...]
     info: dict[str, Any]
     answered_by: int | None
     def __init__(self, hand: int, kind: str, player: int | None = ..., side: int | None = ...,
