@@ -81,6 +81,7 @@ class TableEngine:
         self._undone = None  # (question id after the undo, what it took back, answers)
         self._for = None  # (question id after an answer given for another, what it says)
         self._crc = (None, None)  # (an Ask, the CRC of its signature): made once an ask
+        self._names = (None, [], [])  # (a Table, its names, its sides' names) for view()
 
     # -- running the flow -------------------------------------------------------------------
 
@@ -172,7 +173,8 @@ class TableEngine:
     def question_id(self):
         """The open question's id (None when the session is over), without building the
         question or the view: what a server compares to see whether anything changed."""
-        self.start()
+        if not self._started:
+            self.start()
         ask = self._ask
         if ask is None:
             return None
@@ -432,8 +434,10 @@ class TableEngine:
             hand["turn"] = g.play.turn if g.phase == PLAY else None
         hand["shown"] = [{"entry": entry, "cards": [card_name(c) for c in cards or ()],
                           "points": points} for entry, cards, points in g.shown]
-        return {"game": table.game_id, "names": list(table.names),
-                "sides": list(table.side_names), "target": table.target,
+        if self._names[0] is not table:  # the same two lists each view of a game
+            self._names = (table, list(table.names), list(table.side_names))
+        return {"game": table.game_id, "names": self._names[1],
+                "sides": self._names[2], "target": table.target,
                 "scores": list(g.scores), "pegs": [[b, f] for b, f in zip(backs, g.scores)],
                 "dealer": g.dealer, "over": g.over, "winner": g.winner,
                 "result": result(table) if g.over else None,
