@@ -9,6 +9,31 @@ SYMBOLS = "\u2663\u2666\u2665\u2660"  # clubs diamonds hearts spades, in SUITS o
 _WHITE_SYMBOLS = "\u2667\u2662\u2661\u2664"
 DECK = tuple(range(52))
 JACK = 10  # the rank of a jack: nobs and his heels
+# Each card's name and symbol, as literals: frozen into our image they stay in flash (no
+# heap), and a name is a lookup, not a new string (card_name is called for every legal
+# card of every question, every card of the view and of the record's entries).
+CARD_NAMES = (
+    "AC", "AD", "AH", "AS", "2C", "2D", "2H", "2S", "3C", "3D", "3H", "3S",
+    "4C", "4D", "4H", "4S", "5C", "5D", "5H", "5S", "6C", "6D", "6H", "6S",
+    "7C", "7D", "7H", "7S", "8C", "8D", "8H", "8S", "9C", "9D", "9H", "9S",
+    "TC", "TD", "TH", "TS", "JC", "JD", "JH", "JS", "QC", "QD", "QH", "QS",
+    "KC", "KD", "KH", "KS",
+)
+CARD_SYMBOLS = (
+    "A\u2663", "A\u2666", "A\u2665", "A\u2660",
+    "2\u2663", "2\u2666", "2\u2665", "2\u2660",
+    "3\u2663", "3\u2666", "3\u2665", "3\u2660",
+    "4\u2663", "4\u2666", "4\u2665", "4\u2660",
+    "5\u2663", "5\u2666", "5\u2665", "5\u2660",
+    "6\u2663", "6\u2666", "6\u2665", "6\u2660",
+    "7\u2663", "7\u2666", "7\u2665", "7\u2660",
+    "8\u2663", "8\u2666", "8\u2665", "8\u2660",
+    "9\u2663", "9\u2666", "9\u2665", "9\u2660",
+    "10\u2663", "10\u2666", "10\u2665", "10\u2660",
+    "J\u2663", "J\u2666", "J\u2665", "J\u2660",
+    "Q\u2663", "Q\u2666", "Q\u2665", "Q\u2660",
+    "K\u2663", "K\u2666", "K\u2665", "K\u2660",
+)
 
 
 class InvalidCardError(CoreError):
@@ -67,14 +92,13 @@ def parse_card(text):
 def card_name(c):
     """Canonical name: '5H', 'TD', 'JC'."""
     check_card(c)
-    return RANKS[c >> 2] + SUITS[c & 3]
+    return CARD_NAMES[c]
 
 
 def card_symbol(c):
     """Display name with a suit symbol: '5\u2665', '10\u2666'."""
     check_card(c)
-    r = RANKS[c >> 2]
-    return ("10" if r == "T" else r) + SYMBOLS[c & 3]
+    return CARD_SYMBOLS[c]
 
 
 def parse_cards(text):

@@ -6,6 +6,7 @@ from cribcore.cards import (
     DECK,
     RANKS,
     SUITS,
+    SYMBOLS,
     InvalidCardError,
     card,
     card_name,
@@ -34,6 +35,15 @@ def test_names_are_canonical():
             ("5\u2665", "5H"), ("k\u2660", "KS"), ("q\u2661", "QH")]
     for text, name in rows:
         assert card_name(parse_card(text)) == name
+
+
+def test_each_name_and_symbol_is_its_rank_and_suit():
+    # the names are literal tables (kept in flash when frozen): each must be its card's
+    for c in DECK:
+        r = RANKS[rank(c)]
+        assert card_name(c) == r + SUITS[suit(c)]
+        assert card_symbol(c) == ("10" if r == "T" else r) + SYMBOLS[suit(c)]
+    assert _raises(card_symbol, -1) and _raises(card_name, -1)
 
 
 def test_rank_suit_layout():

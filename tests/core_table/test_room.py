@@ -12,8 +12,9 @@ from cribcore.table.room import LOG_KEEP, Room
 from cribcore.table.seats import TABLE, Refused
 
 
-def _room(players=2, mode="cards", options=None):
-    room = Room(engine_for(players, mode, options=options), "r1", {"board_rev": None})
+def _room(players=2, mode="cards", options=None, since=True):
+    room = Room(engine_for(players, mode, options=options), "r1", {"board_rev": None},
+                since=since)
     room.start()
     return room
 
@@ -62,6 +63,35 @@ def test_a_whole_game_of_answers_numbers_every_event_once():
     assert room.state["log"] == room.log() and room.log()[-1]["seq"] == room.seq
     assert len(room.since(room.seq - 3)) == 3
     assert room.view["over"] and max(room.view["scores"]) == 61
+
+
+def test_a_room_keeps_the_engines_events_only_when_asked():
+    # the board's room (since=False) keeps no second copy of its log: since() says so
+    room = _room(since=False)
+    rng = Lcg(3)
+    for _ in range(30):
+        out = _answer(room, rng)
+        assert len(out.raw) == len(out.events)
+    assert room.log() and room.log()[-1]["seq"] == room.seq
+    try:
+        room.since(0)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("since() answered without the events kept")
+
+
+def test_the_state_before_leaves_once_its_patch_is_made():
+    room = _room()
+    rng = Lcg(5)
+    for _ in range(12):
+        old = json.loads(room.text())
+        _answer(room, rng)
+        assert room._before is not None  # kept for the patch, until it is made
+        text = room.patch_text()
+        assert room._before is None and room.patch_text() is text  # made once
+        assert patched(old, json.loads(text)) == room.state
+
 
 
 def test_a_show_says_whose_it_was():

@@ -41,3 +41,25 @@ def test_what_is_offered_for_some_hands():
     assert suit_choices([10, 4, 6, 7], five_h, False) == [
         (0, False), (0, True), (4, False), (5, True)]  # with a jack, a flush of 5 is nobs
     assert suit_choices([3, 4, 6, 7], five_h, False) == [(0, False), (4, False)]
+
+
+@given(st.lists(st.tuples(five_cards, st.booleans()), min_size=2, max_size=6))
+def test_the_last_hand_kept_answers_as_a_fresh_search(shows):
+    # ranks keeps the last hand's search (a show asks it once a choice): the choices and
+    # stand-ins of hands asked in turn, again and again, are each hand's own, and a
+    # stand-in changed by its caller changes nothing kept
+    from cribcore.table import ranks as module
+
+    def fresh(ranks, starter, crib):
+        module._LAST = (None, None)
+        return suit_choices(ranks, starter, crib)
+
+    for cards, crib in shows + shows[::-1]:
+        ranks, starter = [c >> 2 for c in cards[:4]], cards[4]
+        expected = fresh(ranks, starter, crib)
+        for _ in range(2):
+            assert suit_choices(ranks, starter, crib) == expected
+            hand = stand_in(ranks, starter, crib, *expected[0])
+            assert flags_of(hand, starter, crib) == expected[0]
+            hand.append(99)  # the caller's own list
+        assert stand_in(ranks, starter, crib, *expected[0])[-1] != 99

@@ -80,6 +80,8 @@ class TableEngine:
         self._trail = []  # [crc of the question's signature, answer text, by] of recent answers
         self._undone = None  # (question id after the undo, what it took back, answers)
         self._for = None  # (question id after an answer given for another, what it says)
+        self._crc = (None, None)  # (an Ask, the CRC of its signature): made once an ask
+        self._names = (None, [], [])  # (a Table, its names, its sides' names) for view()
 
     # -- running the flow -------------------------------------------------------------------
 
@@ -100,7 +102,7 @@ class TableEngine:
             return
         for sig, text, by in kept.get("answers") or ():
             qid = self.question_id()
-            if qid is None or _crc_sig(self._ask.signature()) != sig:
+            if qid is None or self._crc_of(self._ask) != sig:
                 return
             try:
                 self.answer(qid, text, by)
@@ -109,7 +111,7 @@ class TableEngine:
         if self._ask is not None and self._position() == kept["pos"]:
             self.question_id()
             self._serial = kept.get("n", self._serial)
-            self._qid = self._make_id(self._ask.signature())
+            self._qid = self._make_id()
             if kept.get("undone"):  # what the last undo took back: Put it back, still
                 self._undone = (self._qid, kept["undone"][0], kept["undone"][1])
 
@@ -171,7 +173,8 @@ class TableEngine:
     def question_id(self):
         """The open question's id (None when the session is over), without building the
         question or the view: what a server compares to see whether anything changed."""
-        self.start()
+        if not self._started:
+            self.start()
         ask = self._ask
         if ask is None:
             return None
@@ -183,11 +186,18 @@ class TableEngine:
             self._serial += 1
             self._sig = sig
             self._fresh = False
-            self._qid = self._make_id(sig)
+            self._qid = self._make_id()
         return self._qid
 
-    def _make_id(self, sig):
-        return "%s-%s-%d-%s" % (self._nonce, self._pos, self._serial, _crc_sig(sig)[:4])
+    def _make_id(self):
+        return "%s-%s-%d-%.4s" % (self._nonce, self._pos, self._serial, self._crc_of(self._ask))
+
+    def _crc_of(self, ask):
+        """The CRC of an ask's signature (_crc_sig), made once for each ask: its id, the
+        answers remembered and kept are each given it."""
+        if self._crc[0] is not ask:
+            self._crc = (ask, _crc_sig(ask.signature()))
+        return self._crc[1]
 
     def question(self, known=True):
         """The open question (a Question), or None when the session is over. known=False
@@ -244,7 +254,7 @@ class TableEngine:
             if isinstance(e, AnswerError):
                 raise
             raise AnswerError(str(e) or "not understood: %r" % (text,)) from None
-        sig = ask.signature()
+        crc = self._crc_of(ask)
         pos = self._pos
         said = None
         if by is not None and ask.asks is not None and by != ask.asks:  # for another player
@@ -256,13 +266,15 @@ class TableEngine:
         finally:
             if table is not None:
                 table.answering = None
-        self._trail = self._trail[-TRAIL:] + [[_crc_sig(sig), text, by]]
+        self._trail.append([crc, text, by])  # in place: no copy of the trail an answer
+        if len(self._trail) > TRAIL + 1:
+            self._trail.pop(0)
         self._undone = None
         events = self._take(ask)  # before question_id(): it starts the flow, taking them
         after = self.question_id()
         self._for = (after, said) if said and after is not None else None
         if after is not None and self._pos == pos:  # no line written: kept apart
-            self._pending.append([_crc_sig(sig), text, by])
+            self._pending.append([crc, text, by])
             self._keep()
         else:
             self._pending = []
@@ -292,7 +304,7 @@ class TableEngine:
             self._pending = []  # lines written: the answers kept were for before them
         elif self._pending:
             # a step back inside a question: the answers kept up to the one it asks again
-            sig = _crc_sig(self._ask.signature())
+            sig = self._crc_of(self._ask)
             i = len(self._pending) - 1
             while i >= 0 and self._pending[i][0] != sig:
                 i -= 1
@@ -320,7 +332,7 @@ class TableEngine:
         qid = self.question_id()
         back = []
         if qid is not None:
-            sig = _crc_sig(self._ask.signature())
+            sig = self._crc_of(self._ask)
             for i in range(len(self._trail) - 1, -1, -1):
                 if self._trail[i][0] == sig:
                     back, self._trail = self._trail[i:], self._trail[:i]
@@ -347,14 +359,14 @@ class TableEngine:
         for i in range(len(back)):
             sig, text, by = back[i]
             qid = self.question_id()
-            if qid is None or _crc_sig(self._ask.signature()) != sig:
+            if qid is None or self._crc_of(self._ask) != sig:
                 break  # the game went another way (a board peg, say): stop here
             try:
                 out += self.answer(qid, text, by)
             except Exception:
                 # not taken (a full flash, say): what is left can still be put back
                 qid = self.question_id()
-                if qid is not None and _crc_sig(self._ask.signature()) == sig:
+                if qid is not None and self._crc_of(self._ask) == sig:
                     self._undone = (qid, said, back[i:])
                 raise
         return out
@@ -422,8 +434,10 @@ class TableEngine:
             hand["turn"] = g.play.turn if g.phase == PLAY else None
         hand["shown"] = [{"entry": entry, "cards": [card_name(c) for c in cards or ()],
                           "points": points} for entry, cards, points in g.shown]
-        return {"game": table.game_id, "names": list(table.names),
-                "sides": list(table.side_names), "target": table.target,
+        if self._names[0] is not table:  # the same two lists each view of a game
+            self._names = (table, list(table.names), list(table.side_names))
+        return {"game": table.game_id, "names": self._names[1],
+                "sides": self._names[2], "target": table.target,
                 "scores": list(g.scores), "pegs": [[b, f] for b, f in zip(backs, g.scores)],
                 "dealer": g.dealer, "over": g.over, "winner": g.winner,
                 "result": result(table) if g.over else None,

@@ -58,10 +58,11 @@ class Ask:
 
     def signature(self):
         """What makes two asks the same question (a board peg between them changes none):
-        small, as the engine keeps one per recent answer (the legal answers by their hash)."""
+        its kind, prompt, default, who is asked and its legal answers (the dict itself,
+        compared by value: no text of it is made, and the engine keeps only the
+        signature of the question open and the CRC of the others)."""
         if self._sig is None:
-            self._sig = (self.kind, self.prompt, self.default, self.asks,
-                         hash(repr(sorted(self.legal.items()))))
+            self._sig = (self.kind, self.prompt, self.default, self.asks, self.legal)
         return self._sig
 
 

@@ -19,9 +19,20 @@ ORDER = (((0, False), "y"), ((0, True), "nobs"), ((4, False), "flush"),
 CODES = dict(ORDER)
 
 
+_LAST = (None, None)  # ((ranks, starter), _stand_ins' answer): the last hand's, kept
+
+
 def _stand_ins(ranks, starter):
     """Every way to give the ranks suits (4 distinct cards, none the starter), as a dict
-    (flush points, nobs) -> the first hand found with them, for crib False and True."""
+    (flush points, nobs) -> the first hand found with them, for crib False and True.
+    The last hand's answer is kept: a show's confirmation asks it once for the choices
+    and once for each choice's score (each search is 4**4 hands). Read it, never change
+    it."""
+    global _LAST
+    asked = (tuple(ranks), starter)
+    last = _LAST
+    if last[0] == asked:
+        return last[1]
     found = ({}, {})
     n = len(ranks)
     for code in range(4 ** n):
@@ -34,6 +45,7 @@ def _stand_ins(ranks, starter):
             key = flags_of(hand, starter, bool(crib))
             if key not in found[crib]:
                 found[crib][key] = hand
+    _LAST = (asked, found)
     return found
 
 
@@ -51,7 +63,7 @@ def stand_in(ranks, starter, crib, flush, nobs):
     if hand is None:
         raise ValueError("ranks %r with the starter cannot have flush %r, nobs %r"
                          % (ranks, flush, nobs))
-    return hand
+    return list(hand)
 
 
 def rank_name(card):

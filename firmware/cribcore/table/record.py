@@ -46,23 +46,42 @@ class Entry:
     """One entry of the record: who did what (and who answered for them), its points and
     the action it replays."""
 
-    __slots__ = ("id", "seq", "hand", "kind", "player", "side", "points", "reason",
-                 "source", "args", "info", "answered_by")
+    # A field left at its default is read from the class, not kept on the entry: a game
+    # keeps every entry in the heap, and MicroPython keeps an instance's attributes in a
+    # table that grows with each one set (no __slots__ there): 12 set took a table of 17.
+    # `id` is `seq` (every Record here numbers an entry by its line).
+    player = side = reason = answered_by = seq = None
+    points = 0
+    source = "table"
+    args = ()
 
     def __init__(self, hand, kind, player=None, side=None, points=0, reason=None,
                  source="table", args=(), info=None, answered_by=None):
-        self.id = None
-        self.seq = None
         self.hand = hand
         self.kind = kind
-        self.player = player
-        self.side = side
-        self.points = points
-        self.reason = reason
-        self.source = source
-        self.args = list(args)
-        self.info = dict(info or {})
-        self.answered_by = answered_by  # the player who answered for `player` (None: they did)
+        if player is not None:
+            self.player = player
+        if side is not None:
+            self.side = side
+        if points:
+            self.points = points
+        if reason is not None:
+            self.reason = reason
+        if source != "table":
+            self.source = source
+        if args:
+            self.args = tuple(args)
+        self.info = dict(info) if info else {}
+        if answered_by is not None:
+            self.answered_by = answered_by  # who answered for `player` (None: they did)
+
+    @property
+    def id(self):
+        return self.seq
+
+    @id.setter
+    def id(self, value):
+        self.seq = value
 
     def __repr__(self):
         return "<Entry %s %s %r>" % (self.seq, self.kind, self.args)

@@ -13,7 +13,6 @@ class BoardEvent(NamedTuple):
 def button_event(verb: str, args: dict[str, Any]) -> BoardEvent | None: ...
 
 class Entry:
-    id: Any
     seq: Any
     hand: int
     kind: str
@@ -22,13 +21,17 @@ class Entry:
     points: int
     reason: str | None
     source: str
-    args: list[Any]
+    args: tuple[Any, ...]
     info: dict[str, Any]
     answered_by: int | None
     def __init__(self, hand: int, kind: str, player: int | None = ..., side: int | None = ...,
                  points: int = ..., reason: str | None = ..., source: str = ...,
                  args: Any = ..., info: dict[str, Any] | None = ...,
                  answered_by: int | None = ...) -> None: ...
+    @property
+    def id(self) -> Any: ...
+    @id.setter
+    def id(self, value: Any) -> None: ...
 
 class MemoryRecord:
     def __init__(self) -> None: ...

@@ -45,7 +45,10 @@ from cribcore.table.engine import StaleQuestion
 from cribcore.table.patch import patch
 from cribcore.table.seats import TABLE, Refused, check_turn
 
-LOG_KEEP = 60  # events kept for screens that join or wake up
+# Events kept for screens that join or wake up: the page draws the last 30
+# (host/crib/web/static/app.js, drawLog), so more would be heap (about 200 bytes an event
+# on the chip) and state text that no screen shows.
+LOG_KEEP = 30
 KINDS = ("answer", "undo", "redo")
 OVER = "the session is over: nothing is asked"
 
@@ -102,7 +105,7 @@ class Outcome:
 class Room:
     """The engine and what every screen is sent (module docstring)."""
 
-    def __init__(self, engine, run="", extra=None):
+    def __init__(self, engine, run="", extra=None, since=False):
         self.engine = engine
         self.run = run
         self.version = 0
@@ -112,10 +115,12 @@ class Room:
         self.state = {}
         self._qid = None
         self._log = []  # the numbered event dicts, at most LOG_KEEP
-        self._raw = []  # (seq, Event): the same events as the engine gave them
+        # (seq, Event): the same events as the engine gave them, for since(); None: not
+        # kept (a room made without since=True: the board's, whose heap is small)
+        self._raw = [] if since else None
         self._extra = dict(extra or {})  # the server's own fields of the state (show())
         self._text = None
-        self._before = None  # the state before this one (its patch: patch_text())
+        self._before = None  # the state before this one, until its patch is made
         self._patch = None  # (version, the patch's JSON text or None), made once
 
     # -- one call per request ------------------------------------------------------------
@@ -210,10 +215,14 @@ class Room:
         if self._patch is None or self._patch[0] != self.version:
             p = patch(self._before, self.state)
             self._patch = (self.version, None if p is None else _dumps(p))
+            self._before = None  # its patch made: the old state leaves the heap
         return self._patch[1]
 
     def since(self, seq):
-        """The engine's Events numbered after seq (those still kept), oldest first."""
+        """The engine's Events numbered after seq (those still kept), oldest first: a
+        room made with since=True (else ValueError)."""
+        if self._raw is None:
+            raise ValueError("this room keeps no events for since(): Room(since=True)")
         return [ev for s, ev in self._raw if s > seq]
 
     def log(self):
@@ -224,11 +233,13 @@ class Room:
 
     def _keep(self, item, ev):
         self._log.append(item)
-        self._raw.append((item["seq"], ev))
         if len(self._log) > LOG_KEEP:
             self._log.pop(0)
-        if len(self._raw) > LOG_KEEP:
-            self._raw.pop(0)
+        raw = self._raw
+        if raw is not None:
+            raw.append((item["seq"], ev))
+            if len(raw) > LOG_KEEP:
+                raw.pop(0)
 
     def _keep_log(self, added):
         """The log kept for a restart (Session.keep_log); a store that fails is no reason
@@ -253,7 +264,7 @@ class Room:
         changed = force or bool(events) or self.engine.question_id() != self._qid
         if changed:
             self._build()
-        return Outcome(out, list(events), self.question, self.view, self.version, changed)
+        return Outcome(out, events, self.question, self.view, self.version, changed)
 
     def _catch_up(self):
         """After a refusal: the state again if the engine moved all the same."""

@@ -96,18 +96,17 @@ class Table:
         g = self.game
         hand = g.hand_no
         step = replay(g, kind, args)
-        info = dict(info or {})
-        pegs = list(step.pegs) if step else []
+        pegs = step.pegs if step else ()
         side = pegs[0].side if pegs else None
-        if pegs:
-            info.setdefault("scorer", pegs[0].player)
         points = step.points if step else 0
         if reason is None and pegs:
             reason = pegs[0].reason
         # a button peg, or a difference found on the board, is on the board already
-        sent = [p for p in pegs if p.points > 0] if source == TABLE else []
+        sent = [p for p in pegs if p.points > 0] if source == TABLE else ()
         entry = Entry(hand, kind, player, side, points, reason, source, args, info,
-                      self.answered_by(player))
+                      self.answered_by(player))  # its own copy of info
+        if pegs:
+            entry.info.setdefault("scorer", pegs[0].player)
         try:
             self.write(entry, sent)
         except BaseException:

@@ -42,13 +42,24 @@ class Turns:
         self.opts = table.options
         self.shows = ShowTurns(self)
         self._headed = set()
+        # context() of the entries as they were: (entries list, its length, its last
+        # entry, the hand) and what it gave. Asked for at each question and by each view,
+        # it is made again only when the entries change (an append, an undo's new list).
+        self._known = (None, 0, None, -1, None)
 
     def name(self, player):
         """A player's name."""
         return self.t.names[player]
 
     def context(self):
-        """Cards known this hand: dealt (player -> (cards, discard)), laid (card -> lent)."""
+        """Cards known this hand: dealt (player -> (cards, discard)), laid (card -> lent).
+        The same two dicts until the entries change: read them, never change them."""
+        entries, hand = self.t.entries, self.t.game.hand_no
+        n = len(entries)
+        last = entries[-1] if n else None
+        k = self._known
+        if k[0] is entries and k[1] == n and k[2] is last and k[3] == hand:
+            return k[4]
         dealt, lent = {}, {}
         for e in self.t.hand_entries():
             if e.kind == "dealt" and e.info.get("cards"):
@@ -56,6 +67,7 @@ class Turns:
                                    [parse_card(c) for c in e.info["discard"]])
             elif e.kind == "lay":
                 lent[parse_card(e.info["card"])] = e.info["lent"]
+        self._known = (entries, n, last, hand, (dealt, lent))
         return dealt, lent
 
     def step(self):

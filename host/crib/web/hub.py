@@ -175,7 +175,7 @@ class Hub:
         a --resume with nothing to resume say, come out here)."""
         def first() -> None:
             self.engine = self._make()
-            self._the_room = Room(self.engine, self._run_id, self._extra())
+            self._the_room = Room(self.engine, self._run_id, self._extra(), since=True)
             self._after(self.room.start())
         self._pool.submit(first).result()
 
