@@ -13,6 +13,10 @@ chipgame's docstring says what each holds), then
     it grows from game 2 on (the 1,000-answer check: the default --answers)
 
     python bench/chip.py [--answers 1000] [--target 121] [--stock] [--quiet]
+    python bench/chip.py --census [--target 61]   # the live heap's census instead
+
+--census: what is live at game 1's and game 2's first question, part by part (two runs,
+each ended by its census: tests/pico/chipcensus.py says how each figure is taken).
 
 By default on our image (firmware/image/build.py RPI_PICO: our code frozen into it; built
 or taken from its cache); --stock on the stock MicroPython UF2 (../shared/pico/) with
@@ -62,6 +66,8 @@ def main(argv=None):
     ap.add_argument("--target", type=int, default=121)
     ap.add_argument("--stock", action="store_true", help="the stock UF2, our code in RAM")
     ap.add_argument("--quiet", action="store_true", help="no line per answer")
+    ap.add_argument("--census", action="store_true",
+                    help="the live heap's census at games 1 and 2's first question")
     ap.add_argument("--minutes", type=float, default=600,
                     help="wall time allowed; then the figures of the answers so far")
     args = ap.parse_args(argv)
@@ -72,6 +78,11 @@ def main(argv=None):
     else:
         folder = image.image("RPI_PICO", out=say)
         uf2, what = folder / "firmware.uf2", "our image (%s), our code frozen" % folder.name
+    if args.census:
+        runs = [chip_run(uf2, stock=args.stock, games=3, target=args.target, answers=4000,
+                         timeout=args.minutes * 60, census=g) for g in (1, 2)]
+        census(runs, what, args)
+        return 0 if all(r.census for r in runs) else 1
     t0 = time.monotonic()
     run = chip_run(uf2, stock=args.stock, games=args.answers, target=args.target,
                    answers=args.answers, timeout=args.minutes * 60, partial=True,
@@ -156,6 +167,60 @@ def report(run, args, what, heap_w, took, say):
         print("the end: %d answers, %d games finished, scores %s"
               % (run.end["answers"], run.end["games"], run.end["scores"]))
     print(growth(firsts, len(run.answers)))
+
+
+SMALL = 512  # a drop that frees less is summed with its object's others
+
+
+def census(runs, what, args):
+    """The census's table (--census): games 1 and 2 side by side."""
+    print("bench/chip.py --census: %s; 2 players to %d; the live heap (bytes) at each"
+          " game's first question, part by part (tests/pico/chipcensus.py)"
+          % (what, args.target))
+    rows = {}  # label -> [game 1's, game 2's]
+    order = []
+    later = set()  # modules imported after the census's imports
+
+    def add(label, i, count):
+        if label not in rows:
+            rows[label] = [0, 0]
+            order.append(label)
+        rows[label][i] += count
+
+    for i, run in enumerate(runs):
+        if not run.census:
+            print("  game %d: no census; the board said last:" % (i + 1))
+            print("\n".join("    " + ln for ln in run.text.splitlines()[-12:]))
+            continue
+        for c in run.census:
+            kind, name, count = c["kind"], c["what"], c["bytes"]
+            if kind == "import":
+                add("import %s" % package(name), i, count)
+            elif kind == "drop":
+                top = name.split(".")[0]
+                small = abs(count) < SMALL and not name.startswith("between")
+                add("%s: other attributes" % top if small else name, i, count)
+            elif kind == "left":
+                add("left when all the above is let go (modules, tasks, chipgame's)", i,
+                    count)
+                later.update(c.get("with") or ())
+            elif kind == "step":
+                add(name, i, count)
+            elif kind == "game":
+                add("= live at the first question; then let go, attribute by attribute:",
+                    i, count)
+    print("  %-78s %9s %9s" % ("part", "game 1", "game 2"))
+    for label in order:
+        a, b = rows[label]
+        print("  %-78s %9d %9d" % (label[:78], a, b))
+    print("  modules imported after the server was built: %s"
+          % (", ".join(sorted(later)) or "none"))
+
+
+def package(name):
+    """A module's package for the census (cribcore.table apart from cribcore)."""
+    parts = name.split(".")
+    return ".".join(parts[:2]) if parts[:2] == ["cribcore", "table"] else parts[0]
 
 
 def growth(firsts, answers):

@@ -328,8 +328,9 @@ def _live():
     return mem_alloc(), mem_free()
 
 
-async def game(server, parts, games, seed, answers, out):
-    """Play: 4 phones listening, every answer posted; out(line) for each line."""
+async def game(server, parts, games, seed, answers, out, census=None):
+    """Play: 4 phones listening, every answer posted; out(line) for each line; census:
+    its objects' lines at each game's first question."""
     import asyncio
 
     from cribcore.table import seats
@@ -373,6 +374,9 @@ async def game(server, parts, games, seed, answers, out):
 
     n = 0
     await phones_have(room.version)
+    if census is not None:
+        census.step("the App's frames' task and 4 phones' event streams (their requests,"
+                    " tasks, connections, the state's first event)")
     tokens = {0: seats.seat_token(KEY, 0), 1: seats.seat_token(KEY, 1),
               "table": seats.seat_token(KEY, "table")}
     rng = Lcg(seed)
@@ -386,6 +390,9 @@ async def game(server, parts, games, seed, answers, out):
             live, free = _live()
             out("MARK " + json.dumps({"at": mark, "game": done, "answers": n, "live": live,
                                       "free": free}))
+            if census is not None and mark == "first" and done + 1 == census.game:
+                census.objects(done + 1)  # destructive: the run ends here
+                return
             mark = None
         kind = q["kind"]
         text = answer_for(q, rng, done, games)
@@ -450,27 +457,42 @@ async def game(server, parts, games, seed, answers, out):
         s.cancel()
 
 
-def play(app, games=1, seed=11, target=121, answers=4000, record="/games", out=print):
-    """Build the server over app and play (module docstring)."""
+def play(app, games=1, seed=11, target=121, answers=4000, record="/games", out=print,
+         census=None):
+    """Build the server over app and play (module docstring); census (a Census): its
+    lines too."""
     import asyncio
 
     parts = Parts()
+    if census is not None:
+        census.imports()
     server = build(app, parts, target, record)
+    if census is not None:
+        census.step("the server built: its objects (the room started, the record open)")
+        census.server = server
     gc.collect()
-    asyncio.run(game(server, parts, games, seed, answers, out))
+    asyncio.run(game(server, parts, games, seed, answers, out, census))
 
 
-def main(games=1, seed=11, target=121, answers=4000):
+def main(games=1, seed=11, target=121, answers=4000, census=None):
     """On the Pico: the board's own main, with the game played where the server would
-    serve; DONE at the end (then the REPL)."""
+    serve; DONE at the end (then the REPL). census: a chipcensus.Census (main.py's): the
+    heap's census at its game's first question, where the run ends."""
+    count = census
     import fastboot
 
     fastboot.setup()
+    if count is not None:
+        count.step("fastboot (the built-in modules it imports)")
+        count.pegboard()
     from pegboard.pico import main as board_main
 
     def serve(app):
+        if count is not None:
+            count.step("the board's main: the App, its drivers, LED buffers, USB port")
+            count.app = app
         try:
-            play(app, games, seed, target, answers)
+            play(app, games, seed, target, answers, census=count)
         except Exception as e:  # noqa: BLE001 - said, then the REPL: the run failed
             sys.print_exception(e)
         print(DONE)

@@ -23,15 +23,23 @@ from crib.deploy import build
 
 TESTS = Path(__file__).resolve().parents[1]
 ROOT = TESTS.parent
-SCRIPTS = (TESTS / "core_table" / "tablegame.py", TESTS / "pico" / "chipgame.py")
+SCRIPTS = (TESTS / "core_table" / "tablegame.py", TESTS / "pico" / "chipgame.py",
+           TESTS / "pico" / "chipcensus.py")
 DONE = "CHIP-" + "DONE"  # chipgame.DONE
 PARTS = ("engine", "board", "flash", "request", "state", "streams", "gc", "total", "alloc",
          "auto", "version", "after", "frames")  # chipgame.PARTS
 MAIN = "import chipgame\nchipgame.main(%d, %d, %d, %d)\n"
+# with the census: the live heap before chipgame's import, given to it
+CENSUS_MAIN = ("import gc\ngc.collect()\nbase = gc.mem_alloc()\nimport chipcensus\n"
+               "count = chipcensus.Census(base, %d)\ncount.core()\nimport chipgame\n"
+               "count.step(\"chipgame and its players (the bench's code, in RAM)\")\n"
+               "chipgame.main(%d, %d, %d, %d, count)\n")
 
 
-def chip_files(stock, games, seed, target, answers):
-    """{path: bytes} of the flash's filesystem for a run (module docstring)."""
+def chip_files(stock, games, seed, target, answers, census=0):
+    """{path: bytes} of the flash's filesystem for a run (module docstring); census: the
+    game at whose first question the heap's census is taken (tests/pico/chipcensus.py),
+    0 for none."""
     with tempfile.TemporaryDirectory(prefix="pico-chip-") as out:
         if stock:
             written = build.build(out, extras=build.OPTIONAL)
@@ -44,7 +52,8 @@ def chip_files(stock, games, seed, target, answers):
             build.compile_file(src, dst)
             written.append(dst)
         files = {p.relative_to(out).as_posix(): p.read_bytes() for p in written}
-    files["main.py"] = (MAIN % (games, seed, target, answers)).encode()
+    files["main.py"] = (CENSUS_MAIN % (census, games, seed, target, answers) if census
+                        else MAIN % (games, seed, target, answers)).encode()
     return files
 
 
@@ -53,8 +62,11 @@ class ChipRun:
         self.text = text
         self.answers, self.marks, self.end = [], [], None
         self.reopened = 0  # event streams the server ended, opened again
+        self.census = []  # the census's lines (tests/pico/chipcensus.py), dicts
         for line in text.splitlines():
-            if line.startswith("R "):
+            if line.startswith("CENSUS "):
+                self.census.append(json.loads(line[7:]))
+            elif line.startswith("R "):
                 self.reopened += 1
             elif line.startswith("A "):
                 self.answers.append(dict(zip(PARTS, (int(x) for x in line.split()[2:]))))
@@ -65,12 +77,12 @@ class ChipRun:
 
 
 def chip_run(uf2, stock=False, games=1, seed=11, target=121, answers=4000, timeout=None,
-             progress=None, partial=False):
+             progress=None, partial=False, census=0):
     """Boot the emulated Pico from uf2 with the run's flash, wait for DONE; a ChipRun.
     progress(n, line): told the number of answers so far and the last line, now and then.
     After timeout (wall s), PicoError; with partial, the run so far instead (its `stopped`
-    says why; None when it ended)."""
-    files = chip_files(stock, games, seed, target, answers)
+    says why; None when it ended). census: chip_files'."""
+    files = chip_files(stock, games, seed, target, answers, census)
     with Pico(fs=fs_image(files), uf2=uf2) as pico:
         seen = [0, 0]  # lines looked at for DONE, lines at the last progress
 
