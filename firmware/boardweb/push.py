@@ -2,9 +2,9 @@
 event streams: each new version is made into its event once (the patch from the version
 before, cribcore.table.patch, about 1 KB, for a stream that has that one; the whole state,
 6-8 KB, for any other), and the same bytes are written to each phone in turn without
-waiting (Gathered.put), not a task woken per phone. A comment goes to every stream after
-HEARTBEAT_S without a wake, so a dead phone's connection is noticed when it cannot be
-written.
+waiting (Gathered.put), not a task woken per phone. A comment goes to every stream when
+HEARTBEAT_S pass without a wake (a task of its own: _beat), so a dead phone's connection
+is noticed when it cannot be written.
 
     push = Push(room, app)          # app: boardweb.conn.Guarded (its streams capped)
     push.changed()                  # the room has a new state: the writer wakes
@@ -82,6 +82,8 @@ class Push:
         self.app = app
         self.follows = []  # the streams the writer writes to (Follow)
         self.writer = None  # its task, made with the first stream
+        self.beat = None  # the heartbeat's task, made with it
+        self.quiet = True  # no wake since the heartbeat's last look
         self.wake = asyncio.Event()
         self._frame = NO_FRAME  # (version, its event on a stream): made once (event())
         self._patch = NO_FRAME  # (version, its patch's event, b"" if none): made once
@@ -91,12 +93,14 @@ class Push:
 
     def changed(self):
         """Wake the writer: the room has a new state (or a stream was dropped)."""
+        self.quiet = False
         self.wake.set()
 
     def add(self, follow):
         self.follows.append(follow)
         if self.writer is None:
             self.writer = asyncio.create_task(self._write())
+            self.beat = asyncio.create_task(self._beat())
         if follow.sent != self.room.version:
             self.wake.set()
 
@@ -110,14 +114,21 @@ class Push:
         said(error)
 
     async def _write(self):
-        """The one writer: each new version to every stream, a comment after
-        HEARTBEAT_S without a wake."""
+        """The one writer: each new version to every stream. It waits for a wake alone:
+        asyncio.wait_for would make a task, a timer and a cancellation per version (the
+        chip's time and heap in every answer), so the heartbeat has a task of its own."""
         while True:
             self.wake.clear()
             self.tend()
-            try:
-                await asyncio.wait_for(self.wake.wait(), HEARTBEAT_S)
-            except asyncio.TimeoutError:
+            await self.wake.wait()
+
+    async def _beat(self):
+        """A comment to every stream (not busy) once HEARTBEAT_S pass without a wake:
+        so a comment comes within 2 x HEARTBEAT_S of the last word on an idle stream."""
+        while True:
+            self.quiet = True
+            await asyncio.sleep(HEARTBEAT_S)
+            if self.quiet:
                 for f in self.follows[:]:
                     if not f.busy:
                         self._put(f, BEAT)

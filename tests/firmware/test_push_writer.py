@@ -13,8 +13,9 @@ from support import FIRMWARE
 if str(FIRMWARE) not in sys.path:  # boardweb is the board's, not an installed package
     sys.path.append(str(FIRMWARE))
 
+from boardweb import push as push_module  # noqa: E402
 from boardweb.conn import Gathered  # noqa: E402
-from boardweb.push import Follow, Push  # noqa: E402
+from boardweb.push import BEAT, Follow, Push  # noqa: E402
 
 
 class Room:
@@ -132,7 +133,49 @@ async def _scenario():
     slow_task.cancel()
     await _until(lambda: not push.follows)
     push.writer.cancel()
+    push.beat.cancel()
 
 
 def test_one_writer_a_stalled_phone_holds_up_no_other_and_gets_the_latest():
     asyncio.run(_scenario())
+
+
+async def _when(test, seconds=30):
+    """Until test() holds (a loaded machine may be slow), or AssertionError."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while not test():
+        if loop.time() > end:
+            raise AssertionError("never came")
+        await asyncio.sleep(0.005)
+
+
+async def _idle_streams(monkeypatch):
+    monkeypatch.setattr(push_module, "HEARTBEAT_S", 0.05)
+    room = Room()
+    push = Push(room, App())
+    idle, stalled = Stream(), Stream()
+    await _open(push, idle)
+    await _open(push, stalled)
+    await _until(lambda: len(push.follows) == 2)
+    stalled.stalled = True
+    room.version = 2
+    push.changed()
+    await _until(lambda: push.follows[1].busy)  # its version 2 waits in its buffer
+    await _when(lambda: idle.got.endswith(BEAT))
+    assert idle.events()[-1] == {"version": 2, "base": 1}
+    assert BEAT not in stalled.out_buf  # a busy stream is not written more
+    room.version = 3  # a wake: the next comment comes after a quiet HEARTBEAT_S again
+    push.changed()
+    await _when(lambda: idle.events()[-1]["version"] == 3)
+    await _when(lambda: idle.got.endswith(BEAT))  # then comments again, once idle
+    assert idle.got.rfind(b'"version":3') < idle.got.rfind(BEAT)
+    push.writer.cancel()
+    push.beat.cancel()
+
+
+def test_an_idle_stream_gets_a_comment_from_a_heartbeat_of_its_own(monkeypatch):
+    """A comment goes to every stream not busy when HEARTBEAT_S pass without a new
+    version (so a dead phone's connection is noticed); the writer itself only waits for
+    a wake (no timer per version)."""
+    asyncio.run(_idle_streams(monkeypatch))

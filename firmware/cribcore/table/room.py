@@ -205,7 +205,7 @@ class Room:
     def text(self):
         """The state as compact JSON text (made once per version)."""
         if self._text is None:
-            self._text = _dumps(self.state)
+            self._text = dumps(self.state)
         return self._text
 
     def patch_text(self):
@@ -214,7 +214,7 @@ class Room:
         only the whole state will do; made once per version."""
         if self._patch is None or self._patch[0] != self.version:
             p = patch(self._before, self.state)
-            self._patch = (self.version, None if p is None else _dumps(p))
+            self._patch = (self.version, None if p is None else dumps(p))
             self._before = None  # its patch made: the old state leaves the heap
         return self._patch[1]
 
@@ -292,8 +292,8 @@ class Room:
         self._text = self._patch = None
 
 
-def _dumps(value):
-    """value as compact JSON text."""
+def dumps(value):
+    """value as compact JSON text (a state's: Room.text, crib serve's hub)."""
     try:
         return json.dumps(value, separators=(",", ":"))
     except TypeError:  # pragma: no cover - a MicroPython without separators

@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 
 from crib.table.engine import TableEngine
 from cribcore.table.questions import Event, Question
-from cribcore.table.room import LOG_KEEP, Outcome, Room
+from cribcore.table.room import LOG_KEEP, Outcome, Room, dumps
 from cribcore.table.seats import TABLE
 from cribcore.web.screens import ENDED, HEARTBEAT, Screens
 
@@ -41,6 +41,27 @@ SETTLE_S = 3.5
 FAST_S, FAST_POLL_S = 0.5, 0.02  # and more often just after it: the LEDs follow a tap fast
 
 T = TypeVar("T")
+
+
+class Frame:
+    """One version of the state as the streams send it: its patch from the version before
+    (made with it, or None) and its whole JSON text, made the first time a screen needs it
+    (a new or lagging one, GET /state), not for every version. The state dict is never
+    changed once published (Room makes a new one per version), so the text may be made
+    on any thread; two made at once are the same text."""
+
+    __slots__ = ("version", "state", "patch", "_text")
+
+    def __init__(self, version: int, state: dict[str, Any], patch: str | None) -> None:
+        self.version = version
+        self.state = state
+        self.patch = patch
+        self._text: str | None = None
+
+    def text(self) -> str:
+        if self._text is None:
+            self._text = dumps(self.state)
+        return self._text
 
 
 class Hub:
@@ -64,10 +85,9 @@ class Hub:
         self._on_change = on_change
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="crib-engine")
         self.version = 0
-        self.text = "{}"  # the state as JSON, what a screen is sent first
-        # (version, its state's JSON, the patch from the version before or None): read
-        # whole by a stream, so the three always agree (cribcore.table.patch)
-        self.frame: tuple[int, str, str | None] = (0, "{}", None)
+        # the version now as the streams send it, read whole by a stream so that its
+        # parts always agree (cribcore.table.patch)
+        self.frame = Frame(0, {}, None)
         self.state: dict[str, Any] = {}
         self.svg: str | None = None
         self.board_rev = 0
@@ -136,12 +156,16 @@ class Hub:
         self.room.show(self._extra())
         self._publish()
 
+    @property
+    def text(self) -> str:
+        """The state now as JSON (made once, when first asked)."""
+        return self.frame.text()
+
     def _publish(self) -> None:
         room = self.room
         self.state = room.state
-        self.text = room.text()
-        self.frame = (room.version, self.text, room.patch_text())
-        self.version = room.version  # after the text: a reader of the version has its text
+        self.frame = Frame(room.version, room.state, room.patch_text())
+        self.version = room.version  # after the frame: a reader of the version has it
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._notify)
 
@@ -261,8 +285,9 @@ class Hub:
             if now == HEARTBEAT:
                 yield None
             else:
-                version, text, patch = self.frame
-                yield patch if patch is not None and sent == version - 1 else text
+                frame = self.frame
+                version, patch = frame.version, frame.patch
+                yield patch if patch is not None and sent == version - 1 else frame.text()
                 sent = version
 
 
