@@ -14,7 +14,11 @@ one step, so it is what that step keeps (its garbage collected):
   Destructive: the run ends there (chipgame then prints DONE). What is left after the
   last drop is the modules, the tasks and the bench's own (`left`).
 
-A line each: CENSUS {"kind", "what", "bytes", "with"?}.
+What grows between two figures (the census's own lists and lines, a few dozen bytes
+each) has a line of its own ("between ..."), so the steps and imports add up to the live
+heap at the first question, and so do the drops and what is left.
+A line each: CENSUS {"kind", "what", "bytes", "with"?}. main.py makes the Census
+(tests/pico/chiprun.py's CENSUS_MAIN): chipcensus is imported before anything else.
 """
 
 import gc
