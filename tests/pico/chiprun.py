@@ -2,7 +2,8 @@
 it printed, parsed. Two ways to hold our code (bench/chip.py compares them):
 
     ours:  our image (firmware/image/build.py, RPI_PICO: our code frozen into it) and on
-           the flash only main.py, config.json and the two scripts;
+           the flash only main.py, config.json and the two scripts (frozen=True: not
+           those either, the bench's copy of the image has them frozen: bench/chip.py);
     stock: the stock MicroPython UF2 (../shared/pico/) and the deploy build of a board
            with Wi-Fi (crib deploy's .mpy files and code.pack, build.OPTIONAL) as well.
 
@@ -30,7 +31,7 @@ PARTS = ("engine", "board", "flash", "request", "state", "streams", "gc", "total
 MAIN = "import chipgame\nchipgame.main(%d, %d, %d, %d)\n"
 
 
-def chip_files(stock, games, seed, target, answers):
+def chip_files(stock, games, seed, target, answers, frozen=False):
     """{path: bytes} of the flash's filesystem for a run (module docstring)."""
     with tempfile.TemporaryDirectory(prefix="pico-chip-") as out:
         if stock:
@@ -39,7 +40,7 @@ def chip_files(stock, games, seed, target, answers):
             config = Path(out) / "config.json"
             config.write_bytes((ROOT / "firmware" / "config.json").read_bytes())
             written = [config]
-        for src in SCRIPTS:
+        for src in () if frozen else SCRIPTS:
             dst = Path(out) / (src.stem + ".mpy")
             build.compile_file(src, dst)
             written.append(dst)
@@ -65,12 +66,13 @@ class ChipRun:
 
 
 def chip_run(uf2, stock=False, games=1, seed=11, target=121, answers=4000, timeout=None,
-             progress=None, partial=False):
-    """Boot the emulated Pico from uf2 with the run's flash, wait for DONE; a ChipRun.
+             progress=None, partial=False, frozen=False):
+    """Boot the emulated Pico from uf2 with the run's flash, wait for DONE; a ChipRun
+    (frozen: uf2 has SCRIPTS frozen into it, the flash does not carry them).
     progress(n, line): told the number of answers so far and the last line, now and then.
     After timeout (wall s), PicoError; with partial, the run so far instead (its `stopped`
     says why; None when it ended)."""
-    files = chip_files(stock, games, seed, target, answers)
+    files = chip_files(stock, games, seed, target, answers, frozen)
     with Pico(fs=fs_image(files), uf2=uf2) as pico:
         seen = [0, 0]  # lines looked at for DONE, lines at the last progress
 
