@@ -12,19 +12,22 @@ chipgame's docstring says what each holds), then
     and the live heap at each game's first question, and over all the answers whether
     it grows from game 2 on (the 1,000-answer check: the default --answers)
 
-    python bench/chip.py [--answers 1000] [--target 121] [--stock] [--quiet]
+    python bench/chip.py [--answers 1000] [--target 121] [--stock | --plain] [--quiet]
     python bench/chip.py --census [--target 61]   # the live heap's census instead
 
 --census: what is live at game 1's and game 2's first question, part by part (two runs,
 each ended by its census: tests/pico/chipcensus.py says how each figure is taken).
 
-By default on our image (firmware/image/build.py RPI_PICO: our code frozen into it; built
-or taken from its cache); --stock on the stock MicroPython UF2 (../shared/pico/) with
-our code as .mpy files on the flash (crib deploy's build for a board with Wi-Fi), the
-"before" figures. M is read from the RPI_PICO_W image's link map (__GcHeapEnd -
-__GcHeapStart): that image cannot boot on the emulator, which has no CYW43 radio
-(docs/image.md). Slow: the emulator runs about 7 times slower than a Pico, slower on a
-loaded machine.
+By default on the bench's copy of our image (firmware/image/build.py RPI_PICO: our code
+frozen into it, and the bench's own scripts (chipgame, tablegame's players, the census)
+frozen as well: a board carries none of them, and as .mpy files on the flash they took
+10.4 KB of the heap the figures are of; built or taken from its cache); --plain on our image as
+a board gets it, the scripts as .mpy files on the flash; --stock on the stock
+MicroPython UF2 (../shared/pico/) with our code as .mpy files on the flash (crib
+deploy's build for a board with Wi-Fi), the "before" figures. M is read from the
+RPI_PICO_W image's link map (__GcHeapEnd - __GcHeapStart): that image cannot boot on the
+emulator, which has no CYW43 radio (docs/image.md). Slow: the emulator runs about 7
+times slower than a Pico, slower on a loaded machine.
 """
 
 import argparse
@@ -38,7 +41,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "pico"))
 
-from chiprun import chip_run  # noqa: E402
+from chiprun import SCRIPTS, chip_run  # noqa: E402
 from picorig import uf2_path  # noqa: E402
 
 GROWTH = 4096  # bytes above game 2's start that count as growth (a collection's slack)
@@ -65,6 +68,8 @@ def main(argv=None):
     ap.add_argument("--answers", type=int, default=1000)
     ap.add_argument("--target", type=int, default=121)
     ap.add_argument("--stock", action="store_true", help="the stock UF2, our code in RAM")
+    ap.add_argument("--plain", action="store_true",
+                    help="our image as a board gets it, the bench's scripts in RAM")
     ap.add_argument("--quiet", action="store_true", help="no line per answer")
     ap.add_argument("--census", action="store_true",
                     help="the live heap's census at games 1 and 2's first question")
@@ -75,17 +80,24 @@ def main(argv=None):
     say = (lambda line: None) if args.quiet else print
     if args.stock:
         uf2, what = uf2_path(), "the stock MicroPython 1.28 RPI_PICO UF2, our code as .mpy"
-    else:
+    elif args.plain:
         folder = image.image("RPI_PICO", out=say)
-        uf2, what = folder / "firmware.uf2", "our image (%s), our code frozen" % folder.name
+        uf2, what = (folder / "firmware.uf2", "our image (%s), our code frozen, the bench's"
+                     " scripts as .mpy in RAM" % folder.name)
+    else:
+        folder = image.image("RPI_PICO", out=say, extra=SCRIPTS)
+        uf2, what = (folder / "firmware.uf2", "the bench's copy of our image (%s): our code"
+                     " and the bench's scripts frozen" % folder.name)
+    frozen = not (args.stock or args.plain)
     if args.census:
         runs = [chip_run(uf2, stock=args.stock, games=3, target=args.target, answers=4000,
-                         timeout=args.minutes * 60, census=g) for g in (1, 2)]
+                         timeout=args.minutes * 60, census=g, frozen=frozen) for g in (1, 2)]
         census(runs, what, args)
         return 0 if all(r.census for r in runs) else 1
     t0 = time.monotonic()
     run = chip_run(uf2, stock=args.stock, games=args.answers, target=args.target,
                    answers=args.answers, timeout=args.minutes * 60, partial=True,
+                   frozen=frozen,
                    progress=lambda n, line: print("  ... %d answers: %s" % (n, line[:60]),
                                                   file=sys.stderr, flush=True))
     took = time.monotonic() - t0

@@ -115,7 +115,7 @@ def test_the_image_folder_never_goes_on_a_board():
 
 
 def test_a_cached_image_is_used_when_its_key_matches(tmp_path, monkeypatch):
-    monkeypatch.setattr(image, "key", lambda board, source, firmware=None: "ab" * 32)
+    monkeypatch.setattr(image, "key", lambda board, source, firmware=None, extra=(): "ab" * 32)
     built = []
     monkeypatch.setattr(image, "build", lambda *a: built.append(a))
     folder = tmp_path / ("RPI_PICO-" + "ab" * 8)
@@ -169,3 +169,45 @@ def test_our_rp2040_linker_script_gives_the_stack_8k_more_from_the_heap(tmp_path
     (port / image.RP2040_LINKER).write_text(lines[0])  # another release's script: refused
     with pytest.raises(image.BuildFailed):
         image.linker_script(port, tmp_path)
+
+
+def run_manifest(monkeypatch, extra=None):
+    """The calls manifest.py makes of makemanifest's API: [(verb, name)]."""
+    calls = []
+    names = {"include": lambda path: calls.append(("include", path)),
+             "package": lambda name, **kw: calls.append(("package", name)),
+             "module": lambda name, **kw: calls.append(("module", name))}
+    for name in ("CRIB_IMAGE_BOARD_MANIFEST", "CRIB_IMAGE_TAG", "CRIB_IMAGE_LIBRARIES"):
+        monkeypatch.setenv(name, name.lower())
+    if extra is None:
+        monkeypatch.delenv("CRIB_IMAGE_EXTRA", raising=False)
+    else:
+        monkeypatch.setenv("CRIB_IMAGE_EXTRA", str(extra))
+    code = (FIRMWARE / "image" / "manifest.py").read_text()
+    exec(compile(code, "manifest.py", "exec"), dict(names, __name__="manifest"))
+    return calls
+
+
+def test_a_benchs_copy_freezes_its_own_modules_too_under_a_key_of_its_own(
+        tmp_path, monkeypatch):
+    plain = run_manifest(monkeypatch)
+    more = tmp_path / "extra"
+    more.mkdir()
+    (more / "chipgame.py").write_text("X = 1\n")
+    (more / "tablegame.py").write_text("Y = 2\n")
+    bench = run_manifest(monkeypatch, more)
+    assert [c for c in bench if c not in plain] == [("module", "chipgame.py"),
+                                                   ("module", "tablegame.py")]
+    source = tmp_path / "src.tar.xz"
+    source.write_bytes(b"the sources")
+    tree = copy_inputs(tmp_path / "fw")
+    extra = (more / "chipgame.py", more / "tablegame.py")
+    first = image.key("RPI_PICO", source, tree, extra)
+    assert first != image.key("RPI_PICO", source, tree)
+    (more / "chipgame.py").write_text("X = 2\n")
+    assert image.key("RPI_PICO", source, tree, extra) != first  # the bench's code: an input
+    monkeypatch.setattr(image, "key", lambda *a, **kw: "cd" * 32)
+    folder = tmp_path / "cache" / ("RPI_PICO+bench-" + "cd" * 8)  # beside the board's own
+    folder.mkdir(parents=True)
+    (folder / "image.json").write_text("{}")
+    assert image.image("RPI_PICO", tmp_path / "cache", out=print, extra=extra) == folder

@@ -8,6 +8,11 @@ frozen code and what each image measures.
         [--source TARBALL] [--jobs 2] [--keep DIR]
     python firmware/image/build.py --key RPI_PICO      # only the cache key of the inputs
 
+A bench's copy of an image (image(board, extra=(paths,))) freezes those modules too:
+bench/chip.py freezes its own harness and players, which a board never carries, so that
+its heap figures count the board's code, not the bench's (docs/image.md). Its folder is
+BOARD+bench-KEY, its key over the extra modules as well.
+
 Each image is cached outside the clone, in --cache, else $CRIB_IMAGE_CACHE, else
 $XDG_CACHE_HOME/ledcrib/image (~/.cache/ledcrib/image), under BOARD-KEY/, where KEY is
 a sha256 over every input: the sources' tarball, this script, the manifest, every file
@@ -103,9 +108,9 @@ def microdot_dir():
     return Path(list(spec.submodule_search_locations)[0])
 
 
-def inputs(source, firmware=FIRMWARE):
+def inputs(source, firmware=FIRMWARE, extra=()):
     """[(name, path)] of every file the image is made from, in a fixed order (firmware:
-    the firmware tree, this folder in it)."""
+    the firmware tree, this folder in it; extra: a bench's modules frozen as well)."""
     firmware = Path(firmware)
     found = [("source", Path(source)), ("build.py", firmware / "image" / "build.py"),
              ("manifest.py", firmware / "image" / "manifest.py")]
@@ -118,6 +123,8 @@ def inputs(source, firmware=FIRMWARE):
     mdot = microdot_dir()
     for name in MICRODOT:
         found.append(("microdot/" + name, mdot / name))
+    for path in extra:
+        found.append(("extra/" + Path(path).name, Path(path)))
     return found
 
 
@@ -132,11 +139,11 @@ def compiler():
     return out.splitlines()[0]
 
 
-def key(board, source, firmware=FIRMWARE):
+def key(board, source, firmware=FIRMWARE, extra=()):
     """The sha256 (hex) over the board, the compiler and every input file."""
     h = hashlib.sha256()
     h.update(board.encode() + b"\0" + compiler().encode() + b"\0")
-    for name, path in inputs(source, firmware):
+    for name, path in inputs(source, firmware, extra):
         data = path.read_bytes()
         h.update(name.encode() + b"\0" + str(len(data)).encode() + b"\0")
         h.update(data)
@@ -188,9 +195,10 @@ def _run(cmd, cwd, env=None, log=None):
         raise BuildFailed("%s failed:\n%s" % (" ".join(cmd[:3]), proc.stdout[-3000:]))
 
 
-def build(board, out, source=SOURCE, jobs=2, work=None, tag_key=""):
+def build(board, out, source=SOURCE, jobs=2, work=None, tag_key="", extra=()):
     """Build board's image from the tarball into the folder out, its TAG module saying
-    board and tag_key (the key of its inputs); (its image.json dict, the folder)."""
+    board and tag_key (the key of its inputs), the modules extra frozen as well (a bench's
+    copy); (its image.json dict, the folder)."""
     owned = work is None
     work = Path(work or tempfile.mkdtemp(prefix="crib-image-"))
     try:
@@ -208,8 +216,13 @@ def build(board, out, source=SOURCE, jobs=2, work=None, tag_key=""):
             tag = work / ("tag-" + board)
             tag.mkdir(exist_ok=True)
             (tag / (TAG + ".py")).write_text(TAG_TEXT % (board, tag_key))
+            more = work / ("extra-" + board)  # manifest.py freezes what is in it
+            shutil.rmtree(more, ignore_errors=True)
+            more.mkdir()
+            for path in extra:
+                shutil.copyfile(path, more / Path(path).name)
             env = dict(os.environ, CRIB_IMAGE_LIBRARIES=str(microdot_dir().parent),
-                       CRIB_IMAGE_TAG=str(tag),
+                       CRIB_IMAGE_TAG=str(tag), CRIB_IMAGE_EXTRA=str(more),
                        SOURCE_DATE_EPOCH=SOURCE_DATE_EPOCH,
                        CRIB_IMAGE_BOARD_MANIFEST=str(own if own.exists() else
                                                      port / "boards" / "manifest.py"))
@@ -245,17 +258,18 @@ def build(board, out, source=SOURCE, jobs=2, work=None, tag_key=""):
             shutil.rmtree(work, ignore_errors=True)
 
 
-def image(board, cache=None, source=SOURCE, jobs=2, work=None, out=print):
+def image(board, cache=None, source=SOURCE, jobs=2, work=None, out=print, extra=()):
     """The cached folder of board's image for the inputs as they are now, built if the
-    cache has none; out() is told what happens."""
-    k = key(board, source)
-    folder = cache_root(cache) / ("%s-%s" % (board, k[:16]))
+    cache has none (extra: a bench's copy, module docstring); out() is told what
+    happens."""
+    k = key(board, source, extra=extra)
+    folder = cache_root(cache) / ("%s%s-%s" % (board, "+bench" if extra else "", k[:16]))
     if (folder / "image.json").exists():
         out("%s: cached (key %s)" % (board, k[:16]))
         return folder
     folder.parent.mkdir(parents=True, exist_ok=True)
     out("%s: building (key %s), about 2 minutes on 2 cores" % (board, k[:16]))
-    info, tmp = build(board, folder, source, jobs, work, k)
+    info, tmp = build(board, folder, source, jobs, work, k, extra)
     info["key"] = k
     (tmp / "image.json").write_text(json.dumps(info, indent=1, sort_keys=True) + "\n")
     try:

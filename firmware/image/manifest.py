@@ -11,6 +11,10 @@ package("cribcore", base_path="..")  # noqa: F821
 package("pegboard", base_path="..")  # noqa: F821
 package("boardweb", base_path="..")  # noqa: F821
 module("fastboot.py", base_path="..")  # noqa: F821
+# A bench's copy of the image (build.py's extra): its own modules, frozen as well.
+_extra = os.environ.get("CRIB_IMAGE_EXTRA")
+for _name in sorted(os.listdir(_extra)) if _extra else ():
+    module(_name, base_path=_extra)  # noqa: F821
 # Which image this is (build.py writes it for each build: the board and the key).
 module("cribimage.py", base_path=os.environ["CRIB_IMAGE_TAG"])  # noqa: F821
 # The modules of microdot the server uses (host/crib/deploy/build.py's LIBRARIES).

@@ -77,7 +77,7 @@ class Census:
         self.seen = None  # the modules imported by the census's imports
         self.line("step", "the interpreter at main.py", base)
         self.at = base  # the live heap at the last step
-        self.step("the census's own code (chipcensus, in RAM)")
+        self.step("the census's own code (chipcensus)")
 
     def line(self, kind, what, count, also=None):
         item = {"kind": kind, "what": what, "bytes": count}

@@ -2,7 +2,8 @@
 it printed, parsed. Two ways to hold our code (bench/chip.py compares them):
 
     ours:  our image (firmware/image/build.py, RPI_PICO: our code frozen into it) and on
-           the flash only main.py, config.json and the two scripts;
+           the flash only main.py, config.json and the scripts (frozen=True: not
+           those either, the bench's copy of the image has them frozen: bench/chip.py);
     stock: the stock MicroPython UF2 (../shared/pico/) and the deploy build of a board
            with Wi-Fi (crib deploy's .mpy files and code.pack, build.OPTIONAL) as well.
 
@@ -32,14 +33,14 @@ MAIN = "import chipgame\nchipgame.main(%d, %d, %d, %d)\n"
 # with the census: the live heap before chipgame's import, given to it
 CENSUS_MAIN = ("import gc\ngc.collect()\nbase = gc.mem_alloc()\nimport chipcensus\n"
                "count = chipcensus.Census(base, %d)\ncount.core()\nimport chipgame\n"
-               "count.step(\"chipgame and its players (the bench's code, in RAM)\")\n"
+               "count.step(\"chipgame and its players (the bench's code)\")\n"
                "chipgame.main(%d, %d, %d, %d, count)\n")
 
 
-def chip_files(stock, games, seed, target, answers, census=0):
+def chip_files(stock, games, seed, target, answers, census=0, frozen=False):
     """{path: bytes} of the flash's filesystem for a run (module docstring); census: the
     game at whose first question the heap's census is taken (tests/pico/chipcensus.py),
-    0 for none."""
+    0 for none; frozen: SCRIPTS are frozen into the image, not on the flash."""
     with tempfile.TemporaryDirectory(prefix="pico-chip-") as out:
         if stock:
             written = build.build(out, extras=build.OPTIONAL)
@@ -47,7 +48,7 @@ def chip_files(stock, games, seed, target, answers, census=0):
             config = Path(out) / "config.json"
             config.write_bytes((ROOT / "firmware" / "config.json").read_bytes())
             written = [config]
-        for src in SCRIPTS:
+        for src in () if frozen else SCRIPTS:
             dst = Path(out) / (src.stem + ".mpy")
             build.compile_file(src, dst)
             written.append(dst)
@@ -77,12 +78,12 @@ class ChipRun:
 
 
 def chip_run(uf2, stock=False, games=1, seed=11, target=121, answers=4000, timeout=None,
-             progress=None, partial=False, census=0):
+             progress=None, partial=False, census=0, frozen=False):
     """Boot the emulated Pico from uf2 with the run's flash, wait for DONE; a ChipRun.
     progress(n, line): told the number of answers so far and the last line, now and then.
     After timeout (wall s), PicoError; with partial, the run so far instead (its `stopped`
-    says why; None when it ended). census: chip_files'."""
-    files = chip_files(stock, games, seed, target, answers, census)
+    says why; None when it ended). census, frozen: chip_files'."""
+    files = chip_files(stock, games, seed, target, answers, census, frozen)
     with Pico(fs=fs_image(files), uf2=uf2) as pico:
         seen = [0, 0]  # lines looked at for DONE, lines at the last progress
 
