@@ -43,6 +43,8 @@ def check(table):
         assert s.backs == backs
         assert table.hand_entries(hand) == mine
         assert s.context(hand) == context
+        assert s.typed_play(hand) == any(e.kind == "note" and e.info.get("typed_play")
+                                         for e in mine)
     # a Standing made now from a copy of the entries (another list: folded from the first)
     again = Standing(sides)
     again.update(list(table.entries))

@@ -246,7 +246,7 @@ class TableEngine:
         if not isinstance(text, str):
             raise AnswerError("an answer is text, not %s" % type(text).__name__)
         table = self.session.table
-        names = list(table.names) if table is not None else []
+        names = table.names if table is not None else ()  # read, not kept: no copy
         if by is not None and (type(by) is not int or not 0 <= by < len(names)):
             raise AnswerError("no such player: %r" % (by,))
         text = text.strip()

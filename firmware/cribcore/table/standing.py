@@ -7,6 +7,7 @@ game: the last answers of a game were the slowest on the chip, docs/image.md).
     s.hand_entries(hand)      # the standing entries of a hand
     s.backs                   # each side's back peg: its score before its last jump
     s.context(hand)           # cards known this hand: (dealt, lent), as Turns.context
+    s.typed_play(hand)        # whether the hand's play points are typed
 
 update() folds in only the entries appended to the same list since the last call (the
 Records here append to the one list they keep: cribcore.table.record.MemoryRecord,
@@ -38,6 +39,7 @@ class Standing:
         self._entries = []  # the standing entries of hand self._hand
         self._dealt = {}  # player -> (cards, discard), of hand self._hand
         self._lent = {}  # card laid -> whether its suit was lent, of hand self._hand
+        self._typed = False  # hand self._hand's play is typed as points (a note says so)
 
     def forget(self):
         """Hold no entry (a retired table's)."""
@@ -72,7 +74,10 @@ class Standing:
             self._hand = hand
             self._entries = []
             self._dealt, self._lent = {}, {}
+            self._typed = False
         self._entries.append(e)
+        if e.kind == "note" and e.info.get("typed_play"):
+            self._typed = True
         # a new dict at each change (never one changed in place): a parser made for an
         # earlier question keeps the dicts it was given as they were
         if e.kind == "dealt" and e.info.get("cards"):
@@ -91,6 +96,13 @@ class Standing:
             if hand > self._hand:
                 return []
         return [e for e in self._list or () if e.hand == hand]
+
+    def typed_play(self, hand):
+        """Whether a hand's play points are typed (a note of the hand says so)."""
+        if hand == self._hand and self._ordered:
+            return self._typed
+        return any(e.kind == "note" and e.info.get("typed_play")
+                   for e in self.hand_entries(hand))
 
     def context(self, hand):
         """(dealt, lent) of a hand (Turns.context): the same two dicts until an entry of

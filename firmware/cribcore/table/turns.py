@@ -65,8 +65,7 @@ class Turns:
                 yield from self.ask_starter()
         elif g.phase == PLAY:
             self.heading()
-            if self.opts.get("totals") or any(e.kind == "note" and e.info.get("typed_play")
-                                              for e in self.t.hand_entries()):
+            if self.opts.get("totals") or self.t.standing().typed_play(g.hand_no):
                 yield from self.ask_typed()
             else:
                 yield from self.ask_play()
