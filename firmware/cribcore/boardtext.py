@@ -24,7 +24,14 @@ def crc(data):
     """CRC-32 of bytes or of an ASCII text as 8 hex digits: the firmware's one spelling of
     it (board texts, the store's slots, layout.cache). binascii's, in C: an Adler-32 in
     Python cost the Pico about 20 ms a board line."""
-    return "%08x" % (crc32(data.encode() if type(data) is str else data) & 0xFFFFFFFF)
+    if type(data) is str:
+        try:
+            c = crc32(data)  # MicroPython reads a str as its UTF-8 bytes: no copy made
+        except TypeError:
+            c = crc32(data.encode())  # CPython wants bytes
+    else:
+        c = crc32(data)
+    return "%08x" % (c & 0xFFFFFFFF)
 
 
 def checksum(text):

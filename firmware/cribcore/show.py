@@ -91,11 +91,16 @@ def show_breakdown(hand, starter, crib=False):
     size first), so the breakdown depends only on the cards, not on their order.
     """
     cards = _check(hand, starter)
+    values = [_sum_values((c,)) for c in cards]
     fifteens = []
     for mask in range(3, 32):
-        subset = [cards[i] for i in range(5) if mask >> i & 1]
-        if len(subset) > 1 and _sum_values(subset) == 15:
-            fifteens.append(tuple(sorted(subset)))
+        total = n = 0  # summed in place: no list made for each of the 29 choices
+        for i in range(5):
+            if mask >> i & 1:
+                total += values[i]
+                n += 1
+        if n > 1 and total == 15:
+            fifteens.append(tuple(sorted([cards[i] for i in range(5) if mask >> i & 1])))
     fifteens.sort(key=lambda c: (len(c), c))  # the way people count: two-card fifteens first
     pairs = []
     counts = [0] * 13

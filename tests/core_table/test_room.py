@@ -245,3 +245,16 @@ def test_an_answer_taken_is_not_refused_when_its_log_cannot_be_kept():
     seq, version = room.seq, room.version
     out = _answer(room, rng)
     assert out.changed and room.version == version + 1 and room.seq > seq
+
+
+def test_a_question_as_data_is_every_field_of_it():
+    from cribcore.table.questions import QUESTION_FIELDS
+
+    engine = engine_for(2, "cards")
+    engine.start()
+    q = engine.question()
+    d = q.to_dict()
+    assert sorted(d) == sorted(QUESTION_FIELDS)
+    for k in QUESTION_FIELDS:
+        assert d[k] == getattr(q, k), k
+    assert d["id"] == engine.question_id() and d["known"] == engine.view()

@@ -63,3 +63,39 @@ def test_the_last_hand_kept_answers_as_a_fresh_search(shows):
             assert flags_of(hand, starter, crib) == expected[0]
             hand.append(99)  # the caller's own list
         assert stand_in(ranks, starter, crib, *expected[0])[-1] != 99
+
+
+def _every_hand(ranks, starter):
+    """The whole search the shortcut must agree with: every suit for every card, the first
+    card's suit changing fastest, each hand's flags (a dict per crib, first hand kept)."""
+    import itertools
+
+    found = ({}, {})
+    for suits in itertools.product(range(4), repeat=len(ranks)):
+        hand = [(r << 2) | s for r, s in zip(ranks, reversed(suits))]
+        if starter in hand or len(set(hand)) < len(hand):
+            continue
+        for crib in (0, 1):
+            found[crib].setdefault(flags_of(hand, starter, bool(crib)), hand)
+    return found
+
+
+@given(st.lists(st.integers(0, 12), min_size=4, max_size=4), st.integers(0, 51))
+def test_the_search_for_stand_ins_finds_what_the_whole_search_finds(ranks, starter):
+    """The first hand of each pair of flags, and the pairs there are, as every hand's: the
+    search stops early (tests/table: the first hand decides the order of the items)."""
+    import cribcore.table.ranks as module
+
+    module._LAST = (None, None)
+    assert module._stand_ins(ranks, starter) == _every_hand(ranks, starter)
+
+
+def test_the_search_for_stand_ins_with_jacks_and_flushes():
+    import cribcore.table.ranks as module
+
+    for ranks in ([10, 10, 10, 10], [1, 2, 3, 10], [10, 1, 2, 3], [0, 4, 8, 12], [10, 10, 3, 3],
+                  [4, 4, 4, 4], [9, 10, 11, 12]):
+        for starter in range(52):
+            module._LAST = (None, None)
+            assert module._stand_ins(ranks, starter) == _every_hand(ranks, starter), \
+                (ranks, starter)

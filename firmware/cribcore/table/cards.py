@@ -7,7 +7,7 @@ distinct cards, so a rank alone borrows a suit no card of this hand has taken ye
 """
 
 from cribcore import CoreError
-from cribcore.cards import RANKS, InvalidCardError, card_symbol, parse_card
+from cribcore.cards import CARD_NAMES, RANKS, InvalidCardError, card_symbol, parse_card
 
 GO = "go"
 _RANK_WORDS = {"1": 0, "10": 9, "ACE": 0, "JACK": 10, "QUEEN": 11, "KING": 12}
@@ -33,6 +33,12 @@ def parse_play_card(text):
         return parse_card(text), None
     except InvalidCardError:
         return None, parse_rank(text)
+
+
+def names_of(cards):
+    """Card names, for the legal answers of a question (cards the game made: each a card,
+    so looked up without card_name's check, a call a card: 52 a question on the chip)."""
+    return [CARD_NAMES[c] for c in cards]
 
 
 def rank_text(rank):

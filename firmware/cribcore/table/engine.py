@@ -35,7 +35,7 @@ MicroPython.
 
 from cribcore import CoreError
 from cribcore.boardtext import crc
-from cribcore.cards import card_name
+from cribcore.cards import CARD_NAMES
 from cribcore.game import PLAY, SHOW
 from cribcore.table.answers import AnswerError, UndoRequest
 from cribcore.table.entries import StateChanged
@@ -73,6 +73,7 @@ class TableEngine:
         self._pos = None
         self._qid = None
         self._sig = None
+        self._id_ask = None  # the ask the id was last made or checked for
         self._fresh = True
         self._nonce = nonce
         self._pending = []  # [crc of signature, text, by] of the answers that wrote no line
@@ -178,6 +179,9 @@ class TableEngine:
         ask = self._ask
         if ask is None:
             return None
+        if ask is self._id_ask and not self._fresh:
+            return self._qid  # the ask its id was made for (asked most, once each call)
+        self._id_ask = ask
         sig = ask.signature()
         if self._fresh or sig != self._sig:
             pos = self._position()
@@ -242,7 +246,7 @@ class TableEngine:
         if not isinstance(text, str):
             raise AnswerError("an answer is text, not %s" % type(text).__name__)
         table = self.session.table
-        names = list(table.names) if table is not None else []
+        names = table.names if table is not None else ()  # read, not kept: no copy
         if by is not None and (type(by) is not int or not 0 <= by < len(names)):
             raise AnswerError("no such player: %r" % (by,))
         text = text.strip()
@@ -412,28 +416,24 @@ class TableEngine:
         if table is None:
             return {"game": None}
         g = table.game
-        backs, totals = [0] * len(g.sides), [0] * len(g.sides)
-        for e in table.entries:  # the back peg: where the front was before its last jump
-            if e.points > 0 and e.side is not None:
-                backs[e.side] = totals[e.side]
-                totals[e.side] += e.points
+        # the back peg: where the front was before its last jump (kept as entries are added)
+        backs = table.standing().backs
+        play, starter = g.play, g.starter
         hand = {"number": g.hand_no + 1, "phase": g.phase,
-                "starter": None if g.starter is None else card_name(g.starter),
+                "starter": None if starter is None else CARD_NAMES[starter],
                 "count": 0, "pile": [], "laid": [[] for _ in range(table.players)],
                 "turn": None, "shown": []}
-        # A card laid by its rank alone is named by its rank: its suit was only lent.
-        turns = self.session.turns
-        lent = turns.context()[1] if hasattr(turns, "context") else {}
-
-        def known(c):
-            return rank_name(c) if lent.get(c) else card_name(c)
-        if g.play is not None and g.phase in (PLAY, SHOW):
-            hand["count"] = g.play.count
-            hand["pile"] = [known(c) for c in g.play.pile]
-            hand["laid"] = [[known(c) for c in cards] for cards in g.play.laid]
-            hand["turn"] = g.play.turn if g.phase == PLAY else None
-        hand["shown"] = [{"entry": entry, "cards": [card_name(c) for c in cards or ()],
-                          "points": points} for entry, cards, points in g.shown]
+        if play is not None and g.phase in (PLAY, SHOW):
+            # A card laid by its rank alone is named by its rank: its suit was only lent.
+            turns = self.session.turns
+            lent = turns.context()[1] if hasattr(turns, "context") else {}
+            hand["count"] = play.count
+            hand["pile"] = _names(play.pile, lent)
+            hand["laid"] = [_names(cards, lent) for cards in play.laid]
+            hand["turn"] = play.turn if g.phase == PLAY else None
+        if g.shown:
+            hand["shown"] = [{"entry": entry, "cards": _names(cards or (), None),
+                              "points": points} for entry, cards, points in g.shown]
         if self._names[0] is not table:  # the same two lists each view of a game
             self._names = (table, list(table.names), list(table.side_names))
         return {"game": table.game_id, "names": self._names[1],
@@ -444,12 +444,24 @@ class TableEngine:
                 "offline": table.offline, "hand": hand}
 
 
+def _names(cards, lent):
+    """The names of cards the game holds (CARD_NAMES: each is a card); one whose suit was
+    lent (lent[card] true) by its rank alone."""
+    if not lent:
+        return [CARD_NAMES[c] for c in cards]
+    return [rank_name(c) if lent.get(c) else CARD_NAMES[c] for c in cards]
+
+
 def _crc_sig(sig):
     """A question's signature as 8 hex digits, the same in every run and on both runtimes:
     its kind, prompt, default and who is asked (the hash of its legal answers is left out:
     Python's hash of a text changes from run to run, and MicroPython's dicts print in
     another order; repr spells a text's symbols, 4♣, in its own way on each)."""
-    return crc("|".join([_text(v) for v in sig[:4]]))
+    kind, prompt, default, asks = sig[0], sig[1], sig[2], sig[3]
+    if isinstance(default, (list, tuple)):
+        return crc("|".join([_text(v) for v in (kind, prompt, default, asks)]))
+    # the same text in one piece ("%s" spells a text, an int and None as str() does)
+    return crc("%s|%s|%s|%s" % (kind, prompt, default, asks))
 
 
 def _text(value):

@@ -42,11 +42,33 @@ GAMES_FIELDS = "games:l g:i at:i line:t "
 protocol.register(GAMES, GAMES_FIELDS)
 
 
+# The suits' symbols (cribcore.cards.SYMBOLS) as JSON escapes them.
+_SUIT_ESCAPES = (("\u2663", "\\u2663"), ("\u2666", "\\u2666"), ("\u2665", "\\u2665"),
+                 ("\u2660", "\\u2660"))
+
+
 def ascii_json(data):
     """JSON text of data in ASCII: MicroPython's json writes other characters as they are."""
     text = json.dumps(data, separators=(",", ":"))  # no spaces: fewer bytes on flash
-    if len(text.encode()) == len(text):
+    extra = len(text.encode()) - len(text)  # the bytes past one a character
+    if not extra:
         return text
+    # The suits' symbols (a card's text in an entry: 3 bytes each, 2 extra) escaped by
+    # replace, in C: escape_all's loop makes a string a character (about 4 ms and 2 KB
+    # a line on the chip)
+    for symbol, code in _SUIT_ESCAPES:
+        n = text.count(symbol)
+        if n:
+            text = text.replace(symbol, code)
+            extra -= 2 * n
+    if not extra:
+        return text
+    return escape_all(text)
+
+
+def escape_all(text):
+    """text with every character past ASCII as JSON escapes it (\\uXXXX, a surrogate pair
+    past U+FFFF)."""
     out = []
     for c in text:
         n = ord(c)
@@ -63,7 +85,7 @@ def ascii_json(data):
 def line(game, seq, kind, data):
     """One checked line (with its newline)."""
     body = "%d %d %s %s" % (game, seq, kind, ascii_json(data))
-    return crc(body) + " " + body + "\n"
+    return "%s %s\n" % (crc(body), body)
 
 
 def parse(raw):

@@ -24,10 +24,16 @@ _LAST = (None, None)  # ((ranks, starter), _stand_ins' answer): the last hand's,
 
 def _stand_ins(ranks, starter):
     """Every way to give the ranks suits (4 distinct cards, none the starter), as a dict
-    (flush points, nobs) -> the first hand found with them, for crib False and True.
+    (flush points, nobs) -> the first hand found with them (in the order of `code`, each
+    card's suit two bits of it, the first card's lowest), for crib False and True.
     The last hand's answer is kept: a show's confirmation asks it once for the choices
-    and once for each choice's score (each search is 4**4 hands). Read it, never change
-    it."""
+    and once for each choice's score. Read it, never change it.
+
+    Only a hand of one suit (code a multiple of `unit`: four codes) can make a flush, so
+    once every other code's flags (no flush; nobs or not) are found, the search goes
+    straight to those four: the first hand of each pair of flags is the same as the
+    whole search's (4**4 hands, each scored twice, cost the chip about as much as the
+    rest of a show's answer)."""
     global _LAST
     asked = (tuple(ranks), starter)
     last = _LAST
@@ -35,16 +41,33 @@ def _stand_ins(ranks, starter):
         return last[1]
     found = ({}, {})
     n = len(ranks)
-    for code in range(4 ** n):
+    unit = 0
+    for i in range(n):
+        unit |= 1 << (2 * i)
+    nobs_card = (JACK << 2) | (starter & 3)
+    # the flags of a hand of more than one suit (no flush) still to find, in both dicts:
+    # (0, False), and (0, True) when a jack of the starter's suit can be in the hand
+    missing = 4 if JACK in ranks and nobs_card != starter else 2
+    code, top = 0, 4 ** n
+    while code < top:
         hand = []
         for i in range(n):
             hand.append((ranks[i] << 2) | (code >> (2 * i) & 3))
-        if starter in hand or len(set(hand)) < n:
-            continue
-        for crib in (0, 1):
-            key = flags_of(hand, starter, bool(crib))
-            if key not in found[crib]:
-                found[crib][key] = hand
+        if starter not in hand and len(set(hand)) == n:
+            if unit == 0 or code % unit == 0:  # one suit: a flush, as flags_of says
+                keys = (flags_of(hand, starter, False), flags_of(hand, starter, True))
+            else:
+                key = (0, nobs_card in hand)  # flags_of's, without its flush's count
+                keys = (key, key)
+            for crib in (0, 1):
+                if keys[crib] not in found[crib]:
+                    found[crib][keys[crib]] = hand
+                    if keys[crib][0] == 0:
+                        missing -= 1
+        if missing <= 0 and unit:
+            code = (code // unit + 1) * unit  # straight to the next hand of one suit
+        else:
+            code += 1
     _LAST = (asked, found)
     return found
 

@@ -8,7 +8,7 @@ from cribcore.cards import InvalidCardError, card_name, card_symbol, parse_card,
 from cribcore.counting import CRIB, check_total
 from cribcore.show import show_breakdown
 from cribcore.table.answers import AnswerError, UndoRequest, is_digits, parse_choice, whole_number
-from cribcore.table.cards import parse_rank, play_text, rank_text
+from cribcore.table.cards import names_of, parse_rank, play_text, rank_text
 from cribcore.table.entries import describe
 from cribcore.table.questions import Ask
 from cribcore.table.ranks import CODES, describe_flags, rank_name, score_ranks, suit_choices
@@ -94,7 +94,7 @@ class ShowTurns:
         hint = ("4 cards (5h 5c jd 4s), 4 ranks (5 5 j 4) or the total; Enter takes the"
                 " cards shown")
         by_ranks = bool(self.opts.get("ranks"))
-        legal = {"cards": [card_name(c) for c in range(52) if c not in taken], "count": 4,
+        legal = {"cards": names_of(c for c in range(52) if c not in taken), "count": 4,
                  "totals": TOTALS, "known": [card_name(c) for c in default or ()],
                  "ranks": [play_text(c, True) for c in laid] if len(laid) == 4 else None,
                  "room": {rank_text(r): n for r, n in enumerate(room)},

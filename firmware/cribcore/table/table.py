@@ -20,6 +20,7 @@ from cribcore.game import CUT, PLAY, SHOW, Game, Peg
 from cribcore.rules import GAME_POINTS, skunk_lines
 from cribcore.table.entries import AUTO, BARRIER, BOARD, PEGGED_ON_BOARD, TABLE, describe, replay
 from cribcore.table.record import Entry
+from cribcore.table.standing import Standing
 
 SET_UP = "Set the board up with the record's scores"  # the decision reconcile may ask
 
@@ -63,6 +64,14 @@ class Table:
         for e in self.entries:
             replay(g, e.kind, e.args)
         self.game = g
+        self._standing = Standing(len(g.sides))
+
+    def standing(self):
+        """What the questions and the view read of the standing entries
+        (cribcore.table.standing), brought up to date with self.entries."""
+        s = self._standing
+        s.update(self.entries)
+        return s
 
     def retire(self):
         """The game is over and the next one is set up (Session.games): its entries, record
@@ -73,11 +82,13 @@ class Table:
         self.entries = []
         self.rec = None
         self.game = None
+        self._standing.forget()
 
     def hand_entries(self, hand=None):
-        """The standing entries of a hand (default: the current one)."""
+        """The standing entries of a hand (default: the current one), in order: kept up to
+        date as entries are added (Table.standing), so read the list, never change it."""
         hand = self.game.hand_no if hand is None else hand
-        return [e for e in self.entries if e.hand == hand]
+        return self.standing().hand_entries(hand)
 
     def op_id(self):
         """A fresh operation id for the board: the record's prefix and game, its position

@@ -8,11 +8,11 @@ function of the record, `undo` and `--resume` are exact: the flow is simply aske
 """
 
 from cribcore import CoreError
-from cribcore.cards import card_name, card_symbol, parse_card, parse_cards, value
+from cribcore.cards import CARD_NAMES, card_name, card_symbol, parse_card, parse_cards, value
 from cribcore.deal import DISCARDS, HAND_SIZES, first_dealer
 from cribcore.game import CUT, DEAL, PLAY, SHOW
 from cribcore.table.answers import AnswerError, UndoRequest, parse_int, yes_parser
-from cribcore.table.cards import GO, lend_suit, parse_play_card, play_text, rank_text
+from cribcore.table.cards import GO, lend_suit, names_of, parse_play_card, play_text, rank_text
 from cribcore.table.entries import AUTO
 from cribcore.table.questions import Ask
 from cribcore.table.show import ShowTurns
@@ -28,11 +28,6 @@ SURPRISING = 12
 ALL_CARDS = tuple(range(52))
 
 
-def names_of(cards):
-    """Card names, for the legal answers of a question."""
-    return [card_name(c) for c in cards]
-
-
 class Turns:
     """The questions of a hand (see module docstring)."""
 
@@ -42,10 +37,6 @@ class Turns:
         self.opts = table.options
         self.shows = ShowTurns(self)
         self._headed = set()
-        # context() of the entries as they were: (entries list, its length, its last
-        # entry, the hand) and what it gave. Asked for at each question and by each view,
-        # it is made again only when the entries change (an append, an undo's new list).
-        self._known = (None, 0, None, -1, None)
 
     def name(self, player):
         """A player's name."""
@@ -53,22 +44,9 @@ class Turns:
 
     def context(self):
         """Cards known this hand: dealt (player -> (cards, discard)), laid (card -> lent).
-        The same two dicts until the entries change: read them, never change them."""
-        entries, hand = self.t.entries, self.t.game.hand_no
-        n = len(entries)
-        last = entries[-1] if n else None
-        k = self._known
-        if k[0] is entries and k[1] == n and k[2] is last and k[3] == hand:
-            return k[4]
-        dealt, lent = {}, {}
-        for e in self.t.hand_entries():
-            if e.kind == "dealt" and e.info.get("cards"):
-                dealt[e.player] = ([parse_card(c) for c in e.info["cards"]],
-                                   [parse_card(c) for c in e.info["discard"]])
-            elif e.kind == "lay":
-                lent[parse_card(e.info["card"])] = e.info["lent"]
-        self._known = (entries, n, last, hand, (dealt, lent))
-        return dealt, lent
+        The same two dicts until an entry of the hand changes them (kept up to date as
+        entries are added: cribcore.table.standing): read them, never change them."""
+        return self.t.standing().context(self.t.game.hand_no)
 
     def step(self):
         """Ask the next question and record the answer (a generator of Asks)."""
@@ -87,8 +65,7 @@ class Turns:
                 yield from self.ask_starter()
         elif g.phase == PLAY:
             self.heading()
-            if self.opts.get("totals") or any(e.kind == "note" and e.info.get("typed_play")
-                                              for e in self.t.hand_entries()):
+            if self.opts.get("totals") or self.t.standing().typed_play(g.hand_no):
                 yield from self.ask_typed()
             else:
                 yield from self.ask_play()
@@ -234,10 +211,10 @@ class Turns:
         if mine is not None:
             fits = [c for c in mine[0] if c not in mine[1] and c not in lent
                     and value(c) <= room]
+            cards, ranks = names_of(fits), _ranks_of(fits)
         else:
-            fits = [c for c in ALL_CARDS if c not in taken and value(c) <= room]
-        legal = {"cards": names_of(fits),
-                 "ranks": sorted({rank_text(c >> 2) for c in fits}, key=_rank_order),
+            cards, ranks = _open_cards(taken, room)
+        legal = {"cards": cards, "ranks": ranks,
                  "go": play.can_go(), "points": True, "count": play.count}
 
         def parse(text):
@@ -337,8 +314,26 @@ def confirm_ask(prompt, default=True, undo=True, kind="confirm"):
                undo=undo, legal={"choices": ["y", "n"], "default": default})
 
 
-def _rank_order(text):
-    return ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K").index(text)
+def _open_cards(taken, room):
+    """(names, ranks as players say them) of the cards not taken whose value fits in room:
+    the ranks ace up to the last that fits (a value is its rank's up to ten), from a mask
+    of the cards taken (one pass over the 52, no list searched a card)."""
+    out = bytearray(52)
+    for c in taken:
+        out[c] = 1
+    top = 4 * room if room < 10 else 52
+    names = [CARD_NAMES[c] for c in range(top) if not out[c]]
+    ranks = [rank_text(r) for r in range(top >> 2)
+             if not (out[4 * r] and out[4 * r + 1] and out[4 * r + 2] and out[4 * r + 3])]
+    return names, ranks
+
+
+def _ranks_of(cards):
+    """The ranks of cards as players say them, ace up, each once."""
+    seen = bytearray(13)
+    for c in cards:
+        seen[c >> 2] = 1
+    return [rank_text(r) for r in range(13) if seen[r]]
 
 
 def _discard_parser(cards, drop):

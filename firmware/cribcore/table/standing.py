@@ -1,0 +1,125 @@
+"""What every answer needs of a game's standing entries, kept up to date as entries are
+added instead of made again from the whole record at each question (which grew with the
+game: the last answers of a game were the slowest on the chip, docs/image.md).
+
+    s = Standing()
+    s.update(table.entries)   # before each read: folds in the entries added since
+    s.hand_entries(hand)      # the standing entries of a hand
+    s.backs                   # each side's back peg: its score before its last jump
+    s.context(hand)           # cards known this hand: (dealt, lent), as Turns.context
+    s.typed_play(hand)        # whether the hand's play points are typed
+
+update() folds in only the entries appended to the same list since the last call (the
+Records here append to the one list they keep: cribcore.table.record.MemoryRecord,
+pegboard.flashrecord); any other list (an undo's new one, a restart, the host's fresh list
+from SQLite each time) is folded again from its first entry, so what it holds is always
+what a fresh pass over the entries would give (tests/core_table/test_standing.py checks
+that across undo, redo and restarts).
+"""
+
+from cribcore.cards import parse_card
+
+
+class Standing:
+    """The folds of a game's standing entries (module docstring). Read what it hands
+    out, never change it: the lists and dicts are its own."""
+
+    def __init__(self, sides=2):
+        self.sides = sides
+        self._list = None  # the entries list folded, how many of it, and its last entry
+        self._n = 0
+        self._last = None
+        self._reset()
+
+    def _reset(self):
+        self.backs = [0] * self.sides
+        self._totals = [0] * self.sides
+        self._hand = -1  # the hand of the last entry folded
+        self._ordered = True  # hands never went down (else hand_entries scans)
+        self._entries = []  # the standing entries of hand self._hand
+        self._dealt = {}  # player -> (cards, discard), of hand self._hand
+        self._lent = {}  # card laid -> whether its suit was lent, of hand self._hand
+        self._typed = False  # hand self._hand's play is typed as points (a note says so)
+
+    def forget(self):
+        """Hold no entry (a retired table's)."""
+        self._list, self._n, self._last = None, 0, None
+        self._reset()
+
+    def update(self, entries):
+        """Fold in the entries added to `entries` since the last call (all of them when it
+        is not the list folded before, or that list changed other than by appends)."""
+        n, k = len(entries), self._n
+        if entries is not self._list or n < k or (k and entries[k - 1] is not self._last):
+            self._list = entries
+            self._reset()
+            k = 0
+        for i in range(k, n):
+            self._add(entries[i])
+        self._n = n
+        self._last = entries[n - 1] if n else None
+
+    def _add(self, e):
+        side = e.side
+        if e.points > 0 and side is not None:
+            if side >= len(self.backs):  # more sides than said: grown to fit
+                self.backs += [0] * (side + 1 - len(self.backs))
+                self._totals += [0] * (side + 1 - len(self._totals))
+            self.backs[side] = self._totals[side]
+            self._totals[side] += e.points
+        hand = e.hand
+        if hand != self._hand:
+            if hand < self._hand:
+                self._ordered = False
+            self._hand = hand
+            self._entries = []
+            self._dealt, self._lent = {}, {}
+            self._typed = False
+        self._entries.append(e)
+        if e.kind == "note" and e.info.get("typed_play"):
+            self._typed = True
+        # a new dict at each change (never one changed in place): a parser made for an
+        # earlier question keeps the dicts it was given as they were
+        if e.kind == "dealt" and e.info.get("cards"):
+            self._dealt = dict(self._dealt)
+            _known(e, self._dealt, None)
+        elif e.kind == "lay":
+            self._lent = dict(self._lent)
+            _known(e, None, self._lent)
+
+    def hand_entries(self, hand):
+        """The standing entries of a hand, in order (a list of its own when the hand is
+        not the last one folded)."""
+        if self._ordered:
+            if hand == self._hand:
+                return self._entries
+            if hand > self._hand:
+                return []
+        return [e for e in self._list or () if e.hand == hand]
+
+    def typed_play(self, hand):
+        """Whether a hand's play points are typed (a note of the hand says so)."""
+        if hand == self._hand and self._ordered:
+            return self._typed
+        return any(e.kind == "note" and e.info.get("typed_play")
+                   for e in self.hand_entries(hand))
+
+    def context(self, hand):
+        """(dealt, lent) of a hand (Turns.context): the same two dicts until an entry of
+        the hand changes them."""
+        if hand == self._hand and self._ordered:
+            return self._dealt, self._lent
+        dealt, lent = {}, {}
+        for e in self.hand_entries(hand):
+            _known(e, dealt, lent)
+        return dealt, lent
+
+
+def _known(e, dealt, lent):
+    """What an entry tells of the cards of its hand, into dealt (a player's dealt cards
+    and discard) or lent (a card laid: whether its suit was lent)."""
+    if e.kind == "dealt" and e.info.get("cards") and dealt is not None:
+        dealt[e.player] = ([parse_card(c) for c in e.info["cards"]],
+                           [parse_card(c) for c in e.info["discard"]])
+    elif e.kind == "lay" and lent is not None:
+        lent[parse_card(e.info["card"])] = e.info["lent"]
