@@ -120,20 +120,26 @@ async def serve(app, timed, gathered):
         await gathered.aclose()
         return True
     timed.reading = False  # the request is in: answered, never dropped
+    app.took()  # the App's frames wait until it is sent (BoardServer.frames)
     kind = JSON
     try:
-        given = req.args.get("k") or req.headers.get("x-crib-key")
-        why = app.check(req.method, req.path, req.headers.get, given)
-        if why is not None:
-            status, body, kind = why[0], why[1].encode(), TEXT
-        else:
-            status, body = fn(req)
-    except Exception as e:  # noqa: BLE001 - as microdot answers a route's bug
-        print_exception(e)
-        status, body, kind = 500, b"Internal server error", TEXT
-    await gathered.send(b"".join((
-        ("HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n"
-         % (status, "OK" if status == 200 else "N/A", kind, len(body))).encode(), body)))
+        try:
+            given = req.args.get("k") or req.headers.get("x-crib-key")
+            why = app.check(req.method, req.path, req.headers.get, given)
+            if why is not None:
+                status, body, kind = why[0], why[1].encode(), TEXT
+            else:
+                status, body = fn(req)
+        except Exception as e:  # noqa: BLE001 - as microdot answers a route's bug
+            print_exception(e)
+            status, body, kind = 500, b"Internal server error", TEXT
+        await gathered.send(b"".join((
+            ("HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n"
+             % (status, "OK" if status == 200 else "N/A", kind, len(body))).encode(), body)))
+    finally:
+        app.done()
+    if app.answered is not None:
+        app.answered()
     if app.noted is not None:
         app.noted()
     return True

@@ -27,8 +27,12 @@ time is that answer's), after (the work the server leaves for after the reply an
 screens, BoardServer.flush: the App's pegs and their saves, the screens' log on flash;
 not in total, nor in board and flash), frames (the App's steps the server's loop ran
 within the answer's time, its LED frames above all: taken out of request and streams,
-where they fall; answers here follow each other at once, so a peg's animation runs
-into the next answer).
+where they fall; the server draws none while an answer is in hand, boardweb.server's
+frames(), unless its hold's bound runs out). Each answer is posted THINK_MS after the
+last phone had the state before (a player reads it first): the server's work after the
+screens and the App's frames (a peg's animation) come between the answers, as at a
+table; the request's connection is accepted by a task of its own, as asyncio's server
+accepts one.
 `total` is from the collection (if any) and the request's first byte to the last phone
 having the state.
 `alloc` is the bytes allocated meanwhile (when no collection ran within), `auto` 1 when
@@ -62,6 +66,9 @@ RESERVE = 48 * 1024  # collect before an answer when less than this is free
 STUCK = 4 * PHONES  # streams reopened for one version before the run gives up
 SAMPLE = 10  # and before every SAMPLE-th, for the peak: what was live then plus all the
 # answer allocated (the heap it needed at once, garbage of its own included)
+THINK_MS = 20  # from the last phone having a state to the next answer's request: a
+# player reads it first (seconds at a real table; here two of the App's frames, so the
+# work the server leaves for after the screens, and a frame, come between answers)
 PARTS = ("engine", "board", "flash", "request", "state", "streams", "gc", "total", "alloc",
          "auto", "version", "after", "frames")
 DONE = "CHIP-" + "DONE"
@@ -306,6 +313,13 @@ def answer_for(q, rng, games_done, games):
     return choose(q, rng, "cards")
 
 
+async def accept(server, wire, reply):
+    """A connection accepted: its task made (asyncio's server does so in its own task)."""
+    import asyncio
+
+    asyncio.create_task(server.app.handle_request(wire, reply))
+
+
 async def _until(cond):
     import asyncio
 
@@ -405,8 +419,9 @@ async def game(server, parts, games, seed, answers, out):
         a0 = mem_alloc()
         t_gc = ticks_us()
         # A task of its own, as the server starts one per connection (so the call's stack
-        # is as deep as on a board, not under this coroutine's)
-        asyncio.create_task(server.app.handle_request(wire, reply))
+        # is as deep as on a board, not under this coroutine's), made by an accept of its
+        # own: as asyncio's server, woken by the poll, accepts it and makes its task
+        asyncio.create_task(accept(server, wire, reply))
         await _until(lambda reply=reply: reply.closed)
         t_reply = reply.when
         status, got = reply.body()
@@ -432,6 +447,7 @@ async def game(server, parts, games, seed, answers, out):
             gc_us, gc_us + ticks_diff(t_end, t_gc), -1 if auto else a1 - a0, auto,
             version, us["after"], before + after))
         n += 1
+        await asyncio.sleep(THINK_MS / 1000)  # the players read the state before answering
         if kind == "another":
             done += 1
         nxt = room.question
