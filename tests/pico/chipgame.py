@@ -185,11 +185,11 @@ class Parts:
     """Emulated microseconds spent in each part of an answer. Nothing is wrapped around
     the code that runs an answer: each wrapper would be one more Python call deep in the
     RP2040's 8 KB C stack, which the request's path nearly fills (docs/image.md). So the
-    parts are timed at their edges: Room.act from the seat's check that comes just before
-    it to the server's changed() just after it; the App's verbs by the port's `taking`
-    being set and cleared (boardweb.appboard.AppBoard._call); the record's writes by a
-    Files whose methods time themselves; the state's JSON by a wrapper (a stream task's
-    shallow call)."""
+    parts are timed at their edges: Room.act from the seat's check just before it
+    (seats.seat_generation) to the server's changed() just after it; the App's verbs by
+    the port's `taking` being set and cleared (boardweb.appboard.AppBoard._call); the
+    record's writes by a Files whose methods time themselves; the state's JSON by a
+    wrapper (a stream task's shallow call)."""
 
     def __init__(self):
         self.us = {}
@@ -284,18 +284,18 @@ def build(app, parts, target, record="/games"):
         parts.ticks.append((t, ticks_diff(ticks_us(), t)))
 
     server.board.tick = ticked
-    check_seat, changed = seats.check_seat, server.changed
+    seat_generation, changed = seats.seat_generation, server.changed
 
     def checked(*args):
-        seat = check_seat(*args)
+        gen = seat_generation(*args)
         parts.start("engine")  # Room.act is next
-        return seat
+        return gen
 
     def changing():
         parts.stop("engine")  # Room.act is over (or refused)
         changed()
 
-    seats.check_seat = checked
+    seats.seat_generation = checked
     server.changed = changing
     server.flush = server.push.after = parts.timed("after", server.flush)
     room = server.room
