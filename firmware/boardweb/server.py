@@ -119,7 +119,8 @@ class BoardServer:
 
     def flush(self):
         """What an answer left for after its reply and its screens (the App's pegs and
-        light: boardweb.appboard's defer; then afters, the screens' log on flash: board.py);
+        light: boardweb.appboard's defer; then afters: the screens' log on flash, the record's
+        full tail appended to its game's file: board.py);
         an App that refused one of them is made the record's again
         (boardweb.resume.resync), as after a restart."""
         board = self.board

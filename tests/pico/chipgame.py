@@ -239,6 +239,11 @@ def timed_files(parts):
                 f.write(data)
             parts.stop("flash")
 
+        def rename(self, name, new):
+            parts.start("flash")
+            Files.rename(self, name, new)
+            parts.stop("flash")
+
     return TimedFiles()
 
 
