@@ -1,8 +1,9 @@
 """The table engine's Board (cribcore.table.record's interface) over the firmware App in
 the same interpreter, the App's own serial port (USB on a board) still working: each call
-is a protocol line the App runs as a line from USB (App._line: its reply at once, the
-frame left to the server's loop), so the board's own rules (ids applied once, saved before
-the reply) hold for the engine exactly as for the laptop's link. The LEDs move on every
+runs as the App runs a line from USB (_run, given the verb and its fields, no line
+made and parsed again: its reply at once, the frame left to the server's loop), so the
+board's own rules (its checks, ids applied once, saved before the reply) hold for the
+engine exactly as for the laptop's link. The LEDs move on every
 peg; the board's buttons are news for the engine (events()).
 
     board = AppBoard(app, clock)      # app.port is shared from here on (Tap)
@@ -21,14 +22,15 @@ The record is written before each (cribcore.table.table), so a power cut before 
 flush leaves the App behind the record, which a restart puts right (boardweb.resume's
 resync), as it did a cut between the record's write and the peg.
 
-The App's replies to the engine's calls are taken from its port (Tap) and never reach USB;
-whatever else it writes (the replies to a laptop's lines, its events) goes to USB as
+Whatever the App writes during an engine's call is taken from its port (Tap) and never
+reaches USB; whatever else it writes (the replies to a laptop's lines, its events) goes to USB as
 before, and its button events (`evt peg`, `evt undo`, `evt new`: the App writes each line
 in one write) are kept as news too.
 """
 
 from cribcore import CoreError
-from cribcore.protocol import decode, encode
+from cribcore.pegs import PegError
+from cribcore.protocol import CHANGE, ERRORS, Message, ProtocolError, command, decode
 from cribcore.table.record import button_event
 
 PRESSES = (b"evt peg ", b"evt undo ", b"evt new ")  # the lines kept (button_event reads them)
@@ -125,28 +127,23 @@ class AppBoard:
         return {}
 
     def _call(self, verb, **args):
-        """Run one command line as the App runs a line from USB (its own checks, ids and
-        save), without waiting for a frame (the server's loop draws them); its reply's
-        fields (BoardRefused on an `err`)."""
+        """Run one command as the App runs a line from USB (its own checks, ids and
+        save: _run, given the fields, no line made and parsed), without waiting for
+        a frame (the server's loop draws them); its reply's fields (BoardRefused where
+        the App would answer `err`: its code and message)."""
         tap = self.tap
-        tap.taking = []
+        tap.taking = []  # what the App writes meanwhile is not for USB
+        ident = args.pop("id", None)
         try:
-            self.app._line(encode(verb, **args))
-            written = b"".join(tap.taking).decode()
+            return _run(self.app, verb, args, ident)
+        except (ProtocolError, PegError) as e:
+            raise BoardRefused(str(e), e.code if e.code in ERRORS else "bad_arg") from None
+        except OSError as e:
+            raise BoardRefused(repr(e), "store_failed") from None
+        except Exception as e:  # noqa: BLE001 - a bug, no memory: as the App's `internal`
+            raise BoardRefused(repr(e), "internal") from None
         finally:
             tap.taking = None
-        reply = None
-        for line in written.split("\n"):
-            if not line:
-                continue
-            msg = decode(line)
-            if msg.kind == "err":
-                raise BoardRefused(msg.args.get("msg") or verb, msg.args.get("code"))
-            if msg.kind == "ok":
-                reply = msg.args
-        if reply is None:
-            raise BoardRefused("no reply from the board app to %r" % verb, "internal")
-        return reply
 
     def peg(self, lane, n, op_id):
         return self._soon("peg", p=lane, n=n, id=op_id)
@@ -188,3 +185,24 @@ class AppBoard:
         self.flush()
         b = self.app.board
         return [[b.back(i), b.front(i)] for i in range(b.players)]
+
+
+def _run(app, verb, args, ident):
+    """Run a command on the App as its _line runs a line from USB (the same checks, the
+    id applied once, the save before the reply), given as its verb and fields: its
+    reply's fields (with rev, and id); what _line would answer with `err` is raised
+    (ProtocolError, PegError, OSError...)."""
+    run = app.VERBS.get(verb)
+    if run is None:
+        raise ProtocolError("%r runs on the desktop only" % verb, "desk_only")
+    if command(verb)[1] & CHANGE:
+        reply, line = app._change(Message("cmd", verb, args), ident, run)
+        if reply is None:
+            return decode(line).args  # answered from its memory of ids
+        app.renderer.wake(app.now)
+        if ident is not None:
+            reply["id"] = ident
+    else:
+        reply = run(app, args) or {}
+    reply["rev"] = app.board.rev
+    return reply

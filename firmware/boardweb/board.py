@@ -86,6 +86,7 @@ def build(app, key, join_url, files=PAGE, record=RECORD, setup=None, hosts=None,
         board.defer()  # the App's pegs after each reply: resync puts a cut right
         session.defer_log()  # and the screens' log (not the record)
         server.afters.append(session.flush_log)
+        server.afters.append(lambda: _settle(log))
     if report is not None:
         def shown():  # the club's news on every screen
             room.show(dict(extra, club=report.status()))
@@ -93,6 +94,16 @@ def build(app, key, join_url, files=PAGE, record=RECORD, setup=None, hosts=None,
         report.on_change = shown
         server.club = report
     return server
+
+
+def _settle(log):
+    """The record's full tail to its game's file (pegboard.gamelog's settle), after the
+    reply; a flash that fails now fails the next answer that needs it (GameLog.add does
+    it first then: the answer is refused, 507 when the flash is full)."""
+    try:
+        log.settle()
+    except (OSError, MemoryError):
+        pass
 
 
 def _hex(data):

@@ -252,6 +252,19 @@ class Guarded(Microdot):
         self.hot = {}  # path -> (method, fn): served by boardweb.quick, not microdot
         self.check = None  # (method, path, header, key) -> the rules' refusal (quick's)
         self.noted = None  # () -> None after each quick request (the tests' heap peak)
+        self.serving = 0  # requests in hand (their body in, their response not yet made)
+        self.idle = None  # () -> None when serving falls to 0 (BoardServer.frames waits)
+        self.answered = None  # () -> None after each quick request's reply is sent
+
+    def took(self):
+        """A request is in hand (its body in): counted in serving until done()."""
+        self.serving += 1
+
+    def done(self):
+        """A request taken is answered (its response made, or sent)."""
+        self.serving -= 1
+        if not self.serving and self.idle is not None:
+            self.idle()
 
     async def handle_request(self, reader, writer):
         if not self._admit():
@@ -325,9 +338,14 @@ class Guarded(Microdot):
         return True
 
     async def dispatch_request(self, req):
-        if req is not None:
-            req.sock[0].reading = False  # the request is in: answered, never dropped
-        return await super().dispatch_request(req)
+        if req is None:
+            return await super().dispatch_request(req)
+        req.sock[0].reading = False  # the request is in: answered, never dropped
+        self.took()
+        try:
+            return await super().dispatch_request(req)
+        finally:
+            self.done()
 
     def stream(self, req):
         """The request's connection is an event stream of its seat (req.stream_seat, set

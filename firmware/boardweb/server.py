@@ -25,14 +25,28 @@ import asyncio
 
 from microdot import Response
 
+try:
+    from time import ticks_diff, ticks_ms  # type: ignore[attr-defined]
+except ImportError:  # CPython (the tests'): woken() is always so there
+    ticks_diff = ticks_ms = None  # type: ignore[assignment]
+
 from boardweb.conn import length
 from boardweb.push import Push
 from boardweb.routes import routes
 from cribcore.table.seats import Refused
 from cribcore.web.edge import Edge
+from pegboard.ticks import elapsed
 
 FRAME_MS = 10  # the App draws a frame this often
-WAIT_FRAMES = 5  # frames the App waits at most for the screens to have a new state
+# While an answer is in hand (a request being served, or a new version not yet written to
+# every screen) the App draws no frame; it waits for the answer at most HOLD_MS (then
+# draws one all the same: a flood of requests never freezes the LEDs for longer).
+HOLD_MS = 200
+# A frame due lets the tasks already woken go first (a phone's connection accepted, then
+# its request read and answered): it waits a millisecond while any is (the loop's tasks
+# are queued by the millisecond, asyncio's ticks_ms, so every task woken before the wait
+# or in its millisecond comes first), at most YIELDS times.
+YIELDS = 4
 ADDRESS = "192.168.4.1"  # the board's own network's (pegboard.radio.ADDRESS)
 ENOSPC = 28  # OSError: no space left on the device (the record's flash)
 STORAGE_FULL = ("the board's storage is full: this answer was not kept. Free space on its"
@@ -43,6 +57,16 @@ STORAGE_FULL = ("the board's storage is full: this answer was not kept. Free spa
 def json(pair):
     """An answer the edge made, (status, bytes), as a response."""
     return Response(pair[1], pair[0], {"Content-Type": "application/json"})
+
+
+def woken():
+    """Whether a task of the loop is woken and waits to run (MicroPython's asyncio: the
+    head of its queue is due; elsewhere, assumed so)."""
+    queue = getattr(getattr(asyncio, "core", None), "_task_queue", None)
+    if queue is None:
+        return True
+    task = queue.peek()
+    return task is not None and ticks_diff(task.ph_key, ticks_ms()) <= 0
 
 
 class BoardServer:
@@ -68,6 +92,10 @@ class BoardServer:
         self.app = routes(self, hooks)
         self.push = Push(room, self.app)
         self.push.after = self.flush  # once every screen has the answer's state
+        self.settled = asyncio.Event()  # set when an answer is out (frames() waits on it)
+        self.app.idle = self.settled.set
+        self.app.answered = self.answered
+        self.hold_ms = HOLD_MS
         self.club = None  # a boardweb.clubreport.ClubReport: games reported to a club
         self.afters = []  # () -> None each, run by flush() after the App's pegs
 
@@ -91,10 +119,12 @@ class BoardServer:
 
     def flush(self):
         """What an answer left for after its reply and its screens (the App's pegs and
-        light: boardweb.appboard's defer; then afters, the screens' log on flash: board.py);
+        light: boardweb.appboard's defer; then afters: the screens' log on flash, the record's
+        full tail appended to its game's file: board.py);
         an App that refused one of them is made the record's again
         (boardweb.resume.resync), as after a restart."""
         board = self.board
+        self.settled.set()  # the screens have the answer: the App's frames go on
         board.flush()
         for after in self.afters:
             after()
@@ -108,6 +138,12 @@ class BoardServer:
         except Exception as e:  # noqa: BLE001 - a flash error, a bug: the game goes on
             self.room.problem("the board's LEDs: %r" % (e,))
         self.changed()
+
+    def answered(self):
+        """A phone's post was answered (its reply sent): what it left for after the reply
+        is done now, unless it waits for the screens (push's after does it then)."""
+        if not self.push.behind():
+            self.flush()
 
     def changed(self):
         """Wake every event stream: the room has a new state (and a game just over is
@@ -157,21 +193,48 @@ class BoardServer:
     async def frames(self):
         """The App's loop: a step every FRAME_MS (its USB lines, a frame: pegs jump hole by
         hole, the turn pulses; its buttons); a press on the buttons is news for the engine,
-        and every screen gets the state it made."""
-        waited = 0
+        and every screen gets the state it made.
+
+        An answer never waits on a frame: a frame due lets the tasks already woken go
+        first (woken(): a phone's connection accepted, then its request read and
+        answered), and while an answer is in hand (answering()) it waits until the
+        answer is out (at most hold_ms). The App's animations go by the clock, so the
+        frames not drawn meanwhile are never seen; its commands are not in the frames:
+        the pegs an answer left wait for the screens (flush, push's after), in order."""
         while True:
-            if self.push.behind() and waited < WAIT_FRAMES:
-                waited += 1  # the screens first: the App's pegs wait for them (flush)
-                await asyncio.sleep(FRAME_MS / 1000)
-                continue
-            waited = 0
+            await asyncio.sleep(FRAME_MS / 1000)
+            for _ in range(YIELDS):
+                if not woken():
+                    break
+                await asyncio.sleep(0.001)
+            await self._held()
             self.flush()
             self.board.tick()
             if self.radio is not None:
                 self.radio.step(self.board.clock())
             if self.board.news:
                 self.news()
-            await asyncio.sleep(FRAME_MS / 1000)
+
+    def answering(self):
+        """Whether an answer is in hand: a request being served (its body in), or a new
+        version not yet written to every screen."""
+        return self.app.serving > 0 or self.push.behind()
+
+    async def _held(self):
+        """Until no answer is in hand, or hold_ms have passed."""
+        if not self.answering():
+            return
+        clock = self.board.clock
+        start = clock()
+        while self.answering():
+            left = self.hold_ms - elapsed(clock(), start)
+            if left <= 0:
+                return
+            self.settled.clear()
+            try:
+                await asyncio.wait_for(self.settled.wait(), left / 1000)
+            except asyncio.TimeoutError:
+                return
 
     def news(self):
         """The board's presses given to the engine (Room.poll); a failure is said on every

@@ -208,7 +208,10 @@ class App:
             if run is None:  # a verb of the protocol this app has none for: the desk's
                 raise ProtocolError(f"{msg.verb!r} runs on the desktop only", "desk_only")
             if command(msg.verb)[1] & CHANGE:
-                self._change(msg, ident, run)
+                reply, line = self._change(msg, ident, run)
+                self._send(line)
+                if reply is not None:
+                    self.renderer.wake(self.now)
             else:
                 reply = run(self, msg.args)  # tick may change rev
                 if reply is not None:  # (leds writes its own)
@@ -222,7 +225,9 @@ class App:
             self._send(err("internal", repr(e), rev=self.board.rev, id=ident))
 
     def _change(self, msg, ident, run):
-        """Apply a state-changing command once per id; save; then reply."""
+        """Apply a state-changing command once per id; save; (its reply's fields, its
+        reply line), (None, the line) for an id answered already (boardweb.appboard's
+        too: no line parsed there)."""
         key = checksum(canonical(msg)) if ident is not None else None
         mine = "id %s " % ident
         for entry in self.ids:
@@ -234,8 +239,7 @@ class App:
                     raise ProtocolError(f"id {ident!r} was used for another command",
                                         "id_reused")
                 tail = " id=" + ident  # kept without it (below); a line from before, with
-                self._send(line if line.endswith(tail) else line + tail)
-                return
+                return None, (line if line.endswith(tail) else line + tail)
         old = self._begin()
         try:
             reply = run(self, msg.args)
@@ -254,8 +258,7 @@ class App:
         except Exception:
             self._abort(old)  # a refusal, a failed save, a MemoryError: nothing changed
             raise
-        self._send(line)
-        self.renderer.wake(self.now)
+        return reply, line
 
     def _lane(self, lane):
         b = self.board

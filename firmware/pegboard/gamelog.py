@@ -14,15 +14,21 @@ The lines are cribcore.table.gamelines' (each with its CRC). In the folder:
           once a batch, not once a line)
     t     the tail: the lines of the game in play not yet in its g<N> file, rewritten whole
           at each line (a small file, kept inside its folder's metadata log: about one page
-          program a line). When the next line would not fit, or the game closes or the
-          next begins, the tail's lines are appended to g<N> and the tail starts again.
+          program a line). When the game closes or the next begins, the tail's lines are
+          appended to g<N> and the tail starts again.
+    u     the lines after a full tail (the next line would not fit), rewritten whole as
+          the tail is, until settle() appends the tail to g<N> and renames u over t: the
+          board's server calls it after the reply, so the append (LittleFS copies the
+          file's last block, and erases one: tens of ms) never delays one; add() does it
+          first when u is full, the game closes or the next begins.
 
 A power cut at any flash command leaves each file as before the write or after it (an
-append or a rewrite is committed when its file is closed), so every line acknowledged is
-in the tail or in g<N>, or both: a copy is skipped when read (its SEQ), a torn line (a
-write cut short) is dropped. The record keeps at most `budget` bytes of games: the oldest
-games are dropped first when a new one begins or the tail is appended; the game in play
-and the newest are never dropped (its number is the next one's).
+append or a rewrite is committed when its file is closed, a rename is atomic), so every
+line acknowledged is in g<N>, the tail or u (read in that order), or in two: a copy is
+skipped when read (its SEQ), a torn line (a write cut short) is dropped. The record
+keeps at most `budget` bytes of games: the oldest games are dropped first when a new one
+begins or the tail is appended; the game in play and the newest are never dropped (its
+number is the next one's).
 
 What is in memory: the entries that stand of the game in play (the engine's Table reads
 them at every question, as the core's MemoryRecord keeps them) and the tail (under TAIL
@@ -49,6 +55,7 @@ class GameLog:
         self.token = None
         self.sizes = {}  # game -> bytes of its g<N> file
         self.tail = []  # the tail's lines (text, newline included), all of game self.game
+        self.over = []  # u's lines: after a full tail, until settle()
         self.game = 0  # the game of the tail (0: the tail is empty)
         self.sealed = 0  # the last seq of self.game in its g<N> file
         self.problems = []  # damage found (a sentence each)
@@ -81,21 +88,22 @@ class GameLog:
         of its first good line (none good: the newest game's, whose lines a tail holds)."""
         from cribcore.table.gamelines import parse
 
-        self.tail, self.game = [], 0
-        for raw in self.files.lines(self.path + "/t"):
-            got = parse(raw)
-            if got is not None and not self.game:
-                self.game = got[0]
-            try:
-                self.tail.append(raw.decode())
-            except UnicodeError:
-                self.tail.append("?" * len(raw))  # damaged: it fails its check
-        if self.tail and not self.game:
+        self.tail, self.over, self.game = [], [], 0
+        for name, lines in (("/t", self.tail), ("/u", self.over)):
+            for raw in self.files.lines(self.path + name):
+                got = parse(raw)
+                if got is not None and not self.game:
+                    self.game = got[0]
+                try:
+                    lines.append(raw.decode())
+                except UnicodeError:
+                    lines.append("?" * len(raw))  # damaged: it fails its check
+        if (self.tail or self.over) and not self.game:
             self.game = max(list(self.sizes) + [1])
 
     def playing(self):
         """The game in play (its lines in the tail), or 0."""
-        return self.game if self.tail else 0
+        return self.game if self.tail or self.over else 0
 
     def games(self):
         """The games on flash that are not in play, oldest first (finished, or set aside)."""
@@ -108,7 +116,7 @@ class GameLog:
             r.add(raw)
         if game == self.game:
             self.sealed = r.seq if r.damage is None else 0
-            for text in self.tail:
+            for text in self.tail + self.over:
                 r.add(text)
         r.end()
         if r.damage is not None:
@@ -142,6 +150,7 @@ class GameLog:
     def new_game(self, header):
         """Begin a game (header: a dict, the setup: names, target, ...): its FlashRecord.
         Whatever the tail holds goes to its game's file first; old games may be dropped."""
+        self.settle()
         self._seal([])
         game = max(list(self.sizes) + [self.game, 0]) + 1
         self._drop(game)
@@ -155,13 +164,32 @@ class GameLog:
         """Write one line of the game in play (flash first: OSError, and nothing changed)."""
         text = line(game, seq, kind, data)
         if kind == CLOSE:  # the game's every line into its file (the verb reads it there)
+            self.settle()
             self._seal([text])
             self._write_tail([])
-        elif sum([len(t) for t in self.tail]) + len(text) > TAIL:
-            self._seal([])
-            self._write_tail([text])
+            return
+        if self.over and _size(self.over) + len(text) > TAIL:
+            self.settle()  # u is full too: the tail goes to its file now
+        if self.over:
+            self._write_over(self.over + [text])
+        elif _size(self.tail) + len(text) > TAIL:
+            self._write_over([text])  # the tail is full: appended by settle()
         else:
             self._write_tail(self.tail + [text])
+
+    def settle(self):
+        """What add() left for later (the server's: after the reply): a full tail's lines
+        appended to its game's file, and u renamed over it (the tail again); nothing if
+        no line is in u."""
+        if not self.over:
+            return
+        self._seal([])
+        self.files.rename(self.path + "/u", self.path + "/t")
+        self.tail, self.over = self.over, []
+
+    def _write_over(self, lines):
+        self.files.write(self.path + "/u", "".join(lines).encode())
+        self.over = lines
 
     def _write_tail(self, lines):
         """Rewrite the tail (never emptied while a game is in play, but when it closes: the
@@ -201,6 +229,10 @@ class GameLog:
                 return
             self.files.remove(self.path_of(old[0]))
             del self.sizes[old[0]]
+
+
+def _size(lines):
+    return sum([len(t) for t in lines])
 
 
 def _random_token():

@@ -137,3 +137,36 @@ def test_each_token_is_made_once_and_the_kept_ones_are_bounded():
         assert seat_token(KEY, 1) == fresh
     finally:
         seats.hmac_sha256 = real
+
+
+def test_a_request_checks_its_token_once():
+    """Holders.check makes the token's generation once (each an HMAC's comparison)."""
+    from cribcore.table import seats
+
+    real = seats.generation
+    calls = []
+
+    def counted(*args):
+        calls.append(args)
+        return real(*args)
+
+    seats.generation = counted
+    try:
+        holders = Holders(KEY)
+        token = holders.join(0, 2, ["Ann", "Bob"])
+        table = holders.join(TABLE, 2, ["Ann", "Bob"])
+        del calls[:]
+        assert holders.check(0, token, 2) == 0 and len(calls) == 1
+        assert holders.check(TABLE, table, 2) == TABLE and len(calls) == 2
+        assert _status(lambda: holders.check(1, token, 2)) == 403 and len(calls) == 3
+    finally:
+        seats.generation = real
+
+
+def test_same_is_equality_of_bytes():
+    """same() compares salted digests: equal exactly when the bytes are."""
+    cases = [(b"", b""), (b"a", b"a"), (b"a", b"b"), (b"abc", b"abd"), (b"abc", b"ab"),
+             (b"", b"x"), (b"k" * 100, b"k" * 100), (b"k" * 100, b"k" * 99 + b"j")]
+    for a, b in cases:
+        assert same(a, b) == (a == b), (a, b)
+    assert key_ok(KEY, KEY) and not key_ok(KEY, KEY + "x") and not key_ok(KEY, KEY[:-1])

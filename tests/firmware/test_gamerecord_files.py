@@ -56,6 +56,10 @@ class RealFiles(Files):
         self.ops += 1
         Files.remove(self, self._p(name))
 
+    def rename(self, name, new):
+        self.ops += 1
+        Files.rename(self, self._p(name), self._p(new))
+
     def mkdir(self, name):
         Files.mkdir(self, self._p(name))
 

@@ -27,8 +27,12 @@ time is that answer's), after (the work the server leaves for after the reply an
 screens, BoardServer.flush: the App's pegs and their saves, the screens' log on flash;
 not in total, nor in board and flash), frames (the App's steps the server's loop ran
 within the answer's time, its LED frames above all: taken out of request and streams,
-where they fall; answers here follow each other at once, so a peg's animation runs
-into the next answer).
+where they fall; the server draws none while an answer is in hand, boardweb.server's
+frames(), unless its hold's bound runs out). Each answer is posted THINK_MS after the
+last phone had the state before (a player reads it first): the server's work after the
+screens and the App's frames (a peg's animation) come between the answers, as at a
+table; the request's connection is accepted by a task of its own, as asyncio's server
+accepts one.
 `total` is from the collection (if any) and the request's first byte to the last phone
 having the state.
 `alloc` is the bytes allocated meanwhile (when no collection ran within), `auto` 1 when
@@ -62,6 +66,9 @@ RESERVE = 48 * 1024  # collect before an answer when less than this is free
 STUCK = 4 * PHONES  # streams reopened for one version before the run gives up
 SAMPLE = 10  # and before every SAMPLE-th, for the peak: what was live then plus all the
 # answer allocated (the heap it needed at once, garbage of its own included)
+THINK_MS = 20  # from the last phone having a state to the next answer's request: a
+# player reads it first (seconds at a real table; here two of the App's frames, so the
+# work the server leaves for after the screens, and a frame, come between answers)
 PARTS = ("engine", "board", "flash", "request", "state", "streams", "gc", "total", "alloc",
          "auto", "version", "after", "frames")
 DONE = "CHIP-" + "DONE"
@@ -178,11 +185,11 @@ class Parts:
     """Emulated microseconds spent in each part of an answer. Nothing is wrapped around
     the code that runs an answer: each wrapper would be one more Python call deep in the
     RP2040's 8 KB C stack, which the request's path nearly fills (docs/image.md). So the
-    parts are timed at their edges: Room.act from the seat's check that comes just before
-    it to the server's changed() just after it; the App's verbs by the port's `taking`
-    being set and cleared (boardweb.appboard.AppBoard._call); the record's writes by a
-    Files whose methods time themselves; the state's JSON by a wrapper (a stream task's
-    shallow call)."""
+    parts are timed at their edges: Room.act from the seat's check just before it
+    (seats.seat_generation) to the server's changed() just after it; the App's verbs by
+    the port's `taking` being set and cleared (boardweb.appboard.AppBoard._call); the
+    record's writes by a Files whose methods time themselves; the state's JSON by a
+    wrapper (a stream task's shallow call)."""
 
     def __init__(self):
         self.us = {}
@@ -232,6 +239,11 @@ def timed_files(parts):
                 f.write(data)
             parts.stop("flash")
 
+        def rename(self, name, new):
+            parts.start("flash")
+            Files.rename(self, name, new)
+            parts.stop("flash")
+
     return TimedFiles()
 
 
@@ -277,18 +289,18 @@ def build(app, parts, target, record="/games"):
         parts.ticks.append((t, ticks_diff(ticks_us(), t)))
 
     server.board.tick = ticked
-    check_seat, changed = seats.check_seat, server.changed
+    seat_generation, changed = seats.seat_generation, server.changed
 
     def checked(*args):
-        seat = check_seat(*args)
+        gen = seat_generation(*args)
         parts.start("engine")  # Room.act is next
-        return seat
+        return gen
 
     def changing():
         parts.stop("engine")  # Room.act is over (or refused)
         changed()
 
-    seats.check_seat = checked
+    seats.seat_generation = checked
     server.changed = changing
     server.flush = server.push.after = parts.timed("after", server.flush)
     room = server.room
@@ -304,6 +316,13 @@ def answer_for(q, rng, games_done, games):
     if kind == "dealer":
         return ""
     return choose(q, rng, "cards")
+
+
+async def accept(server, wire, reply):
+    """A connection accepted: its task made (asyncio's server does so in its own task)."""
+    import asyncio
+
+    asyncio.create_task(server.app.handle_request(wire, reply))
 
 
 async def _until(cond):
@@ -412,8 +431,9 @@ async def game(server, parts, games, seed, answers, out, census=None):
         a0 = mem_alloc()
         t_gc = ticks_us()
         # A task of its own, as the server starts one per connection (so the call's stack
-        # is as deep as on a board, not under this coroutine's)
-        asyncio.create_task(server.app.handle_request(wire, reply))
+        # is as deep as on a board, not under this coroutine's), made by an accept of its
+        # own: as asyncio's server, woken by the poll, accepts it and makes its task
+        asyncio.create_task(accept(server, wire, reply))
         await _until(lambda reply=reply: reply.closed)
         t_reply = reply.when
         status, got = reply.body()
@@ -439,6 +459,7 @@ async def game(server, parts, games, seed, answers, out, census=None):
             gc_us, gc_us + ticks_diff(t_end, t_gc), -1 if auto else a1 - a0, auto,
             version, us["after"], before + after))
         n += 1
+        await asyncio.sleep(THINK_MS / 1000)  # the players read the state before answering
         if kind == "another":
             done += 1
         nxt = room.question

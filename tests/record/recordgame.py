@@ -70,10 +70,11 @@ def answer_for(engine, rng, games_left):
     return choose(d, rng, "cards")
 
 
-def reference(players=2, target=61, seed=3, games=1, files=None, budget=None):
+def reference(players=2, target=61, seed=3, games=1, files=None, budget=None, settled=False):
     """Play the scripted games: (answers, states before each answer and after the last,
     the files (their `history`: every flash operation), the operation count after the
-    boot and after each answer)."""
+    boot and after each answer). settled: the record's settle() after each answer, as
+    the board's server calls it after each reply (its operations are the answer's)."""
     files = files or MemFiles()
     files.history = []
     engine = boot(files, players, target, budget)
@@ -85,6 +86,8 @@ def reference(players=2, target=61, seed=3, games=1, files=None, budget=None):
         if engine.question().kind == "another":
             left -= 1
         engine.answer(engine.question().id, text)
+        if settled:
+            engine.session.log.settle()
         answers.append(text)
         states.append(state(engine))
         ops.append(files.ops)

@@ -77,7 +77,19 @@ def _check_cut(ref, k, keep, files, to_end):
 
 
 def test_a_cut_at_every_flash_operation_of_a_whole_game_loses_nothing_acknowledged():
-    ref = reference(target=TARGET)
+    _every_cut(reference(target=TARGET))
+
+
+def test_with_the_full_tail_appended_after_each_reply_a_cut_loses_nothing_either():
+    """As the board's server runs the record: the full tail appended to its game's file
+    (and u renamed over it) after each reply (GameLog.settle), not before the answer's
+    line is written."""
+    ref = reference(target=TARGET, settled=True)
+    assert any(op[0] == "rename" for op in ref[2].history)
+    _every_cut(ref)
+
+
+def _every_cut(ref):
     global END
     END = GameLog("rec", ref[2]).open().replay(1).result
     assert END["winner"] in ("Ann", "Bob")

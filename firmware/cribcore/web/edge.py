@@ -45,16 +45,18 @@ def check_fields(body, fields, required):
     """body as a dict with only known fields of the right types; Refused(400) if not."""
     if not isinstance(body, dict):
         raise Refused(400, "the request must be a JSON object")
-    unknown = sorted(str(k) for k in body if k not in fields)
-    if unknown:
-        raise Refused(400, "unknown field(s): %s" % ", ".join(unknown))
+    for k in body:
+        if k not in fields:
+            unknown = sorted([str(k) for k in body if k not in fields])
+            raise Refused(400, "unknown field(s): %s" % ", ".join(unknown))
     for name in required:
         if name not in body:
             raise Refused(400, "missing field: %s" % name)
     for name in body:
-        kinds = fields[name] if isinstance(fields[name], tuple) else (fields[name],)
+        kinds = fields[name]  # a type or a tuple of types (isinstance takes either)
         value = body[name]
-        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+        if not isinstance(value, kinds) or isinstance(value, bool) and \
+                kinds is not bool and (type(kinds) is not tuple or bool not in kinds):
             raise Refused(400, "%s: wrong type" % name)
     return body
 

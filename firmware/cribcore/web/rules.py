@@ -94,7 +94,7 @@ def length_refusal(length, chunked=False):
         return 411, NEEDS_LENGTH
     if length is None:
         return None
-    if not length or not all("0" <= c <= "9" for c in length):
+    if not length or length.strip("0123456789"):  # not digits alone (no generator)
         return 400, BAD_LENGTH
     if int(length) > MAX_BODY:
         return 413, TOO_LARGE
