@@ -91,7 +91,7 @@ class BoardServer:
         self.dns_address = ADDRESS
         self.app = routes(self, hooks)
         self.push = Push(room, self.app)
-        self.push.after = self.flush  # once every screen has the answer's state
+        self.push.after = self.answer_done  # once every screen has the answer's state
         self.settled = asyncio.Event()  # set when an answer is out (frames() waits on it)
         self.app.idle = self.settled.set
         self.app.answered = self.answered
@@ -139,11 +139,18 @@ class BoardServer:
             self.room.problem("the board's LEDs: %r" % (e,))
         self.changed()
 
+    def answer_done(self):
+        """An answer's work all done (its reply sent, every screen has its state): what it
+        left for after (flush), then the heap looked at for the next connection
+        (boardweb.conn's note_heap), so that the next phone's answer does not wait for it."""
+        self.flush()
+        self.app.note_heap()
+
     def answered(self):
         """A phone's post was answered (its reply sent): what it left for after the reply
         is done now, unless it waits for the screens (push's after does it then)."""
         if not self.push.behind():
-            self.flush()
+            self.answer_done()
 
     def changed(self):
         """Wake every event stream: the room has a new state (and a game just over is

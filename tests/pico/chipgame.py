@@ -302,7 +302,8 @@ def build(app, parts, target, record="/games"):
 
     seats.seat_generation = checked
     server.changed = changing
-    server.flush = server.push.after = parts.timed("after", server.flush)
+    server.flush = parts.timed("after", server.flush)
+    server.answer_done = server.push.after = parts.timed("after", server.answer_done)
     room = server.room
     room.text = parts.timed("state", room.text)
     room.patch_text = parts.timed("state", room.patch_text)
