@@ -54,6 +54,10 @@ SEAT_STREAMS = 2  # event streams of one seat at once (a page reloaded, a second
 # player's GET half read again and again: tests/webboth/mixedrun.py)
 GRACE_MS = 2000
 ADMIT_FREE = 40 * 1024  # bytes free after a collection before a new connection is taken
+# bytes free at an answer's end below which the heap is collected before the next answer
+# (BoardServer.tidy, between answers): more than the most an answer allocates (about
+# 36 KB on the chip), so that none needs a collection of its own
+TIDY_FREE = 64 * 1024
 BAD_LENGTH = b"Bad-Length:"  # a Content-Length not in digits, renamed (Timed)
 RESET = 104  # ECONNRESET: microdot closes such a connection quietly
 CHUNK = 1024  # bytes asked of the socket at a time: a phone's whole request, mostly
@@ -267,6 +271,7 @@ class Guarded(Microdot):
         self.idle = None  # () -> None when serving falls to 0 (BoardServer.frames waits)
         self.answered = None  # () -> None after each quick request's reply is sent
         self.heap_ok = False  # the heap's last look (note_heap) passed: for one connection
+        self.tidy = False  # the heap's last look found it short of TIDY_FREE
 
     def took(self):
         """A request is in hand (its body in): counted in serving until done()."""
@@ -307,7 +312,9 @@ class Guarded(Microdot):
         between answers, so the phone whose answer comes next does not wait for the look.
         Only a look: a heap short of ADMIT_FREE is collected by that connection's own check
         (a collection here would fall among an answer's measures: bench/chip.py)."""
-        self.heap_ok = gc.mem_free() >= ADMIT_FREE
+        free = gc.mem_free()
+        self.heap_ok = free >= ADMIT_FREE
+        self.tidy = free < TIDY_FREE  # BoardServer.tidy collects it between answers
 
     def _admit(self):
         """Whether a new connection is taken (room made for it if the caps are reached)."""

@@ -22,6 +22,7 @@ asyncio loop: the App's frames, the requests and the event streams.
 """
 
 import asyncio
+import gc
 
 from microdot import Response
 
@@ -47,6 +48,11 @@ HOLD_MS = 200
 # are queued by the millisecond, asyncio's ticks_ms, so every task woken before the wait
 # or in its millisecond comes first), at most YIELDS times.
 YIELDS = 4
+# A heap the last look found short of TIDY_FREE (boardweb.conn) is collected between
+# answers, by the frames' loop, once TIDY_AFTER_MS have passed since an answer's work was
+# done: the next answer then has room and needs no collection of its own (one costs
+# about 20 ms on an RP2040; players take seconds between answers).
+TIDY_AFTER_MS = 5
 ADDRESS = "192.168.4.1"  # the board's own network's (pegboard.radio.ADDRESS)
 ENOSPC = 28  # OSError: no space left on the device (the record's flash)
 STORAGE_FULL = ("the board's storage is full: this answer was not kept. Free space on its"
@@ -96,6 +102,7 @@ class BoardServer:
         self.app.idle = self.settled.set
         self.app.answered = self.answered
         self.hold_ms = HOLD_MS
+        self.done_at = None  # the clock when an answer's work was last done (answer_done)
         self.club = None  # a boardweb.clubreport.ClubReport: games reported to a club
         self.afters = []  # () -> None each, run by flush() after the App's pegs
 
@@ -145,6 +152,7 @@ class BoardServer:
         (boardweb.conn's note_heap), so that the next phone's answer does not wait for it."""
         self.flush()
         self.app.note_heap()
+        self.done_at = self.board.clock()
 
     def answered(self):
         """A phone's post was answered (its reply sent): what it left for after the reply
@@ -215,12 +223,25 @@ class BoardServer:
                     break
                 await asyncio.sleep(0.001)
             await self._held()
+            self.tidy()
             self.flush()
             self.board.tick()
             if self.radio is not None:
                 self.radio.step(self.board.clock())
             if self.board.news:
                 self.news()
+
+    def tidy(self):
+        """Collect the heap now if the last look found it short (TIDY_FREE), no answer is
+        in hand and TIDY_AFTER_MS have passed since the last answer's work."""
+        app = self.app
+        if not app.tidy or self.answering():
+            return
+        if self.done_at is not None and \
+                elapsed(self.board.clock(), self.done_at) < TIDY_AFTER_MS:
+            return
+        app.tidy = False
+        gc.collect()
 
     def answering(self):
         """Whether an answer is in hand: a request being served (its body in), or a new

@@ -105,3 +105,65 @@ def test_the_hold_is_bounded(tmp_path):
 
     asyncio.run(run())
     assert srv.app.serving == 1
+
+
+class Heap:
+    """gc as the server sees it: each collection counted."""
+
+    def __init__(self):
+        self.collections = 0
+
+    def collect(self):
+        self.collections += 1
+
+
+def test_a_short_heap_is_collected_between_answers_never_within_one(tmp_path, monkeypatch):
+    """The last look found the heap short (conn's note_heap: tidy): the frames' loop
+    collects it once no answer is in hand, TIDY_AFTER_MS after the last answer's work, and
+    only once a look; an answer in hand is never made to wait for it."""
+    from boardweb import server as board_server
+
+    heap = Heap()
+    monkeypatch.setattr(board_server, "gc", heap)
+    srv, ticks = server(tmp_path)
+    srv.hold_ms = 600000
+
+    async def run():
+        loop = asyncio.create_task(srv.frames())
+        await _until(lambda: len(ticks) >= 2)
+        srv.app.took()  # a request in hand
+        srv.app.tidy = True
+        await asyncio.sleep(0.1)  # ten frames' time
+        assert heap.collections == 0  # not while an answer is in hand
+        srv.app.done()
+        await _until(lambda: heap.collections == 1)  # between answers
+        assert not srv.app.tidy
+        held = len(ticks)
+        await _until(lambda: len(ticks) > held + 3)
+        assert heap.collections == 1  # once a look
+        loop.cancel()
+
+    asyncio.run(run())
+
+
+def test_the_look_after_an_answer_asks_for_a_collection_when_the_heap_is_short(
+        monkeypatch):
+    from boardweb import conn
+
+    class Look:
+        free = conn.TIDY_FREE
+
+        def mem_free(self):
+            return self.free
+
+    look = Look()
+    monkeypatch.setattr(conn, "gc", look)
+    app = conn.Guarded()
+    app.note_heap()
+    assert app.heap_ok and not app.tidy
+    look.free = conn.TIDY_FREE - 1
+    app.note_heap()
+    assert app.heap_ok and app.tidy  # enough to take a connection, short for an answer
+    look.free = conn.ADMIT_FREE - 1
+    app.note_heap()
+    assert not app.heap_ok and app.tidy
