@@ -81,6 +81,7 @@ def build(app, key, join_url, files=PAGE, record=RECORD, setup=None, hosts=None,
         from boardweb.resume import resync
 
         resync(engine, board)  # after a cut: the LEDs made the record's, before any answer
+        _settle(log)  # the segments a restart found sealed, the next one's folder made
     server = BoardServer(room, board, key, files, join_url, hosts, hooks)
     if record is not None:
         board.defer()  # the App's pegs after each reply: resync puts a cut right
@@ -97,9 +98,10 @@ def build(app, key, join_url, files=PAGE, record=RECORD, setup=None, hosts=None,
 
 
 def _settle(log):
-    """The record's full tail to its game's file (pegboard.gamelog's settle), after the
-    reply; a flash that fails now fails the next answer that needs it (GameLog.add does
-    it first then: the answer is refused, 507 when the flash is full)."""
+    """The record's full segments to their game's file and the next segment's folder made
+    (pegboard.gamelog's settle), after the reply (and at boot); a flash that fails now
+    fails the next answer that needs it (GameLog.add does it first then: the answer is
+    refused, 507 when the flash is full)."""
     try:
         log.settle()
     except (OSError, MemoryError):

@@ -7,40 +7,66 @@ build carries none of them (crib.deploy.build.OPTIONAL).
 
 The lines are cribcore.table.gamelines' (each with its CRC). In the folder:
 
-    id    the record's name: 8 random hex digits made once, written in each game's header
-          (with the game's number, what makes its id stable for `crib history import`)
-    g<N>  game N's lines, appended in batches (LittleFS commits an append whole when the
-          file is closed; appending copies the file's last, partial block, so it is done
-          once a batch, not once a line)
-    t     the tail: the lines of the game in play not yet in its g<N> file, rewritten whole
-          at each line (a small file, kept inside its folder's metadata log: about one page
-          program a line). When the game closes or the next begins, the tail's lines are
-          appended to g<N> and the tail starts again.
-    u     the lines after a full tail (the next line would not fit), rewritten whole as
-          the tail is, until settle() appends the tail to g<N> and renames u over t: the
-          board's server calls it after the reply, so the append (LittleFS copies the
-          file's last block, and erases one: tens of ms) never delays one; add() does it
-          first when u is full, the game closes or the next begins.
+    id     the record's name: 8 random hex digits made once, written in each game's header
+           (with the game's number, what makes its id stable for `crib history import`)
+    g<N>   game N's lines, appended in batches (LittleFS commits an append whole when the
+           file is closed; appending copies the file's last, partial block and erases
+           one, so it is done once a batch, after a reply, not once a line)
+    s<K>/t a segment: the newest lines of the game in play not yet in its g<N> file, each
+           line appended as it is written (a small file, under TAIL bytes and LINES lines,
+           kept inline in its folder's metadata log: LittleFS rewrites it there in C, one
+           or two page programs a line). Each segment is a folder of its own, made
+           (mkdir: one sector erase) with its empty file after a reply, ahead of its
+           first line: its metadata log starts empty, so its few commits never fill the
+           4K block, and a line written before a reply never waits for a compaction
+           (a sector erase, and LittleFS's copy of the folder's live entries: the
+           19-55 ms spikes measured on the emulated chip when the tail was a file in
+           this folder, beside every game's file). When a segment is full, the next
+           line starts the next one; settle() (the board's server calls it after each
+           reply) appends the full segments' lines to g<N>, removes them (the file,
+           then its folder) and makes the next segment's folder. add() does it first
+           when it must (no folder made ahead: a failed settle(); two full segments;
+           the game closes or the next begins).
+    t, u   the tail files of earlier firmware: read as the oldest segments, and sealed
+           into g<N> like them (a board updated mid-game goes on with its game)
 
 A power cut at any flash command leaves each file as before the write or after it (an
-append or a rewrite is committed when its file is closed, a rename is atomic), so every
-line acknowledged is in g<N>, the tail or u (read in that order), or in two: a copy is
-skipped when read (its SEQ), a torn line (a write cut short) is dropped. The record
-keeps at most `budget` bytes of games: the oldest games are dropped first when a new one
-begins or the tail is appended; the game in play and the newest are never dropped (its
-number is the next one's).
+append is committed when its file is closed, a folder made or removed whole), so every
+line acknowledged is in g<N> or a segment (read in that order), or in two: a copy is
+skipped when read (its SEQ), a torn line (a write cut short) is dropped; a segment found
+at boot is never written again (its last line may be torn): the next line starts a new
+one. The record keeps at most `budget` bytes of games: the oldest games are dropped first
+when a new one begins or a segment is sealed; the game in play and the newest are never
+dropped (its number is the next one's).
 
 What is in memory: the entries that stand of the game in play (the engine's Table reads
-them at every question, as the core's MemoryRecord keeps them) and the tail (under TAIL
-bytes). The log is never read whole: a game is replayed a line at a time.
+them at every question, as the core's MemoryRecord keeps them) and the segments' lines
+(under 2 x TAIL bytes), with each segment's size and each line's SEQ as numbers: a line
+written costs its own text, nothing joined, parsed or summed again. The log is never read
+whole: a game is replayed a line at a time.
 """
 
 from cribcore.table.gamelines import CLOSE, ENTRY, HEADER, UNDO, Replay, entry_data, line
 from pegboard.flashrecord import FlashRecord
 from pegboard.logfiles import Files
 
-TAIL = 448  # the tail's size: under LittleFS's inline limit (512 bytes a file on the Pico)
+TAIL = 448  # a segment's bytes: under LittleFS's inline limit (512 bytes a file on the Pico)
+LINES = 5  # a segment's lines: its folder's commits stay within one 4K block (256-byte pages)
 BUDGET = 160 * 1024  # the games kept (bytes of g<N> files): about 8 games of 121 points
+
+
+class Segment:
+    """A segment's file (path; folder None: an earlier firmware's tail file), its lines
+    (text) and their SEQs (0: a line that fails its check), its bytes; `own`: made by
+    this run (lines may be appended to it)."""
+
+    def __init__(self, path, folder, own):
+        self.path = path
+        self.folder = folder
+        self.own = own
+        self.lines = []
+        self.seqs = []
+        self.size = 0
 
 
 class GameLog:
@@ -54,9 +80,11 @@ class GameLog:
         self._token = token  # tests: a fixed name instead of random digits
         self.token = None
         self.sizes = {}  # game -> bytes of its g<N> file
-        self.tail = []  # the tail's lines (text, newline included), all of game self.game
-        self.over = []  # u's lines: after a full tail, until settle()
-        self.game = 0  # the game of the tail (0: the tail is empty)
+        self.segs = []  # the segments not yet sealed, oldest first (all of game self.game)
+        self.stale = []  # segments sealed, or empty folders: removed by settle()
+        self.ready = 0  # the number of the segment whose folder is made, empty (0: none)
+        self.number = 0  # the last segment number used or made
+        self.game = 0  # the game of the segments (0: none yet)
         self.sealed = 0  # the last seq of self.game in its g<N> file
         self.problems = []  # damage found (a sentence each)
 
@@ -66,7 +94,7 @@ class GameLog:
 
     def open(self):
         """Read the folder: the record's name (made if new), the games and their sizes, the
-        tail. Returns self."""
+        segments. Returns self."""
         f = self.files
         try:
             f.mkdir(self.path)
@@ -77,33 +105,70 @@ class GameLog:
             token = self._token or _random_token()
             f.write(self.path + "/id", token.encode())  # a cut here: made again, no game yet
         self.token = token if type(token) is str else token.decode()
+        numbers = []
         for name in f.names(self.path):
             if name[:1] == "g" and name[1:].isdigit():
                 self.sizes[int(name[1:])] = f.size(self.path_of(int(name[1:])))
-        self._read_tail()
+            elif name[:1] == "s" and name[1:].isdigit():
+                numbers.append(int(name[1:]))
+        self._read_segments(sorted(numbers))
         return self
 
-    def _read_tail(self):
-        """The tail's lines as they are (a damaged one too: the replay judges it), the game
-        of its first good line (none good: the newest game's, whose lines a tail holds)."""
+    def _read_segments(self, numbers):
+        """The segments' lines as they are (a damaged one too: the replay judges it; a torn
+        last one left out), the game of their first good line (none good: the newest
+        game's). A segment is never written again after a restart. An empty folder
+        after the last segment with lines is the next one's (made ahead); any other
+        empty folder (a cut between a segment's file removed and its folder) is removed
+        by the next settle()."""
         from cribcore.table.gamelines import parse
 
-        self.tail, self.over, self.game = [], [], 0
-        for name, lines in (("/t", self.tail), ("/u", self.over)):
-            for raw in self.files.lines(self.path + name):
+        self.segs, self.stale, self.game, self.ready = [], [], 0, 0
+        found = [Segment(self.path + "/t", None, False), Segment(self.path + "/u", None, False)]
+        for n in numbers:
+            found.append(Segment(self._seg_file(n), self._seg_folder(n), False))
+            self.number = n
+        for seg in found:
+            written = False
+            for raw in self.files.lines(seg.path):
+                written = True
+                if raw[-1:] != b"\n":
+                    break  # a torn last line: a write the power cut stopped
                 got = parse(raw)
                 if got is not None and not self.game:
                     self.game = got[0]
                 try:
-                    lines.append(raw.decode())
+                    text = raw.decode()
                 except UnicodeError:
-                    lines.append("?" * len(raw))  # damaged: it fails its check
-        if (self.tail or self.over) and not self.game:
+                    text = "?" * len(raw)  # damaged: it fails its check
+                seg.lines.append(text)
+                seg.seqs.append(0 if got is None else got[1])
+            if seg.lines:
+                self.segs.append(seg)
+                if self.ready:
+                    self.stale.append(self._ready_segment())
+                    self.ready = 0
+            elif written:
+                self.stale.append(seg)  # only a torn line: never written again
+            elif seg.folder is not None:
+                if self.ready:
+                    self.stale.append(self._ready_segment())
+                self.ready = int(seg.folder.rpartition("/s")[2])
+        if self.segs and not self.game:
             self.game = max(list(self.sizes) + [1])
 
+    def _ready_segment(self):
+        return Segment(self._seg_file(self.ready), self._seg_folder(self.ready), False)
+
+    def _seg_folder(self, n):
+        return "%s/s%d" % (self.path, n)
+
+    def _seg_file(self, n):
+        return "%s/s%d/t" % (self.path, n)
+
     def playing(self):
-        """The game in play (its lines in the tail), or 0."""
-        return self.game if self.tail or self.over else 0
+        """The game in play (its lines in the segments), or 0."""
+        return self.game if self.segs else 0
 
     def games(self):
         """The games on flash that are not in play, oldest first (finished, or set aside)."""
@@ -116,8 +181,9 @@ class GameLog:
             r.add(raw)
         if game == self.game:
             self.sealed = r.seq if r.damage is None else 0
-            for text in self.tail + self.over:
-                r.add(text)
+            for seg in self.segs:
+                for text in seg.lines:
+                    r.add(text)
         r.end()
         if r.damage is not None:
             self.problems.append(r.damage)
@@ -128,7 +194,7 @@ class GameLog:
         None when no game is in play (or its header is lost). A game damaged on flash goes
         on as the next game from the entries before the damage (same seqs, an empty undo
         line in each gap: an entry may name another by its seq), and stays as it is."""
-        if not self.game:
+        if not self.playing():
             return None
         r = self.replay(self.game)
         if r.result is not None or r.header is None:
@@ -149,67 +215,92 @@ class GameLog:
 
     def new_game(self, header):
         """Begin a game (header: a dict, the setup: names, target, ...): its FlashRecord.
-        Whatever the tail holds goes to its game's file first; old games may be dropped."""
-        self.settle()
-        self._seal([])
+        Whatever the segments hold goes to its game's file first; old games may be
+        dropped."""
+        self._seal(self.segs)
+        self._clear()  # the segments hold one game's lines: the new game's only, now
         game = max(list(self.sizes) + [self.game, 0]) + 1
         self._drop(game)
         header = dict(header)
         header["rec"] = self.token
-        self._write_tail([line(game, 1, HEADER, header)])
         self.game, self.sealed = game, 0
+        self._put(line(game, 1, HEADER, header), 1)
         return FlashRecord(self, game, [], 1)
 
     def add(self, game, seq, kind, data):
         """Write one line of the game in play (flash first: OSError, and nothing changed)."""
         text = line(game, seq, kind, data)
         if kind == CLOSE:  # the game's every line into its file (the verb reads it there)
-            self.settle()
-            self._seal([text])
-            self._write_tail([])
+            self._seal(self.segs, text, seq)
+            self._clear()  # no segment left: no game in play (once a game: before its reply)
             return
-        if self.over and _size(self.over) + len(text) > TAIL:
-            self.settle()  # u is full too: the tail goes to its file now
-        if self.over:
-            self._write_over(self.over + [text])
-        elif _size(self.tail) + len(text) > TAIL:
-            self._write_over([text])  # the tail is full: appended by settle()
+        self._put(text, seq)
+
+    def _put(self, text, seq):
+        """The line appended to the newest segment, or to a new one when it is full (or
+        not this run's)."""
+        seg = self.segs[-1] if self.segs else None
+        if seg is None or not seg.own or seg.size + len(text) > TAIL or \
+                len(seg.lines) >= LINES:
+            if len(self.segs) > 1:
+                self.settle()  # no more than one full segment waits for settle()
+            if not self.ready:
+                self._prepare()  # no folder made ahead (a restart, or a failed settle)
+            seg = Segment(self._seg_file(self.ready), self._seg_folder(self.ready), True)
+            self.files.append(seg.path, text.encode())
+            self.ready = 0
+            self.segs.append(seg)
         else:
-            self._write_tail(self.tail + [text])
+            self.files.append(seg.path, text.encode())
+        seg.lines.append(text)
+        seg.seqs.append(seq)
+        seg.size += len(text)
 
     def settle(self):
-        """What add() left for later (the server's: after the reply): a full tail's lines
-        appended to its game's file, and u renamed over it (the tail again); nothing if
-        no line is in u."""
-        if not self.over:
-            return
-        self._seal([])
-        self.files.rename(self.path + "/u", self.path + "/t")
-        self.tail, self.over = self.over, []
+        """What add() left for later (the server's: after the reply): the full segments'
+        lines appended to their game's file, the sealed segments removed (each file, then
+        its folder), and the next segment's folder made."""
+        keep = 1 if self.segs and self.segs[-1].own else 0
+        if len(self.segs) > keep:
+            self._seal(self.segs[:len(self.segs) - keep])
+        self._clear()
+        if not self.ready:
+            self._prepare()
 
-    def _write_over(self, lines):
-        self.files.write(self.path + "/u", "".join(lines).encode())
-        self.over = lines
+    def _clear(self):
+        while self.stale:
+            self._remove(self.stale[0])
+            self.stale.pop(0)
 
-    def _write_tail(self, lines):
-        """Rewrite the tail (never emptied while a game is in play, but when it closes: the
-        tail's lines say which game is in play)."""
-        self.files.write(self.path + "/t", "".join(lines).encode())
-        self.tail = lines
+    def _prepare(self):
+        """The next segment's folder made, and its file, empty: its first line is then one
+        commit (an append), not two (the file made, then written)."""
+        n = self.number + 1
+        try:
+            self.files.mkdir(self._seg_folder(n))
+        except OSError:
+            if self.files.size(self._seg_file(n)):
+                raise  # there, with lines: not a folder to begin a segment in
+        self.number = n
+        self.files.write(self._seg_file(n), b"")
+        self.ready = n
 
-    def _seal(self, more):
-        """Append the tail's lines not yet in its game's file (and more) to that file."""
-        from cribcore.table.gamelines import parse
-
+    def _seal(self, segs, more=None, seq=0):
+        """Append the lines of the segments segs not yet in their game's file (and the line
+        more, SEQ seq) to that file, then remove the segments."""
         game = self.game
         name = self.path_of(game)
         out = []
         last = self.sealed
-        for text in self.tail + more:
-            got = parse(text)
-            if got is not None and got[1] > self.sealed:
-                out.append(text)
-                last = got[1]
+        for seg in segs:
+            seqs = seg.seqs
+            for i in range(len(seqs)):
+                if seqs[i] > last:
+                    out.append(seg.lines[i])
+                    last = seqs[i]
+        if more is not None:
+            out.append(more)
+            last = seq
         if out:
             if self.files.last(name) not in (b"", b"\n"):
                 out.insert(0, "\n")  # a torn line ends here: the next line stays whole
@@ -217,7 +308,21 @@ class GameLog:
             self.files.append(name, data)
             self.sizes[game] = self.sizes.get(game, 0) + len(data)
             self.sealed = last
+        for seg in list(segs):  # removed by settle(): their lines are in the file now
+            self.segs.remove(seg)
+            self.stale.append(seg)
+        if out:
             self._drop(game)
+
+    def _remove(self, seg):
+        """A sealed segment's file, then its folder (a cut between: an empty folder,
+        removed again or made the next segment at the next boot)."""
+        try:
+            self.files.remove(seg.path)
+        except OSError:
+            pass  # absent: a folder made ahead, or removed before a cut
+        if seg.folder is not None:
+            self.files.rmdir(seg.folder)
 
     def _drop(self, keep):
         """Drop the oldest games while the kept ones pass the budget (never game `keep`,
@@ -229,10 +334,6 @@ class GameLog:
                 return
             self.files.remove(self.path_of(old[0]))
             del self.sizes[old[0]]
-
-
-def _size(lines):
-    return sum([len(t) for t in lines])
 
 
 def _random_token():

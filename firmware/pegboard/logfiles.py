@@ -72,6 +72,12 @@ class Files(StateFiles):
 
         os.remove(name)
 
+    def rmdir(self, name):
+        """Remove an empty folder (OSError if it holds a file)."""
+        import os
+
+        os.rmdir(name)
+
     def rename(self, name, new):
         """Give a file another name, replacing any file of that name (atomic on
         LittleFS: a power cut leaves the one or the other)."""

@@ -9,7 +9,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "record"))
 
 from recordgame import boot, reference, state  # noqa: E402
 
-from pegboard.gamelog import GameLog  # noqa: E402
+from pegboard.gamelog import GameLog, Segment  # noqa: E402
 from pegboard.gamesverb import answer  # noqa: E402
 from pegboard.logfiles import Files  # noqa: E402
 
@@ -61,7 +61,12 @@ class RealFiles(Files):
         Files.rename(self, self._p(name), self._p(new))
 
     def mkdir(self, name):
+        self.ops += 1
         Files.mkdir(self, self._p(name))
+
+    def rmdir(self, name):
+        self.ops += 1
+        Files.rmdir(self, self._p(name))
 
 
 def test_a_game_on_real_files_resumes_and_reads_back(tmp_path):
@@ -86,8 +91,10 @@ def test_a_game_on_real_files_resumes_and_reads_back(tmp_path):
     lines = g1.read_bytes().splitlines(keepends=True)
     g1.write_bytes(b"".join(lines[:-1]) + lines[-1][:17])
     torn = GameLog("rec", files).open()
-    torn.game, torn.tail, torn.sealed = 1, [lines[-1].decode()], len(lines) - 1
-    torn._seal([])
+    seg = Segment(torn.path + "/s1/t", torn.path + "/s1", False)  # a segment holding it
+    seg.lines, seg.seqs = [lines[-1].decode()], [len(lines)]
+    torn.game, torn.segs, torn.sealed = 1, [seg], len(lines) - 1
+    torn._seal(torn.segs)
     now = g1.read_bytes().splitlines(keepends=True)
     assert now[-2] == lines[-1][:17] + b"\n" and now[-1] == lines[-1]
     r = GameLog("rec", files).open().replay(1)

@@ -167,6 +167,8 @@ def test_import_from_the_virtual_board_over_the_link(board_files, tmp_path):
 
     store = tmp_path / "sim"
     (store / "rec").mkdir(parents=True)
+    for name in board_files.dirs:  # the record's folders (its segments') too
+        (store / name).mkdir(parents=True, exist_ok=True)
     real = Files()
     for name, chunks in board_files.files.items():  # the fake flash's files, for real
         real.write(str(store / name), b"".join(chunks))

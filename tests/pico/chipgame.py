@@ -244,6 +244,25 @@ def timed_files(parts):
             Files.rename(self, name, new)
             parts.stop("flash")
 
+        def remove(self, name):
+            parts.start("flash")
+            try:
+                Files.remove(self, name)
+            finally:
+                parts.stop("flash")
+
+        def mkdir(self, name):
+            parts.start("flash")
+            try:
+                Files.mkdir(self, name)
+            finally:
+                parts.stop("flash")
+
+        def rmdir(self, name):
+            parts.start("flash")
+            Files.rmdir(self, name)
+            parts.stop("flash")
+
     return TimedFiles()
 
 

@@ -147,6 +147,9 @@ class LfsFiles:
     def rename(self, name, new):
         self.fs.rename(name, new)
 
+    def rmdir(self, name):
+        self.fs.remove(name)
+
     def mkdir(self, name):
         try:
             self.fs.mkdir(name)

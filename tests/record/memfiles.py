@@ -4,7 +4,10 @@ power cuts: plain Python, run on CPython and under MicroPython.
 cut_at=k: the k-th write, append or remove from now is cut: a rewrite leaves the old file
 (LittleFS commits a file when it is closed), a new file is left empty (LittleFS records the
 name first), an append keeps only its first `keep` bytes (stricter than LittleFS, which
-commits an append whole: a torn line), and PowerCut is raised. `ops` counts them.
+commits an append whole: a torn line), a folder is left unmade or not removed, and
+PowerCut is raised. `ops` counts them (mkdir and rmdir too). A file is written only in a
+folder that is there (OSError otherwise, as LittleFS; a top folder counts as made): `dirs`
+holds those made.
 A file is a tuple of the chunks written to it: a small heap never needs one piece for a
 whole game's file."""
 
@@ -14,15 +17,16 @@ class PowerCut(BaseException):
 
 
 class MemFiles:
-    def __init__(self, files=None):
+    def __init__(self, files=None, dirs=None):
         self.files = dict(files or {})
+        self.dirs = set(dirs or ())
         self.ops = 0
         self.cut_at = None
         self.keep = 0
         self.history = None  # a list: every write, append and remove, (kind, name, data)
 
     def copy(self):
-        return MemFiles(self.files)
+        return MemFiles(self.files, self.dirs)
 
     def _cut(self, kind="", name="", data=b""):
         self.ops += 1
@@ -61,7 +65,15 @@ class MemFiles:
     def read(self, name):
         return self.data(name)
 
+    def _folder(self, name):
+        """OSError unless the file's folder is there (a top folder counts as made: the
+        record's, the kept log's)."""
+        folder = name.rpartition("/")[0]
+        if "/" in folder and folder not in self.dirs:
+            raise OSError(2, "no folder " + folder)
+
     def write(self, name, data):
+        self._folder(name)
         if self._cut("write", name, data):
             if name not in self.files:
                 self.files[name] = ()
@@ -69,6 +81,7 @@ class MemFiles:
         self.files[name] = (bytes(data),)
 
     def append(self, name, data):
+        self._folder(name)
         old = self.files.get(name, ())
         if self._cut("append", name, data):
             self.files[name] = old + (bytes(data[:self.keep]),)
@@ -85,9 +98,15 @@ class MemFiles:
         return sum([len(c) for c in self.files.get(name, ())])
 
     def names(self, folder):
-        return [n[len(folder) + 1:] for n in self.files if n.startswith(folder + "/")]
+        out = []
+        for n in list(self.files) + list(self.dirs):
+            if n.startswith(folder + "/") and "/" not in n[len(folder) + 1:]:
+                out.append(n[len(folder) + 1:])
+        return out
 
     def remove(self, name):
+        if name not in self.files:
+            raise OSError(2, "no file " + name)
         if self._cut("remove", name):
             raise PowerCut
         del self.files[name]
@@ -98,13 +117,26 @@ class MemFiles:
         self.files[new] = self.files.pop(name)
 
     def mkdir(self, name):
-        pass
+        if name in self.dirs:
+            raise OSError(17, "exists")
+        if self._cut("mkdir", name):
+            raise PowerCut  # not made
+        self.dirs.add(name)
+
+    def rmdir(self, name):
+        if name not in self.dirs or any([n.startswith(name + "/") for n in self.files]):
+            raise OSError(39, "absent or not empty")
+        if self._cut("rmdir", name):
+            raise PowerCut  # not removed
+        self.dirs.discard(name)
 
 
 def _run(files, op):
     kind, name, data = op
     if kind == "remove":
         files.remove(name)
+    elif kind in ("mkdir", "rmdir"):
+        getattr(files, kind)(name)
     elif kind == "rename":
         files.rename(name, data.decode())
     else:
@@ -119,7 +151,7 @@ def cut_flashes(history, keeps=(0,)):
     for k in range(1, len(history) + 1):
         op = history[k - 1]
         for keep in (keeps if op[0] == "append" else (0,)):
-            files = MemFiles(base.files)
+            files = MemFiles(base.files, base.dirs)
             files.cut_at = 1
             files.keep = keep if keep >= 0 else max(0, len(op[2]) + keep)
             try:

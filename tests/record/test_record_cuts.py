@@ -81,11 +81,12 @@ def test_a_cut_at_every_flash_operation_of_a_whole_game_loses_nothing_acknowledg
 
 
 def test_with_the_full_tail_appended_after_each_reply_a_cut_loses_nothing_either():
-    """As the board's server runs the record: the full tail appended to its game's file
-    (and u renamed over it) after each reply (GameLog.settle), not before the answer's
-    line is written."""
+    """As the board's server runs the record: the full segments appended to their game's
+    file, removed (file, then folder) and the next segment's folder made after each reply
+    (GameLog.settle), not before the answer's line is written."""
     ref = reference(target=TARGET, settled=True)
-    assert any(op[0] == "rename" for op in ref[2].history)
+    kinds = [op[0] for op in ref[2].history]
+    assert "rmdir" in kinds and "mkdir" in kinds and "remove" in kinds
     _every_cut(ref)
 
 

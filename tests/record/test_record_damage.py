@@ -58,7 +58,7 @@ def _flip(files, name, j):
     raw = bytearray(lines[j])
     raw[len(raw) // 2] ^= 0x10
     lines[j] = bytes(raw)
-    out = MemFiles(files.files)
+    out = MemFiles(files.files, files.dirs)
     out.files[name] = tuple(lines)
     return out
 
@@ -68,7 +68,8 @@ def test_a_flipped_bit_in_any_line_costs_that_line_and_what_follows_in_its_game_
     whole = _games(files)
     assert sorted(whole) == [1, 2, 3] and whole[1][1] and whole[2][1] and not whole[3][1]
     assert not any(w[2] for w in whole.values())
-    names = [PATH + "/g1", PATH + "/g2", PATH + "/g3", PATH + "/t"]
+    names = [PATH + "/g1", PATH + "/g2", PATH + "/g3"] + [s.path for s in _log(files).segs]
+    assert len(names) > 3
     flips = 0
     for name in names:
         for j, raw in enumerate(files.lines(name)):
