@@ -254,3 +254,16 @@ def test_parse_takes_only_the_hot_paths_with_their_method():
     assert parse(post(b"{}").replace(b"POST", b"GET", 1), 0, hot) is None
     got = parse(b"xx" + post(b"{}", "/api/answer?k=a%20b&k=c"), 2, hot)
     assert got[0].args == {"k": "a b"} and got[2] == 2  # microdot's first value
+
+
+def test_parse_leaves_any_line_not_name_colon_value_to_microdot_wherever_it_is():
+    """Each header line is looked at in place (no str of its own): a folded one (space or
+    tab), one without a colon, first, in the middle or last, is microdot's to refuse."""
+    hot = {"/api/answer": ("POST", None)}
+    good = ["Host: " + HOST, "X-Crib-Key: " + KEY, "Content-Length: 2"]
+    assert parse(post(b"{}", headers=good), 0, hot)[0].headers["content-length"] == "2"
+    assert parse(post(b"{}", headers=[]), 0, hot) is not None  # the request line alone
+    for bad in (" folded", "\tfolded", "broken", " x: y", "\tx: y"):
+        for at in range(len(good) + 1):
+            lines = good[:at] + [bad] + good[at:]
+            assert parse(post(b"{}", headers=lines), 0, hot) is None, (bad, at)
