@@ -57,8 +57,8 @@ def parse(buf, at, hot):
         head = buf[at:end].decode()
     except UnicodeError:
         return None  # microdot refuses it (400)
-    lines = head.split("\r\n")
-    first = lines[0].split()
+    eol = head.find("\r\n")
+    first = (head if eol < 0 else head[:eol]).split()
     if len(first) != 3 or not first[2].startswith("HTTP/"):
         return None
     url = first[1]
@@ -67,9 +67,11 @@ def parse(buf, at, hot):
     route = hot.get(path)
     if route is None or route[0] != first[0]:
         return None
-    for i in range(1, len(lines)):
-        line = lines[i]
-        if ":" not in line or line.startswith(" ") or line.startswith("\t"):
+    while eol >= 0:  # each header line looked at in place: no str of its own
+        start = eol + 2
+        eol = head.find("\r\n", start)
+        if head.find(":", start, len(head) if eol < 0 else eol) < 0 or \
+                head.startswith(" ", start) or head.startswith("\t", start):
             return None  # not `name: value` (or folded): microdot's to refuse
     low = head.lower()
     if len(low) != len(head):

@@ -258,3 +258,21 @@ def test_a_question_as_data_is_every_field_of_it():
     for k in QUESTION_FIELDS:
         assert d[k] == getattr(q, k), k
     assert d["id"] == engine.question_id() and d["known"] == engine.view()
+
+
+def test_the_question_asked_is_the_questions_data_without_known():
+    """TableEngine.asked(): question(False).to_dict() without `known`, at every question
+    of a game (the room's question), and None once the session is over."""
+    engine = engine_for(2, "cards")
+    engine.start()
+    rng = Lcg(5)
+    asked = 0
+    while asked < 400 and engine.question_id() is not None:
+        d = engine.question(False).to_dict()
+        del d["known"]
+        assert engine.asked() == d
+        engine.answer(d["id"], choose(d, rng, "cards"))
+        asked += 1
+    assert asked > 20
+    if engine.question_id() is None:
+        assert engine.asked() is None

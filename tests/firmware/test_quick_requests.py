@@ -312,3 +312,16 @@ def test_a_look_serves_one_connection_and_a_short_heap_is_looked_at_again(monkey
     app.note_heap()
     assert not app._admit() and heap.collections == 1  # still short, collected: unread
     assert app.refused == 0  # (handle_request counts it; _admit only says no)
+
+
+def test_parse_leaves_any_line_not_name_colon_value_to_microdot_wherever_it_is():
+    """Each header line is looked at in place (no str of its own): a folded one (space or
+    tab), one without a colon, first, in the middle or last, is microdot's to refuse."""
+    hot = {"/api/answer": ("POST", None)}
+    good = ["Host: " + HOST, "X-Crib-Key: " + KEY, "Content-Length: 2"]
+    assert parse(post(b"{}", headers=good), 0, hot)[0].headers["content-length"] == "2"
+    assert parse(post(b"{}", headers=[]), 0, hot) is not None  # the request line alone
+    for bad in (" folded", "\tfolded", "broken", " x: y", "\tx: y"):
+        for at in range(len(good) + 1):
+            lines = good[:at] + [bad] + good[at:]
+            assert parse(post(b"{}", headers=lines), 0, hot) is None, (bad, at)

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from webtools import Players
 
 import cribcore.table.engine as core_engine
-import cribcore.table.questions as questions
 from crib.web.hub import SharedEngine
 from cribcore.table import seats as core_seats
 
@@ -26,17 +25,17 @@ class _Q:
 def counted(monkeypatch):
     """Counts of the questions and the views the engine builds, and of the worker calls."""
     counts = {"question": 0, "view": 0, "worker": 0}
-    question_init = questions.Question.__init__
+    asked = core_engine.TableEngine.asked  # the room's question (plain data)
     view = core_engine.TableEngine.view
 
-    def counting_init(self, *args):
+    def counting_asked(self):
         counts["question"] += 1
-        question_init(self, *args)
+        return asked(self)
 
     def counting_view(self):
         counts["view"] += 1
         return view(self)
-    monkeypatch.setattr(questions.Question, "__init__", counting_init)
+    monkeypatch.setattr(core_engine.TableEngine, "asked", counting_asked)
     monkeypatch.setattr(core_engine.TableEngine, "view", counting_view)
     return counts
 

@@ -211,6 +211,19 @@ class TableEngine:
             return None
         return Question(qid, self._ask, self._ask.undo, self.view() if known else None)
 
+    def asked(self):
+        """The open question as plain data, question(False).to_dict() without `known`
+        (a front end that sends the view apart: cribcore.table.room), made without a
+        Question or a copy of its legal answers (the ask's own: no one changes it); None
+        when the session is over."""
+        qid = self.question_id()
+        if qid is None:
+            return None
+        ask = self._ask
+        return {"id": qid, "kind": ask.kind, "asks": ask.asks, "prompt": ask.prompt,
+                "hint": ask.hint, "default": ask.default, "undo": ask.undo,
+                "legal": ask.legal}
+
     def _check(self, question_id):
         """The open question's id if question_id is it; AnswerError, StaleQuestion if not."""
         qid = self.question_id()

@@ -272,11 +272,8 @@ class Room:
 
     def _build(self):
         engine = self.engine
-        q = engine.question(False)
-        self._qid = None if q is None else q.id
-        if q is not None:
-            q = q.to_dict()
-            del q["known"]  # the view, sent once
+        q = engine.asked()  # without `known`: the view, sent once
+        self._qid = None if q is None else q["id"]
         self.question = q
         self.view = engine.view()
         self._publish()
