@@ -48,11 +48,6 @@ HOLD_MS = 200
 # are queued by the millisecond, asyncio's ticks_ms, so every task woken before the wait
 # or in its millisecond comes first), at most YIELDS times.
 YIELDS = 4
-# A heap the last look found short of TIDY_FREE (boardweb.conn) is collected between
-# answers, by the frames' loop, once TIDY_AFTER_MS have passed since an answer's work was
-# done: the next answer then has room and needs no collection of its own (one costs
-# about 20 ms on an RP2040; players take seconds between answers).
-TIDY_AFTER_MS = 5
 ADDRESS = "192.168.4.1"  # the board's own network's (pegboard.radio.ADDRESS)
 ENOSPC = 28  # OSError: no space left on the device (the record's flash)
 STORAGE_FULL = ("the board's storage is full: this answer was not kept. Free space on its"
@@ -102,7 +97,7 @@ class BoardServer:
         self.app.idle = self.settled.set
         self.app.answered = self.answered
         self.hold_ms = HOLD_MS
-        self.done_at = None  # the clock when an answer's work was last done (answer_done)
+        self.fresh = False  # an answer's work just done: tidy() waits one frame more
         self.club = None  # a boardweb.clubreport.ClubReport: games reported to a club
         self.afters = []  # () -> None each, run by flush() after the App's pegs
 
@@ -152,7 +147,7 @@ class BoardServer:
         (boardweb.conn's note_heap), so that the next phone's answer does not wait for it."""
         self.flush()
         self.app.note_heap()
-        self.done_at = self.board.clock()
+        self.fresh = True
 
     def answered(self):
         """A phone's post was answered (its reply sent): what it left for after the reply
@@ -232,13 +227,16 @@ class BoardServer:
                 self.news()
 
     def tidy(self):
-        """Collect the heap now if the last look found it short (TIDY_FREE), no answer is
-        in hand and TIDY_AFTER_MS have passed since the last answer's work."""
+        """A heap the last look found short (boardweb.conn's TIDY_FREE) collected between
+        answers: the next answer then has room and needs no collection of its own (one
+        costs about 20 ms on an RP2040; players take seconds to answer). Only while no
+        answer is in hand, and not in the frame right after an answer's work (a frame
+        later: FRAME_MS)."""
         app = self.app
         if not app.tidy or self.answering():
             return
-        if self.done_at is not None and \
-                elapsed(self.board.clock(), self.done_at) < TIDY_AFTER_MS:
+        if self.fresh:
+            self.fresh = False
             return
         app.tidy = False
         gc.collect()
