@@ -27,11 +27,11 @@ import gc
 from microdot import Response
 
 try:
-    from time import ticks_diff, ticks_ms  # type: ignore[attr-defined]
+    from time import ticks_diff  # type: ignore[attr-defined]
 except ImportError:  # CPython (the tests'): woken() is always so there
-    ticks_diff = ticks_ms = None  # type: ignore[assignment]
+    ticks_diff = None  # type: ignore[assignment]
 
-from boardweb.conn import length
+from boardweb.conn import length, ticks_ms
 from boardweb.push import Push
 from boardweb.routes import routes
 from cribcore.table.seats import Refused
@@ -48,6 +48,9 @@ HOLD_MS = 200
 # are queued by the millisecond, asyncio's ticks_ms, so every task woken before the wait
 # or in its millisecond comes first), at most YIELDS times.
 YIELDS = 4
+# The heap is collected between answers (tidy) at least TIDY_AFTER_MS after an answer's
+# work is done: not in the same pass of the loop as the answer's last step.
+TIDY_AFTER_MS = 5
 ADDRESS = "192.168.4.1"  # the board's own network's (pegboard.radio.ADDRESS)
 ENOSPC = 28  # OSError: no space left on the device (the record's flash)
 STORAGE_FULL = ("the board's storage is full: this answer was not kept. Free space on its"
@@ -97,7 +100,7 @@ class BoardServer:
         self.app.idle = self.settled.set
         self.app.answered = self.answered
         self.hold_ms = HOLD_MS
-        self.fresh = False  # an answer's work just done: tidy() waits one frame more
+        self.done_at = None  # ticks_ms when an answer's work was last done (answer_done)
         self.club = None  # a boardweb.clubreport.ClubReport: games reported to a club
         self.afters = []  # () -> None each, run by flush() after the App's pegs
 
@@ -147,7 +150,7 @@ class BoardServer:
         (boardweb.conn's note_heap), so that the next phone's answer does not wait for it."""
         self.flush()
         self.app.note_heap()
-        self.fresh = True
+        self.done_at = ticks_ms()
 
     def answered(self):
         """A phone's post was answered (its reply sent): what it left for after the reply
@@ -230,13 +233,11 @@ class BoardServer:
         """A heap the last look found short (boardweb.conn's TIDY_FREE) collected between
         answers: the next answer then has room and needs no collection of its own (one
         costs about 20 ms on an RP2040; players take seconds to answer). Only while no
-        answer is in hand, and not in the frame right after an answer's work (a frame
-        later: FRAME_MS)."""
+        answer is in hand, and TIDY_AFTER_MS after the last answer's work."""
         app = self.app
         if not app.tidy or self.answering():
             return
-        if self.fresh:
-            self.fresh = False
+        if self.done_at is not None and elapsed(ticks_ms(), self.done_at) < TIDY_AFTER_MS:
             return
         app.tidy = False
         gc.collect()

@@ -119,7 +119,7 @@ class Heap:
 
 def test_a_short_heap_is_collected_between_answers_never_within_one(tmp_path, monkeypatch):
     """The last look found the heap short (conn's note_heap: tidy): the frames' loop
-    collects it once no answer is in hand, a frame after the last answer's work, and
+    collects it once no answer is in hand, TIDY_AFTER_MS after the last answer's work, and
     only once a look; an answer in hand is never made to wait for it."""
     from boardweb import server as board_server
 
