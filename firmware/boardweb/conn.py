@@ -310,8 +310,8 @@ class Guarded(Microdot):
     def note_heap(self):
         """Look at the heap now, for the next connection (module docstring): the board is
         between answers, so the phone whose answer comes next does not wait for the look.
-        Only a look: a heap short of ADMIT_FREE is collected by that connection's own check
-        (a collection here would fall among an answer's measures: bench/chip.py)."""
+        Only a look: a short heap is collected where no answer waits on it, by the frames
+        loop between answers (BoardServer.tidy), or by the next connection's own check."""
         free = gc.mem_free()
         self.heap_ok = free >= ADMIT_FREE
         self.tidy = free < TIDY_FREE  # BoardServer.tidy collects it between answers
