@@ -119,11 +119,30 @@ class Socket:
         return out
 
 
+def _number_after(data, key):
+    """The decimal number after key in data (bytes), or -1: read digit by digit, so
+    that a phone's reading of what the board sent allocates nothing on the board's heap
+    (a real phone reads it on its own chip; the answer's `alloc` is the board's)."""
+    at = data.find(key)
+    if at < 0:
+        return -1
+    at += len(key)
+    value = 0
+    while at < len(data) and 48 <= data[at] <= 57:
+        value = value * 10 + data[at] - 48
+        at += 1
+    return value
+
+
 class Reply:
-    """A POST's connection: what the server wrote back."""
+    """A POST's connection: what the server wrote back, read as the phone reads it (its
+    status and the state's version, digit by digit: nothing allocated); the bytes kept
+    only for a reply other than 200, to say it."""
 
     def __init__(self):
         self.out = []
+        self.status = -1
+        self.version = -1
         self.closed = False
         self.when = 0  # when it was closed (the reply is whole)
 
@@ -131,16 +150,23 @@ class Reply:
         return ("10.0.0.9", 50000)
 
     async def awrite(self, data):
-        self.out.append(data if isinstance(data, bytes) else data.encode())
+        if isinstance(data, str):
+            data = data.encode()
+        if self.status < 0:
+            self.status = _number_after(data, b" ")  # "HTTP/1.0 200 OK"
+        if self.status != 200:
+            self.out.append(data)
+        elif self.version < 0:
+            self.version = _number_after(data, b'"version":')
 
     async def aclose(self):
         self.closed = True
         self.when = ticks_us()
 
     def body(self):
+        """(status, body) of a reply other than 200."""
         text = b"".join(self.out)
-        head, _, body = text.partition(b"\r\n\r\n")
-        return int(head.split(b" ", 2)[1]), body
+        return self.status, text.partition(b"\r\n\r\n")[2]
 
 
 class Screen(Reply):
@@ -163,13 +189,11 @@ class Screen(Reply):
     def write(self, data):  # an event stream's writes after its first (boardweb.push)
         if isinstance(data, str):
             data = data.encode()
-        at = data.find(b'"version":')  # the first write carries the response's head
-        if at >= 0 and data.find(b"data: ") >= 0:
-            end = at + 10
-            while data[end] in b"0123456789":
-                end += 1
-            self.version = int(data[at + 10:end])
-            self.when = self.clock()
+        if data.find(b"data: ") >= 0:  # the first write carries the response's head
+            version = _number_after(data, b'"version":')
+            if version >= 0:
+                self.version = version
+                self.when = self.clock()
         # a stream's bytes are not kept: a phone reads them and they are gone
 
 
@@ -345,6 +369,15 @@ async def accept(server, wire, reply):
     asyncio.create_task(server.app.handle_request(wire, reply))
 
 
+def _behind(screens, version):
+    """Whether a phone has not the version yet (a loop over a list: no iterator or
+    generator on the heap, where min() over a generator made one each round)."""
+    for s in screens:
+        if s.version < version:
+            return True
+    return False
+
+
 async def _until(cond):
     import asyncio
 
@@ -398,7 +431,7 @@ async def game(server, parts, games, seed, answers, out, census=None):
         end the run: the phones cannot get it (a heap too fragmented for the state's
         frame ends every new stream at once: docs/image.md), and would retry for ever."""
         again = 0
-        while min(s.version for s in screens) < version:
+        while _behind(screens, version):
             for i, task in enumerate(streams):
                 if task.done():
                     reopened[0] += 1
@@ -456,13 +489,12 @@ async def game(server, parts, games, seed, answers, out, census=None):
         asyncio.create_task(accept(server, wire, reply))
         await _until(lambda reply=reply: reply.closed)
         t_reply = reply.when
-        status, got = reply.body()
-        if status != 200:
-            raise RuntimeError("answer %d refused: %d %s" % (n, status, got))
-        version = json.loads(got)["version"]
+        if reply.status != 200 or reply.version < 0:
+            raise RuntimeError("answer %d refused: %d %s" % ((n,) + reply.body()))
+        version = reply.version
         await phones_have(version)
-        t_end = max(s.when for s in screens)
         a1 = mem_alloc()
+        t_end = max([s.when for s in screens])
         auto = 1 if a1 < a0 else 0
         if collect and not auto:  # the live heap before it and all it made: at once
             peak = max(peak, a1)
