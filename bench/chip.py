@@ -11,6 +11,7 @@ chipgame's docstring says what each holds), then
     allocated per answer: N bytes
     and the live heap at each game's first question, and over all the answers whether
     it grows from game 2 on (the 1,000-answer check: the default --answers)
+    C stack: at most N of its M bytes used          (our images: the stack painted first)
 
     python bench/chip.py [--answers 1000] [--target 121] [--stock | --plain] [--quiet]
     python bench/chip.py --census [--target 61]   # the live heap's census instead
@@ -175,6 +176,11 @@ def report(run, args, what, heap_w, took, say):
     for m in firsts:
         print("  game %2d after %4d answers: %6d bytes live, %6d free"
               % (m["game"] + 1, m["answers"], m["live"], m["free"]))
+    if run.stack is not None:
+        st = run.stack
+        print("C stack: at most %d of its %d bytes used (%d%%; the stack painted before"
+              " the game, the words no longer paint counted after it)"
+              % (st["deepest"], st["size"], round(100 * st["deepest"] / st["size"])))
     if run.end is not None:
         print("the end: %d answers, %d games finished, scores %s"
               % (run.end["answers"], run.end["games"], run.end["scores"]))

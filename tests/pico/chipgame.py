@@ -547,11 +547,43 @@ def play(app, games=1, seed=11, target=121, answers=4000, record="/games", out=p
     asyncio.run(game(server, parts, games, seed, answers, out, census))
 
 
-def main(games=1, seed=11, target=121, answers=4000, census=None):
+PAINT = 0x1A5AC33C  # a word the C stack is painted with (a small int on the chip)
+
+
+def paint(bottom, top):
+    """Fill the C stack's free words (from bottom to just below where it is now) with
+    PAINT, before the game: what is still PAINT after it was never used. bottom, top:
+    the image's __StackBottom and __StackTop (its link map)."""
+    import machine
+    import micropython
+
+    mem = machine.mem32
+    at, below = bottom, top - micropython.stack_use() - 256
+    while at < below:
+        mem[at] = PAINT
+        at += 4
+
+
+def deepest(bottom, top):
+    """The most of the C stack the run has used, in bytes: from the top down to the
+    lowest word no longer PAINT (an interrupt's frames count too: they are the stack's)."""
+    import machine
+
+    mem = machine.mem32
+    at = bottom
+    while at < top and mem[at] == PAINT:
+        at += 4
+    return top - at
+
+
+def main(games=1, seed=11, target=121, answers=4000, census=None, stack=None):
     """On the Pico: the board's own main, with the game played where the server would
     serve; DONE at the end (then the REPL). census: a chipcensus.Census (main.py's): the
-    heap's census at its game's first question, where the run ends."""
+    heap's census at its game's first question, where the run ends. stack: (bottom, top)
+    of the C stack, to print before DONE the most of it the run used (a STACK line)."""
     count = census
+    if stack is not None:
+        paint(*stack)
     import fastboot
 
     fastboot.setup()
@@ -568,6 +600,9 @@ def main(games=1, seed=11, target=121, answers=4000, census=None):
             play(app, games, seed, target, answers, census=count)
         except Exception as e:  # noqa: BLE001 - said, then the REPL: the run failed
             sys.print_exception(e)
+        if stack is not None:
+            print("STACK " + json.dumps({"deepest": deepest(*stack),
+                                         "size": stack[1] - stack[0]}))
         print(DONE)
         raise KeyboardInterrupt  # pegboard.pico.main returns on it (the REPL hand-over)
 

@@ -11,6 +11,8 @@ it printed, parsed. Two ways to hold our code (bench/chip.py compares them):
     run.answers   # [{part: value}] (chipgame.PARTS), one per answer
     run.marks     # [{"at", "game", "answers", "live", "free"}]
     run.end       # {"answers", "games", "scores", "peak", "heap"} or None (it failed)
+    run.stack     # {"deepest", "size"}: the C stack's most used and its size, in bytes
+                  # (our images: their link map says where it is), or None
     run.text      # everything the Pico printed
 """
 
@@ -29,7 +31,7 @@ SCRIPTS = (TESTS / "core_table" / "tablegame.py", TESTS / "pico" / "chipgame.py"
 DONE = "CHIP-" + "DONE"  # chipgame.DONE
 PARTS = ("engine", "board", "flash", "request", "state", "streams", "gc", "total", "alloc",
          "auto", "version", "after", "frames")  # chipgame.PARTS
-MAIN = "import chipgame\nchipgame.main(%d, %d, %d, %d)\n"
+MAIN = "import chipgame\nchipgame.main(%d, %d, %d, %d, stack=%r)\n"
 # with the census: the live heap before chipgame's import, given to it
 CENSUS_MAIN = ("import gc\ngc.collect()\nbase = gc.mem_alloc()\nimport chipcensus\n"
                "count = chipcensus.Census(base, %d)\ncount.core()\nimport chipgame\n"
@@ -37,10 +39,27 @@ CENSUS_MAIN = ("import gc\ngc.collect()\nbase = gc.mem_alloc()\nimport chipcensu
                "chipgame.main(%d, %d, %d, %d, count)\n")
 
 
-def chip_files(stock, games, seed, target, answers, census=0, frozen=False):
+def stack_of(uf2):
+    """(__StackBottom, __StackTop) from the link map beside one of our images' UF2
+    (firmware/image/build.py keeps it), or None (the stock UF2 has none)."""
+    found = {}
+    link_map = Path(uf2).with_name("firmware.map")
+    if link_map.exists():
+        for line in link_map.read_text(errors="replace").splitlines():
+            words = line.split()
+            if len(words) >= 3 and words[1] in ("__StackBottom", "__StackTop") and \
+                    words[2] == "=":
+                found[words[1]] = int(words[0], 16)
+    if len(found) < 2:
+        return None
+    return found["__StackBottom"], found["__StackTop"]
+
+
+def chip_files(stock, games, seed, target, answers, census=0, frozen=False, stack=None):
     """{path: bytes} of the flash's filesystem for a run (module docstring); census: the
     game at whose first question the heap's census is taken (tests/pico/chipcensus.py),
-    0 for none; frozen: SCRIPTS are frozen into the image, not on the flash."""
+    0 for none; frozen: SCRIPTS are frozen into the image, not on the flash; stack:
+    stack_of(the image), for the run's STACK line."""
     with tempfile.TemporaryDirectory(prefix="pico-chip-") as out:
         if stock:
             written = build.build(out, extras=build.OPTIONAL)
@@ -54,14 +73,14 @@ def chip_files(stock, games, seed, target, answers, census=0, frozen=False):
             written.append(dst)
         files = {p.relative_to(out).as_posix(): p.read_bytes() for p in written}
     files["main.py"] = (CENSUS_MAIN % (census, games, seed, target, answers) if census
-                        else MAIN % (games, seed, target, answers)).encode()
+                        else MAIN % (games, seed, target, answers, stack)).encode()
     return files
 
 
 class ChipRun:
     def __init__(self, text):
         self.text = text
-        self.answers, self.marks, self.end = [], [], None
+        self.answers, self.marks, self.end, self.stack = [], [], None, None
         self.reopened = 0  # event streams the server ended, opened again
         self.census = []  # the census's lines (tests/pico/chipcensus.py), dicts
         for line in text.splitlines():
@@ -75,6 +94,8 @@ class ChipRun:
                 self.marks.append(json.loads(line[5:]))
             elif line.startswith("END "):
                 self.end = json.loads(line[4:])
+            elif line.startswith("STACK "):
+                self.stack = json.loads(line[6:])
 
 
 def chip_run(uf2, stock=False, games=1, seed=11, target=121, answers=4000, timeout=None,
@@ -83,7 +104,8 @@ def chip_run(uf2, stock=False, games=1, seed=11, target=121, answers=4000, timeo
     progress(n, line): told the number of answers so far and the last line, now and then.
     After timeout (wall s), PicoError; with partial, the run so far instead (its `stopped`
     says why; None when it ended). census, frozen: chip_files'."""
-    files = chip_files(stock, games, seed, target, answers, census, frozen)
+    files = chip_files(stock, games, seed, target, answers, census, frozen,
+                       None if stock else stack_of(uf2))
     with Pico(fs=fs_image(files), uf2=uf2) as pico:
         seen = [0, 0]  # lines looked at for DONE, lines at the last progress
 

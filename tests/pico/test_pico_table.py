@@ -60,3 +60,7 @@ def test_our_image_plays_a_whole_game_to_61_with_the_scores_of_cpython():
     assert run.end is not None, run.text[-1500:]
     assert run.end["games"] == 1 and run.end["scores"] == expected
     assert len(run.answers) == run.end["answers"] == answers
+    # the C stack (painted before the game): a quarter of it left unused, so a deeper
+    # request path fails here before it fails on a board (docs/image.md: 9,432 of 16,384)
+    assert run.stack is not None and run.stack["size"] == 16384, run.stack
+    assert 4096 < run.stack["deepest"] <= 0.75 * run.stack["size"], run.stack
