@@ -3,12 +3,11 @@ deadline for the whole request head and one for the body (a stranger trickling a
 line every few seconds holds nothing for long; past a deadline, what the socket holds
 already is still read: a board busy for seconds after the accept refuses no request
 waiting whole), each response's head sent with its body, and how many connections and
-event streams may be open at once. What a phone posts per answer is served by
-boardweb.quick from the connection's first read, the rest by microdot.
+event streams may be open at once. What a phone posts per answer, and its event stream,
+are served by boardweb.quick from the connection's first read, the rest by microdot.
 
     app = Guarded()                   # a Microdot: handle_request wrapped as below
-    app.stream(req)                   # the request's connection is an event stream now
-    app.dropped(req)                  # this stream was dropped for a newer one: end it
+    app.stream(gathered, seat)        # the connection is an event stream of seat now
 
 Limits (cribcore.web.edge's deadlines): at most MAX_CONNECTIONS connections open, the
 oldest still sending its request closed for a new one (silent yet, or GRACE_MS old: a
@@ -295,8 +294,11 @@ class Guarded(Microdot):
         conn = [asyncio.current_task(), timed, gathered]
         self.conns.append(conn)
         try:
-            if not self.hot or not await quick.serve(self, timed, gathered):
+            done = self.hot and await quick.serve(self, timed, gathered)
+            if not done:
                 await super().handle_request(timed, gathered)
+            elif done is not True:  # an event stream: held here, quick.serve's frame gone
+                await quick.held(done, gathered)
         except asyncio.CancelledError:
             try:  # closed for a newer connection (_admit): no answer
                 await writer.aclose()
@@ -372,12 +374,10 @@ class Guarded(Microdot):
         finally:
             self.done()
 
-    def stream(self, req):
-        """The request's connection is an event stream of its seat (req.stream_seat, set
-        by the route; None: no seat shown): counted among its seat's SEAT_STREAMS and
-        MAX_STREAMS in all (module docstring)."""
-        seat = getattr(req, "stream_seat", None)
-        gathered = req.sock[1]
+    def stream(self, gathered, seat=None):
+        """gathered's connection is an event stream of seat (boardweb.routes.stream_seat;
+        None: no seat shown): counted among its seat's SEAT_STREAMS and MAX_STREAMS in
+        all (module docstring)."""
         gathered.seat = seat
         if seat is not None and \
                 sum([1 for s in self.streams if s.seat == seat]) >= SEAT_STREAMS:
@@ -385,8 +385,3 @@ class Guarded(Microdot):
         elif len(self.streams) >= MAX_STREAMS:
             self._drop_stream()
         self.streams.append(gathered)
-
-    @staticmethod
-    def dropped(req):
-        """Whether this event stream was dropped (its loop ends it)."""
-        return req.sock[1].dropped

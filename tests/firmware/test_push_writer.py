@@ -69,13 +69,8 @@ class App:
 
     wake = None
 
-    def stream(self, req):
+    def stream(self, gathered, seat=None):
         pass
-
-
-class Req:
-    def __init__(self, conn):
-        self.sock = (None, conn)
 
 
 async def _until(test):
@@ -91,7 +86,7 @@ async def _open(push, stream):
     the connection held (the task) until the stream ends."""
     conn = Gathered(stream)
     conn.head = None  # the head is sent with the first piece
-    follow = Follow(push, Req(conn))
+    follow = Follow(push, conn)
     stream.write(await follow.__anext__())
     return conn, asyncio.create_task(follow.__anext__())
 
@@ -179,3 +174,4 @@ def test_an_idle_stream_gets_a_comment_from_a_heartbeat_of_its_own(monkeypatch):
     version (so a dead phone's connection is noticed); the writer itself only waits for
     a wake (no timer per version)."""
     asyncio.run(_idle_streams(monkeypatch))
+
