@@ -60,6 +60,7 @@ TIDY_FREE = 64 * 1024
 BAD_LENGTH = b"Bad-Length:"  # a Content-Length not in digits, renamed (Timed)
 RESET = 104  # ECONNRESET: microdot closes such a connection quietly
 CHUNK = 1024  # bytes asked of the socket at a time: a phone's whole request, mostly
+GET = ("GET",)  # a GET route's methods (Guarded.route: one tuple for them all)
 
 
 def length(req):
@@ -271,6 +272,57 @@ class Guarded(Microdot):
         self.answered = None  # () -> None after each quick request's reply is sent
         self.heap_ok = False  # the heap's last look (note_heap) passed: for one connection
         self.tidy = False  # the heap's last look found it short of TIDY_FREE
+        self.exact = {}  # path -> [(methods, handler)]: the routes with no <argument>
+
+    def route(self, url_pattern, methods=None):
+        """microdot's route decorator, but a path with no <argument> is kept in a dict
+        (exact), not as a URLPattern in url_map: microdot compiles each pattern into a
+        regular expression with a dict per segment (about 200 bytes of the live heap a
+        route on the chip) and tries them one by one; a path's routes are found here by
+        one lookup, the first whose methods take the request's, as microdot's order."""
+        if "<" in url_pattern:
+            return super().route(url_pattern, methods)
+
+        def decorated(f):
+            taken = GET if methods is None or methods == ["GET"] else \
+                tuple([m.upper() for m in methods])
+            self.exact.setdefault(url_pattern, []).append((taken, f))
+            return f
+        return decorated
+
+    def find_route(self, req):
+        """(handler, prefix, subapp) as microdot's find_route: a path in exact by its
+        lookup (then url_map's patterns if none of its routes takes the method: 405 if
+        none does), any other by url_map's patterns. (An exact route is found before a
+        pattern's that also matches its path: none of the board's does.)"""
+        routes = self.exact.get(req.path)
+        if routes is None:
+            return super().find_route(req)
+        method = req.method.upper()
+        if method == "OPTIONS" and self.options_handler:
+            return self.options_handler(req), "", None
+        if method == "HEAD":
+            method = "GET"
+        for methods, handler in routes:
+            if method in methods:
+                req.url_args = {}
+                return handler, "", None
+        found = super().find_route(req)  # a pattern's route may take the method
+        return found if found[0] != 404 else (405, "", None)
+
+    def default_options_handler(self, req):
+        """microdot's Allow header for OPTIONS, the exact routes' methods included."""
+        allow = []
+        for methods, _ in self.exact.get(req.path, ()):
+            allow.extend(methods)
+        for methods, pattern, _, _, _ in self.url_map:
+            if pattern.match(req.path) is not None:
+                allow.extend(methods)
+        if "GET" in allow:
+            allow.append("HEAD")
+        allow.append("OPTIONS")
+        return {"Allow": ", ".join(allow)}
+
 
     def took(self):
         """A request is in hand (its body in): counted in serving until done()."""

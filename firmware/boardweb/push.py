@@ -166,11 +166,24 @@ class Push:
                     self.remove(f)
                     continue
                 self._put(f, frame)
+        self._let_go(version)
         if self.after is not None:
             try:
                 self.after()  # what waited for the screens (BoardServer.flush)
             except Exception as e:  # noqa: BLE001 - the streams go on whatever it was
                 said(e, "the work after a reply failed")
+
+    def _let_go(self, version):
+        """What no stream needs any more leaves the heap: a whole state made for a stream
+        opened at an older version (6-8 KB), and the patch's event once every stream has
+        it (none busy: a busy one's drain may want it). The room keeps the version's
+        text (cribcore.table.room), so an event made again costs its copy, not its JSON."""
+        if self._frame[0] != version:
+            self._frame = NO_FRAME
+        for f in self.follows:
+            if f.busy:
+                return
+        self._patch = NO_FRAME
 
     def _put(self, f, data):
         """Write data to f's connection at once; what its buffer keeps is drained by a

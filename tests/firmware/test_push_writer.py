@@ -175,3 +175,38 @@ def test_an_idle_stream_gets_a_comment_from_a_heartbeat_of_its_own(monkeypatch):
     a wake (no timer per version)."""
     asyncio.run(_idle_streams(monkeypatch))
 
+
+async def _let_go():
+    room = Room()
+    push = Push(room, App())
+    fast, slow = Stream(), Stream()
+    await _open(push, fast)
+    await _open(push, slow)
+    await _until(lambda: len(push.follows) == 2)
+    assert push._frame[0] == 1  # the whole state, made once for both new streams
+    room.version = 2
+    push.changed()
+    await _until(lambda: slow.events()[-1]["version"] == 2 == fast.events()[-1]["version"])
+    # every stream has version 2: neither the older whole state nor the patch is kept
+    assert push._frame == push._patch == push_module.NO_FRAME
+    slow.stalled = True
+    room.version = 3
+    push.changed()
+    await _until(lambda: push.follows[1].busy and fast.events()[-1]["version"] == 3)
+    assert push._patch[0] == 3  # a stream still waits for its bytes: kept for it
+    slow.read_again()
+    await _until(lambda: not push.follows[1].busy)
+    room.version = 4
+    push.changed()
+    await _until(lambda: slow.events()[-1]["version"] == 4 == fast.events()[-1]["version"])
+    assert push._patch == push_module.NO_FRAME
+    assert slow.events()[-1] == {"version": 4, "base": 3}
+    push.writer.cancel()
+    push.beat.cancel()
+
+
+def test_no_event_is_kept_once_every_stream_has_it():
+    """The room keeps the version's patch text; push keeps its event only while a stream
+    still needs it (a busy one's drain): not for the whole answer after, and never a
+    whole state (6-8 KB) made for a stream opened at an older version."""
+    asyncio.run(_let_go())
