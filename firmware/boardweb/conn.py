@@ -139,6 +139,24 @@ class Timed:
             self.buf = self.buf[self.at:] + chunk if self.at < len(self.buf) else chunk
             self.at = 0
 
+    def ready(self):
+        """Whether the buffer holds bytes, after taking what the socket holds already
+        (no coroutine, no wait: a phone's request is there whole when its task runs)."""
+        if self.at < len(self.buf):
+            return True
+        got = self._ready(CHUNK)
+        if not got:
+            return False
+        self.buf, self.at = got, 0
+        return True
+
+    def taken(self, n):
+        """The next n bytes if the buffer holds them (a body in the first read), else
+        None (readexactly() awaits them)."""
+        if len(self.buf) - self.at < n:
+            return None
+        return self._take(n)
+
     async def fill(self):
         """The connection's first chunk read into the buffer (if it is empty): where
         boardweb.quick looks for a whole request head."""

@@ -34,6 +34,8 @@ LINES = tuple(["\r\n%s:" % name for name in WANTED])
 JSON = "application/json"
 TEXT = "text/plain; charset=UTF-8"  # microdot's type for a text reply (a rule's refusal)
 DIGITS = "0123456789"
+# the head of an answer taken (200, JSON), as the general one below makes it
+OK_JSON = b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
 # an event stream's head, as microdot writes boardweb.routes' (STREAM's headers)
 STREAM_HEAD = (b"HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\n"
                b"Cache-Control: no-store\r\n\r\n")
@@ -116,17 +118,20 @@ async def serve(app, timed, gathered):
     """Serve the connection's request here if it is a hot one (module docstring): True;
     an event stream's Follow, for the caller to hold (held()); False if it is not hot
     (nothing of it consumed: microdot reads it)."""
-    try:
-        await timed.fill()
-    except OSError:
-        return False  # microdot's read fails alike (its 400)
+    if not timed.ready():  # the socket's bytes taken without a coroutine, if there
+        try:
+            await timed.fill()
+        except OSError:
+            return False  # microdot's read fails alike (its 400)
     got = parse(timed.buf, timed.at, app.hot)
     if got is None:
         return False
     req, start, length, route = got
     timed.head_read(start)
     try:
-        req.body = await timed.readexactly(length)
+        req.body = timed.taken(length)  # in the first read (a phone's), or awaited
+        if req.body is None:
+            req.body = await timed.readexactly(length)
     except OSError:  # the body did not come in time, or its phone left: microdot's 400
         res = await app.error_response(None, 400)
         await res.write(gathered)
@@ -149,10 +154,13 @@ async def serve(app, timed, gathered):
             print_exception(e)
             status, body, kind = 500, b"Internal server error", TEXT
         if follow is None:
-            await gathered.send(b"".join((
-                ("HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n"
-                 % (status, "OK" if status == 200 else "N/A", kind, len(body))).encode(),
-                body)))
+            if status == 200 and kind is JSON:  # a phone's answer taken: the head's bytes
+                head = OK_JSON % len(body)      # made from a constant, no str between
+            else:
+                head = ("HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n"
+                        % (status, "OK" if status == 200 else "N/A", kind,
+                           len(body))).encode()
+            await gathered.send(b"".join((head, body)))
     finally:
         app.done()
     if follow is not None:
