@@ -77,12 +77,13 @@ def parse(buf, at, hot):
     route = hot.get(path)
     if route is None or route[0] != first[0]:
         return None
+    if "\r\n " in head or "\r\n\t" in head:
+        return None  # a folded header line: microdot's to refuse
     while eol >= 0:  # each header line looked at in place: no str of its own
         start = eol + 2
         eol = head.find("\r\n", start)
-        if head.find(":", start, len(head) if eol < 0 else eol) < 0 or \
-                head.startswith(" ", start) or head.startswith("\t", start):
-            return None  # not `name: value` (or folded): microdot's to refuse
+        if (head.find(":", start, eol) if eol >= 0 else head.find(":", start)) < 0:
+            return None  # not `name: value`: microdot's to refuse
     low = head.lower()
     if len(low) != len(head):
         return None  # a character whose lower case is longer (CPython's): microdot's

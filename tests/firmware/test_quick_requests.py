@@ -360,3 +360,17 @@ def test_a_request_waiting_in_its_socket_is_served_without_a_coroutine_to_read_i
     asyncio.run(srv.app.handle_request(Socketed(post(answer_body(srv))), reply))
     assert reply.said()[0] == 200 and srv.room.version > before
     assert made == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["", " ", "\t"]),
+                          st.sampled_from(["X-A", "Accept", "x"]),
+                          st.sampled_from([": v", ":", "", " v", ": a:b"])), max_size=5))
+def test_parse_takes_a_head_only_when_every_line_is_name_colon_value(extra):
+    """Any line folded (a space or tab first) or without a colon leaves the request to
+    microdot, wherever it is among the others; every other head is taken."""
+    lines = ["%s%s%s" % parts for parts in extra]
+    good = ["Host: " + HOST, "X-Crib-Key: " + KEY, "Content-Length: 2"]
+    got = parse(post(b"{}", headers=good + lines), 0, {"/api/answer": ("POST", None)})
+    plain = all(ln[:1] not in (" ", "\t") and ":" in ln for ln in lines)
+    assert (got is not None) is plain, lines
