@@ -145,14 +145,20 @@ async def _when(test, seconds=30):
         await asyncio.sleep(0.005)
 
 
-async def _idle_streams(monkeypatch):
-    monkeypatch.setattr(push_module, "HEARTBEAT_S", 0.05)
+async def _two_streams():
+    """A room, its Push and two phones' streams open on it (each has version 1)."""
     room = Room()
     push = Push(room, App())
-    idle, stalled = Stream(), Stream()
-    await _open(push, idle)
-    await _open(push, stalled)
+    one, two = Stream(), Stream()
+    await _open(push, one)
+    await _open(push, two)
     await _until(lambda: len(push.follows) == 2)
+    return room, push, one, two
+
+
+async def _idle_streams(monkeypatch):
+    monkeypatch.setattr(push_module, "HEARTBEAT_S", 0.05)
+    room, push, idle, stalled = await _two_streams()
     stalled.stalled = True
     room.version = 2
     push.changed()
@@ -177,12 +183,7 @@ def test_an_idle_stream_gets_a_comment_from_a_heartbeat_of_its_own(monkeypatch):
 
 
 async def _let_go():
-    room = Room()
-    push = Push(room, App())
-    fast, slow = Stream(), Stream()
-    await _open(push, fast)
-    await _open(push, slow)
-    await _until(lambda: len(push.follows) == 2)
+    room, push, fast, slow = await _two_streams()
     assert push._frame[0] == 1  # the whole state, made once for both new streams
     room.version = 2
     push.changed()
