@@ -3,12 +3,11 @@ deadline for the whole request head and one for the body (a stranger trickling a
 line every few seconds holds nothing for long; past a deadline, what the socket holds
 already is still read: a board busy for seconds after the accept refuses no request
 waiting whole), each response's head sent with its body, and how many connections and
-event streams may be open at once. What a phone posts per answer is served by
-boardweb.quick from the connection's first read, the rest by microdot.
+event streams may be open at once. What a phone posts per answer, and its event stream,
+are served by boardweb.quick from the connection's first read, the rest by microdot.
 
     app = Guarded()                   # a Microdot: handle_request wrapped as below
-    app.stream(req)                   # the request's connection is an event stream now
-    app.dropped(req)                  # this stream was dropped for a newer one: end it
+    app.stream(gathered, seat)        # the connection is an event stream of seat now
 
 Limits (cribcore.web.edge's deadlines): at most MAX_CONNECTIONS connections open, the
 oldest still sending its request closed for a new one (silent yet, or GRACE_MS old: a
@@ -61,6 +60,7 @@ TIDY_FREE = 64 * 1024
 BAD_LENGTH = b"Bad-Length:"  # a Content-Length not in digits, renamed (Timed)
 RESET = 104  # ECONNRESET: microdot closes such a connection quietly
 CHUNK = 1024  # bytes asked of the socket at a time: a phone's whole request, mostly
+GET = ("GET",)  # a GET route's methods (Guarded.route: one tuple for them all)
 
 
 def length(req):
@@ -138,6 +138,24 @@ class Timed:
                 return self._take(len(self.buf))
             self.buf = self.buf[self.at:] + chunk if self.at < len(self.buf) else chunk
             self.at = 0
+
+    def ready(self):
+        """Whether the buffer holds bytes, after taking what the socket holds already
+        (no coroutine, no wait: a phone's request is there whole when its task runs)."""
+        if self.at < len(self.buf):
+            return True
+        got = self._ready(CHUNK)
+        if not got:
+            return False
+        self.buf, self.at = got, 0
+        return True
+
+    def taken(self, n):
+        """The next n bytes if the buffer holds them (a body in the first read), else
+        None (readexactly() awaits them)."""
+        if len(self.buf) - self.at < n:
+            return None
+        return self._take(n)
 
     async def fill(self):
         """The connection's first chunk read into the buffer (if it is empty): where
@@ -272,6 +290,57 @@ class Guarded(Microdot):
         self.answered = None  # () -> None after each quick request's reply is sent
         self.heap_ok = False  # the heap's last look (note_heap) passed: for one connection
         self.tidy = False  # the heap's last look found it short of TIDY_FREE
+        self.exact = {}  # path -> [(methods, handler)]: the routes with no <argument>
+
+    def route(self, url_pattern, methods=None):
+        """microdot's route decorator, but a path with no <argument> is kept in a dict
+        (exact), not as a URLPattern in url_map: microdot compiles each pattern into a
+        regular expression with a dict per segment (about 200 bytes of the live heap a
+        route on the chip) and tries them one by one; a path's routes are found here by
+        one lookup, the first whose methods take the request's, as microdot's order."""
+        if "<" in url_pattern:
+            return super().route(url_pattern, methods)
+
+        def decorated(f):
+            taken = GET if methods is None or methods == ["GET"] else \
+                tuple([m.upper() for m in methods])
+            self.exact.setdefault(url_pattern, []).append((taken, f))
+            return f
+        return decorated
+
+    def find_route(self, req):
+        """(handler, prefix, subapp) as microdot's find_route: a path in exact by its
+        lookup (then url_map's patterns if none of its routes takes the method: 405 if
+        none does), any other by url_map's patterns. (An exact route is found before a
+        pattern's that also matches its path: none of the board's does.)"""
+        routes = self.exact.get(req.path)
+        if routes is None:
+            return super().find_route(req)
+        method = req.method.upper()
+        if method == "OPTIONS" and self.options_handler:
+            return self.options_handler(req), "", None
+        if method == "HEAD":
+            method = "GET"
+        for methods, handler in routes:
+            if method in methods:
+                req.url_args = {}
+                return handler, "", None
+        found = super().find_route(req)  # a pattern's route may take the method
+        return found if found[0] != 404 else (405, "", None)
+
+    def default_options_handler(self, req):
+        """microdot's Allow header for OPTIONS, the exact routes' methods included."""
+        allow = []
+        for methods, _ in self.exact.get(req.path, ()):
+            allow.extend(methods)
+        for methods, pattern, _, _, _ in self.url_map:
+            if pattern.match(req.path) is not None:
+                allow.extend(methods)
+        if "GET" in allow:
+            allow.append("HEAD")
+        allow.append("OPTIONS")
+        return {"Allow": ", ".join(allow)}
+
 
     def took(self):
         """A request is in hand (its body in): counted in serving until done()."""
@@ -295,8 +364,11 @@ class Guarded(Microdot):
         conn = [asyncio.current_task(), timed, gathered]
         self.conns.append(conn)
         try:
-            if not self.hot or not await quick.serve(self, timed, gathered):
+            done = self.hot and await quick.serve(self, timed, gathered)
+            if not done:
                 await super().handle_request(timed, gathered)
+            elif done is not True:  # an event stream: held here, quick.serve's frame gone
+                await quick.held(done, gathered)
         except asyncio.CancelledError:
             try:  # closed for a newer connection (_admit): no answer
                 await writer.aclose()
@@ -372,12 +444,10 @@ class Guarded(Microdot):
         finally:
             self.done()
 
-    def stream(self, req):
-        """The request's connection is an event stream of its seat (req.stream_seat, set
-        by the route; None: no seat shown): counted among its seat's SEAT_STREAMS and
-        MAX_STREAMS in all (module docstring)."""
-        seat = getattr(req, "stream_seat", None)
-        gathered = req.sock[1]
+    def stream(self, gathered, seat=None):
+        """gathered's connection is an event stream of seat (boardweb.routes.stream_seat;
+        None: no seat shown): counted among its seat's SEAT_STREAMS and MAX_STREAMS in
+        all (module docstring)."""
         gathered.seat = seat
         if seat is not None and \
                 sum([1 for s in self.streams if s.seat == seat]) >= SEAT_STREAMS:
@@ -385,8 +455,3 @@ class Guarded(Microdot):
         elif len(self.streams) >= MAX_STREAMS:
             self._drop_stream()
         self.streams.append(gathered)
-
-    @staticmethod
-    def dropped(req):
-        """Whether this event stream was dropped (its loop ends it)."""
-        return req.sock[1].dropped

@@ -8,8 +8,9 @@ is noticed when it cannot be written.
 
     push = Push(room, app)          # app: boardweb.conn.Guarded (its streams capped)
     push.changed()                  # the room has a new state: the writer wakes
-    return Follow(push, req), 200, headers   # GET /events: microdot writes the state
-                                    # now, then the connection is held until it ends
+    follow = Follow(push, conn, seat)        # GET /events (conn: boardweb.conn.Gathered)
+    frame = follow.start()                   # the state now: sent with the head
+    await follow.hold()                      # then the connection held until it ends
 
 A phone that cannot take its bytes at once (its socket's buffer full) is drained by a task
 of its own and skipped by the writer until then; it is then sent the latest version (a
@@ -35,39 +36,52 @@ def said(error, what="an event stream ended"):
 
 
 class Follow:
-    """One event stream, microdot's response body: its first piece the state now
-    (written by microdot with the response's head); then it holds the connection until
-    the stream ends, while Push's writer writes each new version to it."""
+    """One event stream: its first piece the state now (start(), sent with the response's
+    head), then the connection held (hold()) until the stream ends, while Push's writer
+    writes each new version to it. boardweb.quick runs it on a phone's plain GET /events;
+    microdot runs it as a response's body (an async iterator) for any other."""
 
-    def __init__(self, push, req):
+    def __init__(self, push, conn, seat=None):
         self.push = push
-        self.req = req
-        self.conn = req.sock[1]  # boardweb.conn.Gathered
+        self.conn = conn  # boardweb.conn.Gathered
+        self.seat = seat  # the seat the stream names (boardweb.routes.stream_seat)
         self.sent = -1  # the version written to it last
         self.started = False
         self.busy = False  # bytes still in its connection's buffer (Push._drain)
         self.ended = asyncio.Event()
 
+    def start(self):
+        """The stream counted among its seat's (boardweb.conn), and its first event: the
+        state now (None if it could not be made: the stream ends)."""
+        push = self.push
+        self.started = True
+        push.app.stream(self.conn, self.seat)
+        try:
+            self.sent, frame = push.event()
+            return frame
+        except Exception as e:
+            push.failed(e)
+            return None
+
+    async def hold(self):
+        """Until the stream ends (dropped for a newer one, failed, or its phone gone)."""
+        if not self.conn.dropped:
+            self.push.add(self)
+            try:
+                await self.ended.wait()
+            finally:
+                self.push.remove(self)
+
     def __aiter__(self):
         return self
 
     async def __anext__(self):
-        push = self.push
         if not self.started:
-            self.started = True
-            push.app.stream(self.req)
-            try:
-                self.sent, frame = push.event()
+            frame = self.start()
+            if frame is not None:
                 return frame
-            except Exception as e:
-                push.failed(e)
-                raise StopAsyncIteration from None
-        if not self.conn.dropped:
-            push.add(self)
-            try:
-                await self.ended.wait()
-            finally:
-                push.remove(self)
+        else:
+            await self.hold()
         raise StopAsyncIteration
 
     async def aclose(self):
@@ -152,11 +166,24 @@ class Push:
                     self.remove(f)
                     continue
                 self._put(f, frame)
+        self._let_go(version)
         if self.after is not None:
             try:
                 self.after()  # what waited for the screens (BoardServer.flush)
             except Exception as e:  # noqa: BLE001 - the streams go on whatever it was
                 said(e, "the work after a reply failed")
+
+    def _let_go(self, version):
+        """What no stream needs any more leaves the heap: a whole state made for a stream
+        opened at an older version (6-8 KB), and the patch's event once every stream has
+        it (none busy: a busy one's drain may want it). The room keeps the version's
+        text (cribcore.table.room), so an event made again costs its copy, not its JSON."""
+        if self._frame[0] != version:
+            self._frame = NO_FRAME
+        for f in self.follows:
+            if f.busy:
+                return
+        self._patch = NO_FRAME
 
     def _put(self, f, data):
         """Write data to f's connection at once; what its buffer keeps is drained by a

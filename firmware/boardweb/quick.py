@@ -1,4 +1,5 @@
-"""The board's hot routes (what a phone sends per answer: its POST) served without
+"""The board's hot routes (what a phone sends per answer: its POST; and its event stream,
+GET /events, held open as long as the page is) served without
 microdot's request parsing, which costs as much as the engine's move on a Pico (a read
 and a str per header line, a case-blind dict, the routes' patterns tried one by one,
 a Response's head written line by line): the request's head is looked at in the one
@@ -14,8 +15,11 @@ before_request's) and the same edge (the route's fn) as through microdot, and is
 with the same status, Content-Type and body.
 
     app.hot = {path: (method, fn)}     # fn(req) -> (status, bytes): a JSON reply
+    app.hot[path] = (method, fn, True)  # fn(req, gathered) -> boardweb.push.Follow: an
+                                        # event stream (its head, then held: held())
     app.check = fn(method, path, header, given_key)  # (status, text) or None (rules)
-    done = await serve(app, timed, gathered)         # False: microdot's to read
+    done = await serve(app, timed, gathered)   # False: microdot's to read; True: served;
+                                               # a Follow: held(done, gathered) holds it
 """
 
 from microdot.microdot import print_exception, urldecode
@@ -30,6 +34,11 @@ LINES = tuple(["\r\n%s:" % name for name in WANTED])
 JSON = "application/json"
 TEXT = "text/plain; charset=UTF-8"  # microdot's type for a text reply (a rule's refusal)
 DIGITS = "0123456789"
+# the head of an answer taken (200, JSON), as the general one below makes it
+OK_JSON = b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+# an event stream's head, as microdot writes boardweb.routes' (STREAM's headers)
+STREAM_HEAD = (b"HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\n"
+               b"Cache-Control: no-store\r\n\r\n")
 
 
 class Quick:
@@ -46,7 +55,8 @@ class Quick:
 
 
 def parse(buf, at, hot):
-    """(a Quick without its body, where the body starts in buf, its length, fn) for the
+    """(a Quick without its body, where the body starts in buf, its length, its route:
+    hot's entry) for the
     hot request whose whole head is in buf[at:]; None for anything else (module
     docstring). The head is split and searched by str methods (in C), not walked line
     by line in Python: a header line not WANTED costs one test, and no str of its own."""
@@ -67,12 +77,13 @@ def parse(buf, at, hot):
     route = hot.get(path)
     if route is None or route[0] != first[0]:
         return None
+    if "\r\n " in head or "\r\n\t" in head:
+        return None  # a folded header line: microdot's to refuse
     while eol >= 0:  # each header line looked at in place: no str of its own
         start = eol + 2
         eol = head.find("\r\n", start)
-        if head.find(":", start, len(head) if eol < 0 else eol) < 0 or \
-                head.startswith(" ", start) or head.startswith("\t", start):
-            return None  # not `name: value` (or folded): microdot's to refuse
+        if (head.find(":", start, eol) if eol >= 0 else head.find(":", start)) < 0:
+            return None  # not `name: value`: microdot's to refuse
     low = head.lower()
     if len(low) != len(head):
         return None  # a character whose lower case is longer (CPython's): microdot's
@@ -88,7 +99,7 @@ def parse(buf, at, hot):
             int(size) > MAX_BODY:
         return None  # refused by microdot's path (411, 400, 413), in its order
     return Quick(first[0], path, {} if q < 0 else args(url[q + 1:]), headers), \
-        end + 4, int(size), route[1]
+        end + 4, int(size), route
 
 
 def args(query):
@@ -105,19 +116,23 @@ def args(query):
 
 
 async def serve(app, timed, gathered):
-    """Serve the connection's request here if it is a hot one (module docstring); False
-    if it is not (nothing of it consumed: microdot reads it)."""
-    try:
-        await timed.fill()
-    except OSError:
-        return False  # microdot's read fails alike (its 400)
+    """Serve the connection's request here if it is a hot one (module docstring): True;
+    an event stream's Follow, for the caller to hold (held()); False if it is not hot
+    (nothing of it consumed: microdot reads it)."""
+    if not timed.ready():  # the socket's bytes taken without a coroutine, if there
+        try:
+            await timed.fill()
+        except OSError:
+            return False  # microdot's read fails alike (its 400)
     got = parse(timed.buf, timed.at, app.hot)
     if got is None:
         return False
-    req, start, length, fn = got
+    req, start, length, route = got
     timed.head_read(start)
     try:
-        req.body = await timed.readexactly(length)
+        req.body = timed.taken(length)  # in the first read (a phone's), or awaited
+        if req.body is None:
+            req.body = await timed.readexactly(length)
     except OSError:  # the body did not come in time, or its phone left: microdot's 400
         res = await app.error_response(None, 400)
         await res.write(gathered)
@@ -125,25 +140,60 @@ async def serve(app, timed, gathered):
         return True
     timed.reading = False  # the request is in: answered, never dropped
     app.took()  # the App's frames wait until it is sent (BoardServer.frames)
-    kind = JSON
+    kind, follow = JSON, None
     try:
         try:
             given = req.args.get("k") or req.headers.get("x-crib-key")
             why = app.check(req.method, req.path, req.headers.get, given)
             if why is not None:
                 status, body, kind = why[0], why[1].encode(), TEXT
+            elif len(route) > 2:  # an event stream
+                follow = route[1](req, gathered)
             else:
-                status, body = fn(req)
+                status, body = route[1](req)
         except Exception as e:  # noqa: BLE001 - as microdot answers a route's bug
             print_exception(e)
             status, body, kind = 500, b"Internal server error", TEXT
-        await gathered.send(b"".join((
-            ("HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n"
-             % (status, "OK" if status == 200 else "N/A", kind, len(body))).encode(), body)))
+        if follow is None:
+            if status == 200 and kind is JSON:  # a phone's answer taken: the head's bytes
+                head = OK_JSON % len(body)      # made from a constant, no str between
+            else:
+                head = ("HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n"
+                        % (status, "OK" if status == 200 else "N/A", kind,
+                           len(body))).encode()
+            await gathered.send(b"".join((head, body)))
     finally:
         app.done()
+    if follow is not None:
+        return follow  # held by the connection's task (held()), this frame gone
     if app.answered is not None:
         app.answered()
     if app.noted is not None:
         app.noted()
     return True
+
+
+async def held(follow, gathered):
+    """An event stream (boardweb.push.Follow, serve()'s) served: its head with the state
+    now in one write (as microdot's response with Gathered sends them), then the
+    connection held until the stream ends, then closed. A stream whose first event could
+    not be made is sent its head alone and closed, as microdot does: the page's
+    EventSource opens it again. (The first write is opened()'s: a coroutine's frame keeps
+    what its expressions last held, and this one lasts as long as the stream.)"""
+    if await opened(follow, gathered):
+        await follow.hold()
+    try:
+        await gathered.writer.aclose()
+    except OSError:
+        pass
+
+
+async def opened(follow, gathered):
+    """The stream's head and first event written: whether it goes on."""
+    frame = follow.start()
+    gathered.head = None
+    try:
+        await gathered.writer.awrite(STREAM_HEAD if frame is None else STREAM_HEAD + frame)
+    except (OSError, MemoryError):
+        return False  # the phone gone, or no heap to write it: its page opens it again
+    return frame is not None

@@ -96,6 +96,15 @@ def poster(server, kind):
     return post
 
 
+def follower(server):
+    """GET /events's handler for boardweb.quick (and microdot's route): the connection's
+    event stream (gathered: its boardweb.conn.Gathered), of the seat it names."""
+    def follow(req, gathered):
+        return Follow(server.push, gathered,
+                      stream_seat(server.edge, req, server.room.names()))
+    return follow
+
+
 def routes(server, hooks=False):
     """The app of a BoardServer (module docstring)."""
     app = Guarded()
@@ -160,8 +169,7 @@ def routes(server, hooks=False):
     async def events(req):
         if req.method == "HEAD":  # its head only: no stream made, nothing kept
             return Response(b"", 200, STREAM)
-        req.stream_seat = stream_seat(edge, req, server.room.names())
-        return Follow(server.push, req), 200, STREAM
+        return follower(server)(req, req.sock[1]), 200, STREAM
 
     @app.get("/board.svg")
     async def board_svg(req):
@@ -190,6 +198,7 @@ def routes(server, hooks=False):
 
     for kind in ("answer", "undo", "redo"):  # what a phone posts per answer: quick's
         app.hot["/api/" + kind] = ("POST", poster(server, kind))
+    app.hot["/events"] = ("GET", follower(server), True)  # a phone's stream: quick's too
 
     home_routes(app, server)  # GET /api/network, POST /api/home (the board's Wi-Fi)
 

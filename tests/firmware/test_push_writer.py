@@ -69,13 +69,8 @@ class App:
 
     wake = None
 
-    def stream(self, req):
+    def stream(self, gathered, seat=None):
         pass
-
-
-class Req:
-    def __init__(self, conn):
-        self.sock = (None, conn)
 
 
 async def _until(test):
@@ -91,7 +86,7 @@ async def _open(push, stream):
     the connection held (the task) until the stream ends."""
     conn = Gathered(stream)
     conn.head = None  # the head is sent with the first piece
-    follow = Follow(push, Req(conn))
+    follow = Follow(push, conn)
     stream.write(await follow.__anext__())
     return conn, asyncio.create_task(follow.__anext__())
 
@@ -150,14 +145,20 @@ async def _when(test, seconds=30):
         await asyncio.sleep(0.005)
 
 
-async def _idle_streams(monkeypatch):
-    monkeypatch.setattr(push_module, "HEARTBEAT_S", 0.05)
+async def _two_streams():
+    """A room, its Push and two phones' streams open on it (each has version 1)."""
     room = Room()
     push = Push(room, App())
-    idle, stalled = Stream(), Stream()
-    await _open(push, idle)
-    await _open(push, stalled)
+    one, two = Stream(), Stream()
+    await _open(push, one)
+    await _open(push, two)
     await _until(lambda: len(push.follows) == 2)
+    return room, push, one, two
+
+
+async def _idle_streams(monkeypatch):
+    monkeypatch.setattr(push_module, "HEARTBEAT_S", 0.05)
+    room, push, idle, stalled = await _two_streams()
     stalled.stalled = True
     room.version = 2
     push.changed()
@@ -179,3 +180,34 @@ def test_an_idle_stream_gets_a_comment_from_a_heartbeat_of_its_own(monkeypatch):
     version (so a dead phone's connection is noticed); the writer itself only waits for
     a wake (no timer per version)."""
     asyncio.run(_idle_streams(monkeypatch))
+
+
+async def _let_go():
+    room, push, fast, slow = await _two_streams()
+    assert push._frame[0] == 1  # the whole state, made once for both new streams
+    room.version = 2
+    push.changed()
+    await _until(lambda: slow.events()[-1]["version"] == 2 == fast.events()[-1]["version"])
+    # every stream has version 2: neither the older whole state nor the patch is kept
+    assert push._frame == push._patch == push_module.NO_FRAME
+    slow.stalled = True
+    room.version = 3
+    push.changed()
+    await _until(lambda: push.follows[1].busy and fast.events()[-1]["version"] == 3)
+    assert push._patch[0] == 3  # a stream still waits for its bytes: kept for it
+    slow.read_again()
+    await _until(lambda: not push.follows[1].busy)
+    room.version = 4
+    push.changed()
+    await _until(lambda: slow.events()[-1]["version"] == 4 == fast.events()[-1]["version"])
+    assert push._patch == push_module.NO_FRAME
+    assert slow.events()[-1] == {"version": 4, "base": 3}
+    push.writer.cancel()
+    push.beat.cancel()
+
+
+def test_no_event_is_kept_once_every_stream_has_it():
+    """The room keeps the version's patch text; push keeps its event only while a stream
+    still needs it (a busy one's drain): not for the whole answer after, and never a
+    whole state (6-8 KB) made for a stream opened at an older version."""
+    asyncio.run(_let_go())

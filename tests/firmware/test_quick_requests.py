@@ -325,3 +325,52 @@ def test_parse_leaves_any_line_not_name_colon_value_to_microdot_wherever_it_is()
         for at in range(len(good) + 1):
             lines = good[:at] + [bad] + good[at:]
             assert parse(post(b"{}", headers=lines), 0, hot) is None, (bad, at)
+
+
+class Socketed(Wire):
+    """A connection whose whole request waits in its socket (.s, as MicroPython's stream
+    keeps it): read at once, without waiting."""
+
+    def __init__(self, data):
+        super().__init__([])
+        self.s = self
+        self.data = data
+
+    def read(self, n=-1):  # the socket's non-blocking read (the stream's is not used)
+        out, self.data = self.data[:n], self.data[n:]
+        return out
+
+
+def test_a_request_waiting_in_its_socket_is_served_without_a_coroutine_to_read_it(
+        monkeypatch):
+    """Its head and body taken from the socket and the buffer as they are (Timed.ready,
+    taken): no fill(), _within() or readexactly() coroutine made per answer (each a
+    generator on the heap and a resume). Before, each answer made them all."""
+    made = []
+    for name in ("fill", "readexactly", "_within"):
+        real = getattr(conn.Timed, name)
+
+        def counted(self, *args, real=real, name=name):
+            made.append(name)
+            return real(self, *args)
+        monkeypatch.setattr(conn.Timed, name, counted)
+    srv = server()
+    reply = Reply()
+    before = srv.room.version
+    asyncio.run(srv.app.handle_request(Socketed(post(answer_body(srv))), reply))
+    assert reply.said()[0] == 200 and srv.room.version > before
+    assert made == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["", " ", "\t"]),
+                          st.sampled_from(["X-A", "Accept", "x"]),
+                          st.sampled_from([": v", ":", "", " v", ": a:b"])), max_size=5))
+def test_parse_takes_a_head_only_when_every_line_is_name_colon_value(extra):
+    """Any line folded (a space or tab first) or without a colon leaves the request to
+    microdot, wherever it is among the others; every other head is taken."""
+    lines = ["%s%s%s" % parts for parts in extra]
+    good = ["Host: " + HOST, "X-Crib-Key: " + KEY, "Content-Length: 2"]
+    got = parse(post(b"{}", headers=good + lines), 0, {"/api/answer": ("POST", None)})
+    plain = all(ln[:1] not in (" ", "\t") and ":" in ln for ln in lines)
+    assert (got is not None) is plain, lines

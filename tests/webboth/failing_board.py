@@ -11,6 +11,7 @@ connection that raises MemoryError (the connection's buffer, say).
 
 import asyncio
 import sys
+import time
 
 from boardweb import conn
 from boardweb.server import BoardServer
@@ -87,6 +88,12 @@ class Board:
 
     news = False
     behind = False
+
+    @staticmethod
+    def clock():
+        """The App's clock (ms), as a real board's: the server's frames loop reads it
+        when a frame falls due while an answer is in hand (BoardServer._held)."""
+        return time.ticks_ms()
 
     def tick(self):
         pass
