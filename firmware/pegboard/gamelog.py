@@ -23,10 +23,12 @@ The lines are cribcore.table.gamelines' (each with its CRC). In the folder:
            19-55 ms spikes measured on the emulated chip when the tail was a file in
            this folder, beside every game's file). When a segment is full, the next
            line starts the next one; settle() (the board's server calls it after each
-           reply) appends the full segments' lines to g<N>, removes them (the file,
-           then its folder) and makes the next segment's folder. add() does it first
-           when it must (no folder made ahead: a failed settle(); two full segments;
-           the next game begins). The close line is a segment's line too: settle()
+           reply) appends the full segments' lines to g<N> once SEAL of them wait (one
+           append: LittleFS copies the file's last block, a sector erase, so two
+           segments a copy halve those), removes them (the file, then its folder) and
+           makes the next segment's folder. add() does it first when it must (no
+           folder made ahead: a failed settle(); more than SEAL full segments; the
+           next game begins). The close line is a segment's line too: settle()
            seals a closed game whole into g<N> after the winning answer's reply.
     s<K>/a what keep() keeps (the board's answers that wrote no line yet), in the newest
            segment's folder while its block has room (PAGES), else in the next one's:
@@ -45,7 +47,7 @@ dropped (its number is the next one's).
 
 What is in memory: the entries that stand of the game in play (the engine's Table reads
 them at every question, as the core's MemoryRecord keeps them) and the segments' lines
-(under 2 x TAIL bytes), with each segment's size and each line's SEQ as numbers: a line
+(under (SEAL + 1) x TAIL bytes), with each segment's size and each line's SEQ as numbers: a line
 written costs its own text, nothing joined, parsed or summed again. The log is never read
 whole: a game is replayed a line at a time.
 """
@@ -60,6 +62,7 @@ PAGES = 14  # a segment folder's commits, in 256-byte pages, before the next fol
 # its 4K metadata block holds 16, so a commit there never waits for a compaction (an erase)
 KEPT = "/a"  # in a segment's folder: what keep() keeps (boardweb.resume: the answers taken
 # that wrote no line yet); in the record's folder, an earlier firmware's
+SEAL = 2  # full segments sealed at once (one append to g<N>: LittleFS copies its last block)
 BUDGET = 160 * 1024  # the games kept (bytes of g<N> files): about 8 games of 121 points
 
 
@@ -259,8 +262,8 @@ class GameLog:
         seg = self.segs[-1] if self.segs else None
         if seg is None or not seg.own or seg.size + len(text) > TAIL or \
                 len(seg.lines) >= LINES or seg.pages + _pages(seg.size + len(text)) > PAGES:
-            if len(self.segs) > 1:
-                self.settle()  # no more than one full segment waits for settle()
+            if len(self.segs) > SEAL:
+                self.settle()  # no more than SEAL full segments wait for settle()
             if not self.ready:
                 self._prepare()  # no folder made ahead (a restart, or a failed settle)
             seg = Segment(self._seg_file(self.ready), self._seg_folder(self.ready), True,
@@ -307,10 +310,12 @@ class GameLog:
 
     def settle(self):
         """What add() left for later (the server's: after the reply): the full segments'
-        lines appended to their game's file, the sealed segments removed (each file, then
-        its folder), and the next segment's folder made."""
+        lines appended to their game's file once SEAL of them wait (all of a closed
+        game's, or of a run before: a segment found at boot is never written again), the
+        sealed segments removed (each file, then its folder), and the next segment's
+        folder made."""
         keep = 1 if self.segs and self.segs[-1].own and not self.closed else 0
-        if len(self.segs) > keep:
+        if len(self.segs) - keep >= (SEAL if keep else 1):
             self._seal(self.segs[:len(self.segs) - keep])
         self._clear()
         if self.over:
