@@ -193,8 +193,11 @@ class GameLog:
         return self.game if self.segs and not self.closed else 0
 
     def games(self):
-        """The games on flash that are not in play, oldest first (finished, or set aside)."""
-        return sorted([g for g in self.sizes if g != self.playing()])
+        """The games on flash that are not in play, oldest first (finished, or set aside),
+        with all their lines in their file: a game just closed is listed once settle()
+        sealed it (the `games` verb reads the file)."""
+        held = self.game if self.segs else 0
+        return sorted([g for g in self.sizes if g != held])
 
     def replay(self, game):
         """A game's Replay (cribcore.table.gamelines), read a line at a time."""
