@@ -24,12 +24,12 @@ The lines are cribcore.table.gamelines' (each with its CRC). In the folder:
            this folder, beside every game's file). When a segment is full, the next
            line starts the next one; settle() (the board's server calls it after each
            reply) appends the full segments' lines to g<N> once SEAL of them wait (one
-           append: LittleFS copies the file's last block, a sector erase, so two
-           segments a copy halve those), removes them (the file, then its folder) and
-           makes the next segment's folder. add() does it first when it must (no
-           folder made ahead: a failed settle(); more than SEAL full segments; the
-           next game begins). The close line is a segment's line too: settle()
-           seals a closed game whole into g<N> after the winning answer's reply.
+           append: LittleFS copies the file's last block, a sector erase), removes them
+           (the file, then its folder) and makes the next segment's folder. add()
+           does it first when it must (no folder made ahead: a failed settle(); more
+           than SEAL full segments; the next game begins). The close line is a
+           segment's line too: settle() seals a closed game whole into g<N> after
+           the winning answer's reply.
     s<K>/a what keep() keeps (the board's answers that wrote no line yet), in the newest
            segment's folder while its block has room (PAGES), else in the next one's:
            never a commit of this folder, whose block the games' files fill
@@ -47,8 +47,9 @@ dropped (its number is the next one's).
 
 What is in memory: the entries that stand of the game in play (the engine's Table reads
 them at every question, as the core's MemoryRecord keeps them) and the segments' lines
-(under (SEAL + 1) x TAIL bytes), with each segment's size and each line's SEQ as numbers: a line
-written costs its own text, nothing joined, parsed or summed again. The log is never read
+(under (SEAL + 1) x TAIL bytes, as written), with each segment's size and each line's
+SEQ as numbers: a line written costs its own bytes, nothing joined, parsed or summed
+again. The log is never read
 whole: a game is replayed a line at a time.
 """
 
@@ -62,13 +63,16 @@ PAGES = 14  # a segment folder's commits, in 256-byte pages, before the next fol
 # its 4K metadata block holds 16, so a commit there never waits for a compaction (an erase)
 KEPT = "/a"  # in a segment's folder: what keep() keeps (boardweb.resume: the answers taken
 # that wrote no line yet); in the record's folder, an earlier firmware's
-SEAL = 2  # full segments sealed at once (one append to g<N>: LittleFS copies its last block)
+# Full segments sealed at once (one append to g<N>: LittleFS copies its last block, an
+# erase). 2 took the record's erases from 0.60 to 0.46 an answer, but RAM then holds a
+# third segment's lines: the heap's peak on the emulated chip rose 1.4 KB (docs/image.md).
+SEAL = 1
 BUDGET = 160 * 1024  # the games kept (bytes of g<N> files): about 8 games of 121 points
 
 
 class Segment:
     """A segment's file (path; folder None: an earlier firmware's tail file), its lines
-    (text) and their SEQs (0: a line that fails its check), its bytes; `own`: made by
+    (bytes, as written) and their SEQs (0: a line that fails its check), its bytes; `own`: made by
     this run (lines may be appended to it)."""
 
     def __init__(self, path, folder, own, pages=0):
@@ -169,11 +173,7 @@ class GameLog:
                     if not self.game:
                         self.game = got[0]
                     self.closed = got[2] == CLOSE
-                try:
-                    text = raw.decode()
-                except UnicodeError:
-                    text = "?" * len(raw)  # damaged: it fails its check
-                seg.lines.append(text)
+                seg.lines.append(raw)  # as on flash (a damaged line fails its check)
                 seg.seqs.append(0 if got is None else got[1])
             if seg.lines:
                 self.segs.append(seg)
@@ -262,6 +262,7 @@ class GameLog:
     def _put(self, text, seq):
         """The line appended to the newest segment, or to a new one when it is full (or
         not this run's)."""
+        data = text.encode()
         seg = self.segs[-1] if self.segs else None
         if seg is None or not seg.own or seg.size + len(text) > TAIL or \
                 len(seg.lines) >= LINES or seg.pages + _pages(seg.size + len(text)) > PAGES:
@@ -271,12 +272,12 @@ class GameLog:
                 self._prepare()  # no folder made ahead (a restart, or a failed settle)
             seg = Segment(self._seg_file(self.ready), self._seg_folder(self.ready), True,
                           self.ready_pages)
-            self.files.append(seg.path, text.encode())
+            self.files.append(seg.path, data)
             self.ready = 0
             self.segs.append(seg)
         else:
-            self.files.append(seg.path, text.encode())
-        seg.lines.append(text)
+            self.files.append(seg.path, data)
+        seg.lines.append(data)  # the bytes written: sealed as they are, no copy made again
         seg.seqs.append(seq)
         seg.size += len(text)
         seg.pages += _pages(seg.size)
@@ -367,8 +368,8 @@ class GameLog:
                     last = seqs[i]
         if out:
             if self.files.last(name) not in (b"", b"\n"):
-                out.insert(0, "\n")  # a torn line ends here: the next line stays whole
-            data = "".join(out).encode()
+                out.insert(0, b"\n")  # a torn line ends here: the next line stays whole
+            data = b"".join(out)
             self.files.append(name, data)
             self.sizes[game] = self.sizes.get(game, 0) + len(data)
             self.sealed = last

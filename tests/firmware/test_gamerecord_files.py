@@ -98,7 +98,7 @@ def test_a_game_on_real_files_resumes_and_reads_back(tmp_path):
     g1.write_bytes(b"".join(lines[:-1]) + lines[-1][:17])
     torn = GameLog("rec", files).open()
     seg = Segment(torn.path + "/s1/t", torn.path + "/s1", False)  # a segment holding it
-    seg.lines, seg.seqs = [lines[-1].decode()], [len(lines)]
+    seg.lines, seg.seqs = [lines[-1]], [len(lines)]
     torn.game, torn.segs, torn.sealed = 1, [seg], len(lines) - 1
     torn._seal(torn.segs)
     now = g1.read_bytes().splitlines(keepends=True)
