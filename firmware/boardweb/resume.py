@@ -21,7 +21,6 @@ from cribcore.table.entries import BARRIER
 from cribcore.table.room import LOG_KEEP
 from pegboard.recordsession import RecordSession
 
-KEPT = "/a"  # in the record's folder: the answers that wrote no line yet (Session.keep)
 LOG = "/l"  # and the log every screen shows, a JSON line an event (Session.keep_log)
 OLDER = "/m"  # the log's lines before those in LOG (LOG renamed once it held LOG_KEEP)
 
@@ -30,10 +29,10 @@ class KeptSession(RecordSession):
     """The board's RecordSession, with the answers that wrote no line kept on flash."""
 
     def keep(self, pending):
-        self.log.files.write(self.log.path + KEPT, json.dumps(pending).encode())
+        self.log.keep(json.dumps(pending).encode())  # in a segment's folder (GameLog.keep)
 
     def kept(self):
-        raw = self.log.files.read(self.log.path + KEPT)
+        raw = self.log.kept()
         if not raw:
             return None
         try:

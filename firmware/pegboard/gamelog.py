@@ -23,10 +23,16 @@ The lines are cribcore.table.gamelines' (each with its CRC). In the folder:
            19-55 ms spikes measured on the emulated chip when the tail was a file in
            this folder, beside every game's file). When a segment is full, the next
            line starts the next one; settle() (the board's server calls it after each
-           reply) appends the full segments' lines to g<N>, removes them (the file,
-           then its folder) and makes the next segment's folder. add() does it first
-           when it must (no folder made ahead: a failed settle(); two full segments;
-           the game closes or the next begins).
+           reply) appends the full segments' lines to g<N> once SEAL of them wait (one
+           append: LittleFS copies the file's last block, a sector erase), removes them
+           (the file, then its folder) and makes the next segment's folder. add()
+           does it first when it must (no folder made ahead: a failed settle(); more
+           than SEAL full segments; the next game begins). The close line is a
+           segment's line too: settle() seals a closed game whole into g<N> after
+           the winning answer's reply.
+    s<K>/a what keep() keeps (the board's answers that wrote no line yet), in the newest
+           segment's folder while its block has room (PAGES), else in the next one's:
+           never a commit of this folder, whose block the games' files fill
     t, u   the tail files of earlier firmware: read as the oldest segments, and sealed
            into g<N> like them (a board updated mid-game goes on with its game)
 
@@ -41,8 +47,9 @@ dropped (its number is the next one's).
 
 What is in memory: the entries that stand of the game in play (the engine's Table reads
 them at every question, as the core's MemoryRecord keeps them) and the segments' lines
-(under 2 x TAIL bytes), with each segment's size and each line's SEQ as numbers: a line
-written costs its own text, nothing joined, parsed or summed again. The log is never read
+(under (SEAL + 1) x TAIL bytes, as written), with each segment's size and each line's
+SEQ as numbers: a line written costs its own bytes, nothing joined, parsed or summed
+again. The log is never read
 whole: a game is replayed a line at a time.
 """
 
@@ -52,21 +59,36 @@ from pegboard.logfiles import Files
 
 TAIL = 448  # a segment's bytes: under LittleFS's inline limit (512 bytes a file on the Pico)
 LINES = 5  # a segment's lines: its folder's commits stay within one 4K block (256-byte pages)
+PAGES = 14  # a segment folder's commits, in 256-byte pages, before the next folder is used:
+# its 4K metadata block holds 16, so a commit there never waits for a compaction (an erase)
+KEPT = "/a"  # in a segment's folder: what keep() keeps (boardweb.resume: the answers taken
+# that wrote no line yet); in the record's folder, an earlier firmware's
+# Full segments sealed at once (one append to g<N>: LittleFS copies its last block, an
+# erase). 2 took the record's erases from 0.60 to 0.46 an answer, but RAM then holds a
+# third segment's lines: the heap's peak on the emulated chip rose 1.4 KB (docs/image.md).
+SEAL = 1
 BUDGET = 160 * 1024  # the games kept (bytes of g<N> files): about 8 games of 121 points
 
 
 class Segment:
     """A segment's file (path; folder None: an earlier firmware's tail file), its lines
-    (text) and their SEQs (0: a line that fails its check), its bytes; `own`: made by
+    (bytes, as written) and their SEQs (0: a line that fails its check), its bytes; `own`: made by
     this run (lines may be appended to it)."""
 
-    def __init__(self, path, folder, own):
+    def __init__(self, path, folder, own, pages=0):
         self.path = path
         self.folder = folder
         self.own = own
         self.lines = []
         self.seqs = []
         self.size = 0
+        self.pages = pages  # its folder's commits so far, in pages (_pages)
+
+
+def _pages(n):
+    """The 256-byte pages a commit of an inline file of n bytes takes in its folder's
+    metadata block (the file's whole data, its tags and the commit's CRC)."""
+    return (n + 24 + 255) // 256
 
 
 class GameLog:
@@ -83,6 +105,12 @@ class GameLog:
         self.segs = []  # the segments not yet sealed, oldest first (all of game self.game)
         self.stale = []  # segments sealed, or empty folders: removed by settle()
         self.ready = 0  # the number of the segment whose folder is made, empty (0: none)
+        self.ready_pages = 0  # that folder's commits so far, in pages
+        self.closed = False  # the segments end with the game's close line: settle() seals all
+        self.folders = []  # the segments' folder numbers found by open() (keep()'s files)
+        self.old_kept = False  # an earlier firmware's kept file in the record's folder
+        self.over = False  # a game begun: settle() drops the oldest games past the budget
+        self.opened = 0  # the last segment number found by open()
         self.number = 0  # the last segment number used or made
         self.game = 0  # the game of the segments (0: none yet)
         self.sealed = 0  # the last seq of self.game in its g<N> file
@@ -111,19 +139,25 @@ class GameLog:
                 self.sizes[int(name[1:])] = f.size(self.path_of(int(name[1:])))
             elif name[:1] == "s" and name[1:].isdigit():
                 numbers.append(int(name[1:]))
-        self._read_segments(sorted(numbers))
+            elif name == KEPT[1:]:
+                self.old_kept = True
+        self.folders = sorted(numbers)
+        self._read_segments(self.folders)
+        self.opened = self.number
         return self
 
     def _read_segments(self, numbers):
         """The segments' lines as they are (a damaged one too: the replay judges it; a torn
         last one left out), the game of their first good line (none good: the newest
         game's). A segment is never written again after a restart. An empty folder
-        after the last segment with lines is the next one's (made ahead); any other
-        empty folder (a cut between a segment's file removed and its folder) is removed
-        by the next settle()."""
+        or with none (made ahead, or a cut between a segment's file removed and its
+        folder) is removed by the next settle(), which makes the next one: a folder found
+        at boot is never written again (what it holds besides lines, keep()'s file, may
+        have filled its metadata block)."""
         from cribcore.table.gamelines import parse
 
         self.segs, self.stale, self.game, self.ready = [], [], 0, 0
+        self.closed = False
         found = [Segment(self.path + "/t", None, False), Segment(self.path + "/u", None, False)]
         for n in numbers:
             found.append(Segment(self._seg_file(n), self._seg_folder(n), False))
@@ -135,30 +169,18 @@ class GameLog:
                 if raw[-1:] != b"\n":
                     break  # a torn last line: a write the power cut stopped
                 got = parse(raw)
-                if got is not None and not self.game:
-                    self.game = got[0]
-                try:
-                    text = raw.decode()
-                except UnicodeError:
-                    text = "?" * len(raw)  # damaged: it fails its check
-                seg.lines.append(text)
+                if got is not None:
+                    if not self.game:
+                        self.game = got[0]
+                    self.closed = got[2] == CLOSE
+                seg.lines.append(raw)  # as on flash (a damaged line fails its check)
                 seg.seqs.append(0 if got is None else got[1])
             if seg.lines:
                 self.segs.append(seg)
-                if self.ready:
-                    self.stale.append(self._ready_segment())
-                    self.ready = 0
-            elif written:
-                self.stale.append(seg)  # only a torn line: never written again
-            elif seg.folder is not None:
-                if self.ready:
-                    self.stale.append(self._ready_segment())
-                self.ready = int(seg.folder.rpartition("/s")[2])
+            elif written or seg.folder is not None:
+                self.stale.append(seg)  # only a torn line, or none: never written again
         if self.segs and not self.game:
             self.game = max(list(self.sizes) + [1])
-
-    def _ready_segment(self):
-        return Segment(self._seg_file(self.ready), self._seg_folder(self.ready), False)
 
     def _seg_folder(self, n):
         return "%s/s%d" % (self.path, n)
@@ -167,12 +189,15 @@ class GameLog:
         return "%s/s%d/t" % (self.path, n)
 
     def playing(self):
-        """The game in play (its lines in the segments), or 0."""
-        return self.game if self.segs else 0
+        """The game in play (its lines in the segments, not closed), or 0."""
+        return self.game if self.segs and not self.closed else 0
 
     def games(self):
-        """The games on flash that are not in play, oldest first (finished, or set aside)."""
-        return sorted([g for g in self.sizes if g != self.playing()])
+        """The games on flash that are not in play, oldest first (finished, or set aside),
+        with all their lines in their file: a game just closed is listed once settle()
+        sealed it (the `games` verb reads the file)."""
+        held = self.game if self.segs else 0
+        return sorted([g for g in self.sizes if g != held])
 
     def replay(self, game):
         """A game's Replay (cribcore.table.gamelines), read a line at a time."""
@@ -217,10 +242,10 @@ class GameLog:
         """Begin a game (header: a dict, the setup: names, target, ...): its FlashRecord.
         Whatever the segments hold goes to its game's file first; old games may be
         dropped."""
-        self._seal(self.segs)
+        self._seal(self.segs)  # none after settle(): it seals a closed game whole
         self._clear()  # the segments hold one game's lines: the new game's only, now
         game = max(list(self.sizes) + [self.game, 0]) + 1
-        self._drop(game)
+        self.over = True  # the oldest games past the budget dropped by settle()
         header = dict(header)
         header["rec"] = self.token
         self.game, self.sealed = game, 0
@@ -229,41 +254,83 @@ class GameLog:
 
     def add(self, game, seq, kind, data):
         """Write one line of the game in play (flash first: OSError, and nothing changed)."""
-        text = line(game, seq, kind, data)
-        if kind == CLOSE:  # the game's every line into its file (the verb reads it there)
-            self._seal(self.segs, text, seq)
-            self._clear()  # no segment left: no game in play (once a game: before its reply)
-            return
-        self._put(text, seq)
+        self._put(line(game, seq, kind, data), seq)
+        # A close line ends the game in play: settle() (after the reply) seals the game
+        # whole into its file, where the `games` verb reads it (until then from here).
+        self.closed = kind == CLOSE
 
     def _put(self, text, seq):
         """The line appended to the newest segment, or to a new one when it is full (or
         not this run's)."""
+        data = text.encode()
         seg = self.segs[-1] if self.segs else None
         if seg is None or not seg.own or seg.size + len(text) > TAIL or \
-                len(seg.lines) >= LINES:
-            if len(self.segs) > 1:
-                self.settle()  # no more than one full segment waits for settle()
+                len(seg.lines) >= LINES or seg.pages + _pages(seg.size + len(text)) > PAGES:
+            if len(self.segs) > SEAL:
+                self.settle()  # no more than SEAL full segments wait for settle()
             if not self.ready:
                 self._prepare()  # no folder made ahead (a restart, or a failed settle)
-            seg = Segment(self._seg_file(self.ready), self._seg_folder(self.ready), True)
-            self.files.append(seg.path, text.encode())
+            seg = Segment(self._seg_file(self.ready), self._seg_folder(self.ready), True,
+                          self.ready_pages)
+            self.files.append(seg.path, data)
             self.ready = 0
             self.segs.append(seg)
         else:
-            self.files.append(seg.path, text.encode())
-        seg.lines.append(text)
+            self.files.append(seg.path, data)
+        seg.lines.append(data)  # the bytes written: sealed as they are, no copy made again
         seg.seqs.append(seq)
         seg.size += len(text)
+        seg.pages += _pages(seg.size)
+
+    def keep(self, data):
+        """Keep data (bytes: boardweb.resume's answers that wrote no line yet) for kept()
+        after a restart: a small file in the newest segment's folder while its metadata
+        block has room, else in the folder made ahead for the next: a commit of its own
+        folder, never one of the record's folder (whose block the games' files and the
+        screens' log fill: a rewrite there waited for its compaction, 30-46 ms on the
+        emulated chip). The newest folder's file is the one kept() reads."""
+        seg = self.segs[-1] if self.segs else None
+        need = _pages(len(data))
+        if seg is not None and seg.own and seg.pages + need <= PAGES:
+            self.files.write(seg.folder + KEPT, data)
+            seg.pages += need
+            return
+        if not self.ready:
+            self._prepare()  # no folder made ahead (a restart, or a failed settle)
+        self.files.write(self._seg_folder(self.ready) + KEPT, data)
+        self.ready_pages += need
+
+    def kept(self):
+        """What keep() kept last (bytes), b"" for nothing: the file of the newest folder
+        that has one (an earlier firmware's in the record's folder last)."""
+        made = list(range(self.number, self.opened, -1))  # the folders made since open()
+        for n in made + self.folders[::-1]:
+            raw = self.files.read(self._seg_folder(n) + KEPT)
+            if raw:
+                return raw
+        if self.old_kept:
+            return self.files.read(self.path + KEPT) or b""
+        return b""
 
     def settle(self):
         """What add() left for later (the server's: after the reply): the full segments'
-        lines appended to their game's file, the sealed segments removed (each file, then
-        its folder), and the next segment's folder made."""
-        keep = 1 if self.segs and self.segs[-1].own else 0
-        if len(self.segs) > keep:
+        lines appended to their game's file once SEAL of them wait (all of a closed
+        game's, or of a run before: a segment found at boot is never written again), the
+        sealed segments removed (each file, then its folder), and the next segment's
+        folder made."""
+        keep = 1 if self.segs and self.segs[-1].own and not self.closed else 0
+        if len(self.segs) - keep >= (SEAL if keep else 1):
             self._seal(self.segs[:len(self.segs) - keep])
         self._clear()
+        if self.over:
+            self._drop(self.game)
+            self.over = False
+        if self.old_kept:  # an earlier firmware's: read at boot, kept anew since
+            try:
+                self.files.remove(self.path + KEPT)
+            except OSError:
+                pass
+            self.old_kept = False
         if not self.ready:
             self._prepare()
 
@@ -284,10 +351,11 @@ class GameLog:
         self.number = n
         self.files.write(self._seg_file(n), b"")
         self.ready = n
+        self.ready_pages = 2  # the folder's first commit, and its empty file's
 
-    def _seal(self, segs, more=None, seq=0):
-        """Append the lines of the segments segs not yet in their game's file (and the line
-        more, SEQ seq) to that file, then remove the segments."""
+    def _seal(self, segs):
+        """Append the lines of the segments segs not yet in their game's file to that file,
+        then remove the segments (a closed game's last: it is not in play any more)."""
         game = self.game
         name = self.path_of(game)
         out = []
@@ -298,29 +366,30 @@ class GameLog:
                 if seqs[i] > last:
                     out.append(seg.lines[i])
                     last = seqs[i]
-        if more is not None:
-            out.append(more)
-            last = seq
         if out:
             if self.files.last(name) not in (b"", b"\n"):
-                out.insert(0, "\n")  # a torn line ends here: the next line stays whole
-            data = "".join(out).encode()
+                out.insert(0, b"\n")  # a torn line ends here: the next line stays whole
+            data = b"".join(out)
             self.files.append(name, data)
             self.sizes[game] = self.sizes.get(game, 0) + len(data)
             self.sealed = last
         for seg in list(segs):  # removed by settle(): their lines are in the file now
             self.segs.remove(seg)
             self.stale.append(seg)
+        if not self.segs:
+            self.closed = False
         if out:
             self._drop(game)
 
     def _remove(self, seg):
-        """A sealed segment's file, then its folder (a cut between: an empty folder,
-        removed again or made the next segment at the next boot)."""
-        try:
-            self.files.remove(seg.path)
-        except OSError:
-            pass  # absent: a folder made ahead, or removed before a cut
+        """A sealed segment's files (keep()'s first: a file of a folder removed is older
+        than the newest kept), then its folder (a cut between: an empty folder, removed
+        again at the next boot)."""
+        for path in ((seg.path,) if seg.folder is None else (seg.folder + KEPT, seg.path)):
+            try:
+                self.files.remove(path)
+            except OSError:
+                pass  # absent: a folder made ahead, or removed before a cut
         if seg.folder is not None:
             self.files.rmdir(seg.folder)
 

@@ -18,7 +18,7 @@ def answer(log, args):
     if "g" not in args:  # (no games: the field left out, an empty list has no spelling)
         return {"games": tuple(log.games()) or None}
     game, at = args["g"], args.get("at", 0)
-    if game not in log.sizes or game == log.playing():
+    if game not in log.games():
         raise ProtocolError("no finished game %d on this board" % game, "bad_arg")
     raw, _ = log.files.line_at(log.path_of(game), at)
     if not raw:

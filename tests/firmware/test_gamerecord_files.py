@@ -1,14 +1,18 @@
 """pegboard.logfiles' Files on a real filesystem (the board's LittleFS calls, here on
 the host's): a game played, the board restarted mid-game resumes it, a torn line at the
-end of a game's file is dropped and the next lines stay whole, the verb reads it back."""
+end of a game's file is dropped and the next lines stay whole, the verb reads it back
+(once the game is sealed into its file)."""
 
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "record"))
 
-from recordgame import boot, reference, state  # noqa: E402
+import pytest  # noqa: E402
+from recordgame import answer_for, boot, reference, state  # noqa: E402
+from tablegame import Lcg  # noqa: E402
 
+from cribcore.protocol import ProtocolError  # noqa: E402
 from pegboard.gamelog import GameLog, Segment  # noqa: E402
 from pegboard.gamesverb import answer  # noqa: E402
 from pegboard.logfiles import Files  # noqa: E402
@@ -74,6 +78,8 @@ def test_a_game_on_real_files_resumes_and_reads_back(tmp_path):
     answers, states, _, _ = reference(target=61, files=files)
     assert (tmp_path / "rec" / "g1").stat().st_size > 2000
     log = GameLog("rec", files).open()
+    assert answer(log, {}) == {"games": None}  # its close line in a segment: not sealed yet
+    log.settle()  # as the board's boot and its server after each reply
     assert answer(log, {})["games"] == (1,)
     r = log.replay(1)
     assert r.result is not None and r.damage is None
@@ -92,10 +98,37 @@ def test_a_game_on_real_files_resumes_and_reads_back(tmp_path):
     g1.write_bytes(b"".join(lines[:-1]) + lines[-1][:17])
     torn = GameLog("rec", files).open()
     seg = Segment(torn.path + "/s1/t", torn.path + "/s1", False)  # a segment holding it
-    seg.lines, seg.seqs = [lines[-1].decode()], [len(lines)]
+    seg.lines, seg.seqs = [lines[-1]], [len(lines)]
     torn.game, torn.segs, torn.sealed = 1, [seg], len(lines) - 1
     torn._seal(torn.segs)
     now = g1.read_bytes().splitlines(keepends=True)
     assert now[-2] == lines[-1][:17] + b"\n" and now[-1] == lines[-1]
     r = GameLog("rec", files).open().replay(1)
     assert r.damage is None and r.result is not None and r.seq == len(lines)
+
+
+def test_a_game_just_won_is_listed_once_settle_sealed_it_whole(tmp_path):
+    """The winning answer's close line goes to a segment before its reply; the `games`
+    verb reads a game's file by byte offset, so the game is listed (and read) only once
+    settle() after the reply sealed it there, its close line last."""
+    files = RealFiles(tmp_path)
+    engine = boot(files, target=61)
+    log = engine.session.log
+    rng = Lcg(3)
+    while engine.question().kind != "another":
+        engine.answer(engine.question().id, answer_for(engine, rng, 1))
+        if engine.question().kind != "another":
+            log.settle()
+    assert log.segs and not log.playing()  # closed, its last lines in a segment
+    assert answer(log, {}) == {"games": None}
+    with pytest.raises(ProtocolError, match="no finished game 1"):
+        answer(log, {"g": 1})
+    log.settle()
+    assert answer(log, {})["games"] == (1,)
+    at, last = 0, None
+    while True:
+        got = answer(log, {"g": 1, "at": at})
+        if "line" not in got:
+            break
+        last, at = got["line"], at + len(got["line"]) + 1
+    assert last.split(" ")[3] == "c" and log.replay(1).result is not None

@@ -28,13 +28,20 @@ from pegboard.recordsession import RecordSession  # noqa: E402
 PATH = "rec"
 
 
-def boot(files, players=2, target=61, budget=None, mode="cards"):
+def boot(files, players=2, target=61, budget=None, mode="cards", kept=False):
     """The engine a board starts after a power-up: the game in play resumed, else a new
-    match set up from the script's setup."""
+    match set up from the script's setup. kept: the board server's session
+    (boardweb.resume.KeptSession: the answers that wrote no line kept on flash too, and
+    given again after a restart)."""
     log = GameLog(PATH, files, token="0badf00d") if budget is None else \
         GameLog(PATH, files, budget, token="0badf00d")
     log.open()
-    session = RecordSession(log, NoBoard(), Events(), {"ranks": False, "totals": mode == "totals"})
+    kind = RecordSession
+    if kept:
+        if _here + "/../../firmware" not in sys.path:
+            sys.path.append(_here + "/../../firmware")  # boardweb: no installed package
+        from boardweb.resume import KeptSession as kind
+    session = kind(log, NoBoard(), Events(), {"ranks": False, "totals": mode == "totals"})
     engine = TableEngine(session, Setup(list(NAMES[:players]), players == 4, target, "cut"))
     engine.start()
     return engine
@@ -70,22 +77,27 @@ def answer_for(engine, rng, games_left):
     return choose(d, rng, "cards")
 
 
-def reference(players=2, target=61, seed=3, games=1, files=None, budget=None, settled=False):
+def reference(players=2, target=61, seed=3, games=1, files=None, budget=None, settled=False,
+              kept=False, stop=None, replied=None):
     """Play the scripted games: (answers, states before each answer and after the last,
     the files (their `history`: every flash operation), the operation count after the
     boot and after each answer). settled: the record's settle() after each answer, as
-    the board's server calls it after each reply (its operations are the answer's)."""
+    the board's server calls it after each reply (its operations are the answer's);
+    kept: boot()'s; stop: the answers played at most; replied: a list given the
+    operation count at each answer's reply (before its settle())."""
     files = files or MemFiles()
     files.history = []
-    engine = boot(files, players, target, budget)
+    engine = boot(files, players, target, budget, kept=kept)
     rng = Lcg(seed)
     answers, states, ops = [], [state(engine)], [files.ops]
     left = games
-    while engine.question() is not None:
+    while engine.question() is not None and len(answers) != stop:
         text = answer_for(engine, rng, left)
         if engine.question().kind == "another":
             left -= 1
         engine.answer(engine.question().id, text)
+        if replied is not None:
+            replied.append(files.ops)
         if settled:
             engine.session.log.settle()
         answers.append(text)

@@ -101,3 +101,67 @@ def _every_cut(ref):
         _check_cut(ref, k, keep, files, n % FINISH_EVERY == 0)
         n += 1
     assert n > len(history)
+
+
+NEXT = 12  # answers of the next game played after the first one's end
+
+
+def test_the_boards_session_with_its_kept_answers_resumes_exactly_after_any_cut():
+    """As the board's server runs the record (boardweb.resume.KeptSession, settle() after
+    each reply), over a whole game, its end and the next game's start: the answers that
+    wrote no line are kept in a segment's folder (GameLog.keep), the close line is a
+    segment's line sealed into the game's file after the reply, the next game's header
+    a line like any other. A cut at any flash operation resumes exactly: before the
+    answer in flight or after it, and after it once its reply was sent (all its settle()
+    did after the reply is the answer's: it was acknowledged)."""
+    replied = []
+    ref = reference(target=TARGET, settled=True, kept=True, games=2, replied=replied)
+    answers, states, files, ops = ref
+    kinds = [op[0] for op in files.history]
+    assert "rmdir" in kinds and "mkdir" in kinds and "remove" in kinds
+    kept = [op for op in files.history if op[0] == "write" and op[1].endswith("/a")]
+    assert len(kept) > 5 and all([op[1].startswith("rec/s") for op in kept])
+    assert ref[1][-1] is None
+    global END
+    END = GameLog("rec", files).open().replay(1).result
+    over = [i for i in range(len(answers)) if states[i][0] == "another"][0]
+    stop = over + 1 + NEXT
+    answers, states, ops = answers[:stop], states[:stop + 1], ops[:stop + 1]
+    history = files.history[:ops[-1]]
+    header = [k for k in range(len(history)) if history[k][0] == "append" and
+              b" 2 1 h " in history[k][2]][0] + 1  # the next game's header written
+    n = 0
+    for k, keep, cut in cut_flashes(history, (0, 1, -1)):
+        _check_exact((answers, states, ops, replied, over, header), k, keep, cut,
+                     n % FINISH_EVERY == 0)
+        n += 1
+    assert n > len(history) > TARGET
+
+
+def _check_exact(ref, k, keep, files, to_end):
+    answers, states, ops, replied, over, header = ref
+    i = _in_flight(ops, k)
+    engine = boot(files, target=TARGET, kept=True)
+    now = state(engine)
+    log = engine.session.log
+    assert not log.problems, (k, keep, log.problems)
+    before = i >= 0 and k <= replied[i]  # the cut came before the answer's reply
+    at = i + 1 if i >= 0 else 0  # its reply was sent, or its line written: it stands
+    if before and now == states[i]:
+        at = i
+    if now != states[at] and at >= over and k <= header:
+        # The first game's close line is on flash, the next game's header not yet: a
+        # restart begins the next game from the setup (no "Another game?" asked again).
+        assert now[0] != "another" and now[1] == 2, (k, keep, now)
+        assert log.replay(1).result == END, (k, keep)
+        return
+    assert now == states[at], (k, keep, i, at, k > replied[max(i, 0)])
+    stop = len(answers) if to_end else min(len(answers), at + 2)
+    while at < stop:
+        engine.answer(engine.question().id, answers[at])
+        at += 1
+        assert state(engine) == states[at], (k, keep, at)
+        engine.session.log.settle()
+    if to_end:
+        engine = log = None  # a small heap holds one game's entries at a time
+        assert GameLog("rec", files).open().replay(1).result == END, (k, keep)

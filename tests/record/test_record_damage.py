@@ -112,7 +112,7 @@ def test_a_damaged_game_in_play_goes_on_from_the_entries_before_the_damage():
 def test_the_budget_drops_the_oldest_games_and_never_the_game_in_play():
     files = MemFiles()
     budget = 5000
-    _, _, files, _ = reference(target=TARGET, games=6, files=files, budget=budget)
+    _, _, files, _ = reference(target=TARGET, games=6, files=files, budget=budget, settled=True)
     log = _log(files, budget)
     kept = log.games()
     assert kept and kept == list(range(7 - len(kept), 7)) and len(kept) < 6, kept
