@@ -49,30 +49,29 @@ class Turns:
         return self.t.standing().context(self.t.game.hand_no)
 
     def step(self):
-        """Ask the next question and record the answer (a generator of Asks)."""
+        """The generator that asks the next question and records the answer (a generator
+        of Asks): the one the phase calls for, handed out as it is (no generator of its
+        own around it: a frame less made per answer)."""
         g = self.t.game
         show = self.shows.open_muggins()
         if show is not None:
-            yield from self.shows.ask_muggins(show)
-        elif g.phase == CUT:
-            yield from self.ask_cut()
-        elif g.phase == DEAL:
+            return self.shows.ask_muggins(show)
+        if g.phase == CUT:
+            return self.ask_cut()
+        if g.phase == DEAL:
             self.heading()
             p = self._next_dealt() if self.opts.get("review") else None
             if p is not None:
-                yield from self.ask_dealt(p)
-            else:
-                yield from self.ask_starter()
-        elif g.phase == PLAY:
+                return self.ask_dealt(p)
+            return self.ask_starter()
+        if g.phase == PLAY:
             self.heading()
             if self.opts.get("totals") or self.t.standing().typed_play(g.hand_no):
-                yield from self.ask_typed()
-            else:
-                yield from self.ask_play()
-        elif g.phase == SHOW:
-            yield from self.shows.ask_show()
-        else:
-            raise CoreError(f"no question in phase {g.phase!r}")
+                return self.ask_typed()
+            return self.ask_play()
+        if g.phase == SHOW:
+            return self.shows.ask_show()
+        raise CoreError(f"no question in phase {g.phase!r}")
 
     def heading(self):
         """The hand's heading, once per hand (again after a resume)."""
