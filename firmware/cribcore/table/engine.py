@@ -41,7 +41,7 @@ from cribcore.table.answers import AnswerError, UndoRequest
 from cribcore.table.entries import StateChanged
 from cribcore.table.questions import Event, Question
 from cribcore.table.session import Setup, result
-from cribcore.table.viewparts import kept_laid, kept_names, kept_pegs, kept_shown
+from cribcore.table.viewparts import NOTHING, Parts
 
 TRAIL = 40  # answers remembered, so an undo can be put back
 # The questions whose player the board shows by pulsing their lane (Board.set_turn): to
@@ -84,7 +84,7 @@ class TableEngine:
         self._for = None  # (question id after an answer given for another, what it says)
         self._crc = (None, None)  # (an Ask, the CRC of its signature): made once an ask
         self._names = (None, [], [])  # (a Table, its names, its sides' names) for view()
-        self._view = None  # (a Table, (scores, pegs), hand) of its last view
+        self._parts = None  # the last view's parts (cribcore.table.viewparts.Parts)
 
     # -- running the flow -------------------------------------------------------------------
 
@@ -429,44 +429,41 @@ class TableEngine:
 
     def view(self):
         """Scores, pegs, the dealer, this hand so far and the result once the game is over
-        (cribcore.table.session.result), as plain data. A part that reads as it did in the
-        view before (the scores and pegs, a player's cards laid, the pile, the hands shown)
-        is that view's own list again, not a copy: read a view, never change it. (Each
-        view is still a dict of its own: cribcore.table.patch compares two by value.)"""
+        (cribcore.table.session.result), as plain data. A part unchanged since the view
+        before (the scores and pegs, a player's cards laid, the pile, the hands shown:
+        cribcore.table.viewparts) is that view's own list again, not a copy: read a view,
+        never change it. (Each view is still a dict of its own: cribcore.table.patch
+        compares two by value.)"""
         table = self.session.table
         if table is None:
             return {"game": None}
         g = table.game
-        last = self._view if self._view is not None and self._view[0] is table else None
-        last_hand = last[2] if last is not None else None
+        parts = self._parts
+        if parts is None or parts.table is not table:
+            parts = self._parts = Parts(table)
         # the back peg: where the front was before its last jump (kept as entries are added)
-        backs = table.standing().backs
-        scores = g.scores
-        scored = kept_pegs(last[1] if last is not None else None, backs, scores)
+        parts.scored(table.standing().backs, g.scores)
         play, starter = g.play, g.starter
-        laid = pile = None
         count, turn = 0, None
         if play is not None and g.phase in (PLAY, SHOW):
             # A card laid by its rank alone is named by its rank: its suit was only lent.
             turns = self.session.turns
             lent = turns.context()[1] if hasattr(turns, "context") else {}
             count = play.count
-            pile = kept_names(last_hand["pile"] if last_hand else None, play.pile, lent)
-            laid = kept_laid(last_hand["laid"] if last_hand else None, play.laid, lent)
+            parts.cards(play.pile, play.laid, lent, table.players)
             turn = play.turn if g.phase == PLAY else None
         else:
-            laid = kept_laid(last_hand["laid"] if last_hand else None, None, table.players)
-            pile = last_hand["pile"] if last_hand and not last_hand["pile"] else []
-        shown = kept_shown(last_hand["shown"] if last_hand else None, g.shown)
+            parts.cards(NOTHING, None, None, table.players)
+        parts.counted(g.shown)
         hand = {"number": g.hand_no + 1, "phase": g.phase,
                 "starter": None if starter is None else CARD_NAMES[starter],
-                "count": count, "pile": pile, "laid": laid, "turn": turn, "shown": shown}
+                "count": count, "pile": parts.pile, "laid": parts.laid, "turn": turn,
+                "shown": parts.shown}
         if self._names[0] is not table:  # the same two lists each view of a game
             self._names = (table, list(table.names), list(table.side_names))
-        self._view = (table, scored, hand)
         return {"game": table.game_id, "names": self._names[1],
                 "sides": self._names[2], "target": table.target,
-                "scores": scored[0], "pegs": scored[1],
+                "scores": parts.scores, "pegs": parts.pegs,
                 "dealer": g.dealer, "over": g.over, "winner": g.winner,
                 "result": result(table) if g.over else None,
                 "offline": table.offline, "hand": hand}
