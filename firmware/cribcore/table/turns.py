@@ -2,9 +2,10 @@
 deal, the dealt cards (for the discard review), the starter, the play card by card or as
 typed points; the show's questions are in cribcore.table.show.
 
-`Turns(table).step()` is a generator: it yields the one Ask the state calls for, receives
-the parsed answer and records it (cribcore.table.engine runs it). Because the question is a
-function of the record, `undo` and `--resume` are exact: the flow is simply asked again.
+`Turns(table).step()` hands out a generator: it yields the one Ask the state calls for,
+receives the parsed answer and records it (cribcore.table.engine runs it). Because the
+question is a function of the record, `undo` and `--resume` are exact: the flow is simply
+asked again.
 """
 
 from cribcore import CoreError
