@@ -176,6 +176,14 @@ def report(run, args, what, heap_w, took, say):
     for m in firsts:
         print("  game %2d after %4d answers: %6d bytes live, %6d free"
               % (m["game"] + 1, m["answers"], m["live"], m["free"]))
+    ends = [m for m in run.marks if m["at"] == "another"]
+    if ends:  # what a game holds at its end: the growth from its first question
+        print("live heap at each game's end (its question \"Another game\"):")
+        for m in ends:
+            first = [f for f in firsts if f["game"] == m["game"]]
+            print("  game %2d after %4d answers: %6d bytes live (%+d since its first"
+                  " question)" % (m["game"] + 1, m["answers"], m["live"],
+                                  m["live"] - first[0]["live"] if first else 0))
     if run.stack is not None:
         st = run.stack
         print("C stack: at most %d of its %d bytes used (%d%%; the stack painted before"

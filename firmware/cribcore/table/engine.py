@@ -40,14 +40,15 @@ from cribcore.game import PLAY, SHOW
 from cribcore.table.answers import AnswerError, UndoRequest
 from cribcore.table.entries import StateChanged
 from cribcore.table.questions import Event, Question
-from cribcore.table.ranks import rank_name
 from cribcore.table.session import Setup, result
+from cribcore.table.viewparts import NOTHING, Parts
 
 TRAIL = 40  # answers remembered, so an undo can be put back
 # The questions whose player the board shows by pulsing their lane (Board.set_turn): to
 # play, or to count (pone, dealer, then the dealer's crib).
 TURN_KINDS = ("play", "play_points", "show", "crib", "count")
 UNDONE = "undone: "
+_NO_ARG = object()  # _run's step takes no argument (the host's own calls)
 
 
 class StaleQuestion(AnswerError):
@@ -78,11 +79,12 @@ class TableEngine:
         self._nonce = nonce
         self._pending = []  # [crc of signature, text, by] of the answers that wrote no line
         self._lit = None  # the lane the board was last told is asked (None: not told)
-        self._trail = []  # [crc of the question's signature, answer text, by] of recent answers
+        self._trail = []  # the recent answers, each a text (_remember): crc, by, answer
         self._undone = None  # (question id after the undo, what it took back, answers)
         self._for = None  # (question id after an answer given for another, what it says)
         self._crc = (None, None)  # (an Ask, the CRC of its signature): made once an ask
         self._names = (None, [], [])  # (a Table, its names, its sides' names) for view()
+        self._parts = None  # the last view's parts (cribcore.table.viewparts.Parts)
 
     # -- running the flow -------------------------------------------------------------------
 
@@ -90,7 +92,7 @@ class TableEngine:
         """Run the session to its first question; the events on the way."""
         if not self._started:
             self._started = True
-            self._run(lambda: next(self._flow))
+            self._run(next, self._flow)
             self._answer_kept()
         return self._events.take()
 
@@ -120,17 +122,17 @@ class TableEngine:
         """Where the record is: "game.position" (Session.position), "0" before a game."""
         return self.session.position()
 
-    def _run(self, step, news=False):
-        """Advance the flow by step() to its next Ask (None: the session is over). If the
-        flow fails inside a game, it is restarted from the record (which holds every
-        answer) before the error goes on to the caller. news: the board's news re-ran the
-        flow; a question asked again exactly as it was keeps its id (question()), so an
-        answer being tapped meanwhile still applies. An answer or an undo always opens a
-        new id, even for a question that reads the same."""
+    def _run(self, step, arg=_NO_ARG, news=False):
+        """Advance the flow by step(arg) (step() without arg) to its next Ask (None: the
+        session is over). If the flow fails inside a game, it is restarted from the record
+        (which holds every answer) before the error goes on to the caller. news: the
+        board's news re-ran the flow; a question asked again exactly as it was keeps its
+        id (question()), so an answer being tapped meanwhile still applies. An answer or
+        an undo always opens a new id, even for a question that reads the same."""
         if not news:
             self._fresh = True
         try:
-            self._ask = step()
+            self._ask = step() if arg is _NO_ARG else step(arg)  # no closure an answer
         except StopIteration:
             self._ask = None
         except BaseException:
@@ -279,11 +281,12 @@ class TableEngine:
                     "text": "%s answered for %s: %s" % (names[by], names[ask.asks], text)}
             table.answering = (by, ask.asks)
         try:
-            self._run(lambda: self._flow.send(value))
+            self._run(self._flow.send, value)
         finally:
             if table is not None:
                 table.answering = None
-        self._trail.append([crc, text, by])  # in place: no copy of the trail an answer
+        # in place (no copy of the trail an answer), each one text (_remembered)
+        self._trail.append(_remember(crc, text, by))
         if len(self._trail) > TRAIL + 1:
             self._trail.pop(0)
         self._undone = None
@@ -291,11 +294,13 @@ class TableEngine:
         after = self.question_id()
         self._for = (after, said) if said and after is not None else None
         if after is not None and self._pos == pos:  # no line written: kept apart
-            self._pending.append([crc, text, by])
+            self._pending.append((crc, text, by))
             self._keep()
         else:
             self._pending = []
-        return ([Event("note", said["by"], said["text"], 0, None)] if said else []) + events
+        if said:  # said first, in the list _take made (no other list made for it)
+            events.insert(0, Event("note", said["by"], said["text"], 0, None))
+        return events
 
     def answered(self):
         """Who answered the last question for another player ({"by", "for", "text"}),
@@ -314,7 +319,7 @@ class TableEngine:
         if ask is None or not ask.undo:
             raise AnswerError("nothing to undo at this question")
         pos = self._pos
-        self._run(lambda: self._flow.throw(UndoRequest()))
+        self._run(self._flow.throw, UndoRequest())
         events = self._take(ask)
         self._remember_undo(events)
         if self.question_id() is None or self._pos != pos:
@@ -351,10 +356,11 @@ class TableEngine:
         if qid is not None:
             sig = self._crc_of(self._ask)
             for i in range(len(self._trail) - 1, -1, -1):
-                if self._trail[i][0] == sig:
+                if self._trail[i].startswith(sig):
                     back, self._trail = self._trail[i:], self._trail[:i]
                     break
-        text = "; ".join(said) or ("the answer %r" % (back[0][1],) if back else "")
+        text = "; ".join(said) or ("the answer %r" % (_remembered(back[0])[1],) if back
+                                   else "")
         self._undone = (qid, text, back) if qid is not None and text else None
 
     def undone(self):
@@ -374,7 +380,7 @@ class TableEngine:
         said, back, self._undone = self._undone[1], self._undone[2], None
         out = []
         for i in range(len(back)):
-            sig, text, by = back[i]
+            sig, text, by = _remembered(back[i])
             qid = self.question_id()
             if qid is None or self._crc_of(self._ask) != sig:
                 break  # the game went another way (a board peg, say): stop here
@@ -398,7 +404,7 @@ class TableEngine:
         changed = table.board_event(ev)
         # Between games, the game is over unless the board took back its winning peg.
         if (changed or table.decisions) and (self.session.playing or not table.game.over):
-            self._run(lambda: self._flow.throw(StateChanged()), news=True)
+            self._run(self._flow.throw, StateChanged(), news=True)
         return self._take(ask)
 
     def poll(self):
@@ -424,45 +430,62 @@ class TableEngine:
 
     def view(self):
         """Scores, pegs, the dealer, this hand so far and the result once the game is over
-        (cribcore.table.session.result), as plain data."""
+        (cribcore.table.session.result), as plain data. A part unchanged since the view
+        before (the scores and pegs, a player's cards laid, the pile, the hands shown:
+        cribcore.table.viewparts) is that view's own list again, not a copy: read a view,
+        never change it. (Each view is still a dict of its own: cribcore.table.patch
+        compares two by value.)"""
         table = self.session.table
         if table is None:
             return {"game": None}
         g = table.game
+        parts = self._parts
+        if parts is None or parts.table is not table:
+            parts = self._parts = Parts(table)
         # the back peg: where the front was before its last jump (kept as entries are added)
-        backs = table.standing().backs
+        parts.scored(table.standing().backs, g.scores)
         play, starter = g.play, g.starter
-        hand = {"number": g.hand_no + 1, "phase": g.phase,
-                "starter": None if starter is None else CARD_NAMES[starter],
-                "count": 0, "pile": [], "laid": [[] for _ in range(table.players)],
-                "turn": None, "shown": []}
+        count, turn = 0, None
         if play is not None and g.phase in (PLAY, SHOW):
             # A card laid by its rank alone is named by its rank: its suit was only lent.
             turns = self.session.turns
             lent = turns.context()[1] if hasattr(turns, "context") else {}
-            hand["count"] = play.count
-            hand["pile"] = _names(play.pile, lent)
-            hand["laid"] = [_names(cards, lent) for cards in play.laid]
-            hand["turn"] = play.turn if g.phase == PLAY else None
-        if g.shown:
-            hand["shown"] = [{"entry": entry, "cards": _names(cards or (), None),
-                              "points": points} for entry, cards, points in g.shown]
+            count = play.count
+            parts.cards(play.pile, play.laid, lent, table.players)
+            turn = play.turn if g.phase == PLAY else None
+        else:
+            parts.cards(NOTHING, None, None, table.players)
+        parts.counted(g.shown)
+        hand = {"number": g.hand_no + 1, "phase": g.phase,
+                "starter": None if starter is None else CARD_NAMES[starter],
+                "count": count, "pile": parts.pile, "laid": parts.laid, "turn": turn,
+                "shown": parts.shown}
         if self._names[0] is not table:  # the same two lists each view of a game
             self._names = (table, list(table.names), list(table.side_names))
         return {"game": table.game_id, "names": self._names[1],
                 "sides": self._names[2], "target": table.target,
-                "scores": list(g.scores), "pegs": [[b, f] for b, f in zip(backs, g.scores)],
+                "scores": parts.scores, "pegs": parts.pegs,
                 "dealer": g.dealer, "over": g.over, "winner": g.winner,
                 "result": result(table) if g.over else None,
                 "offline": table.offline, "hand": hand}
 
 
-def _names(cards, lent):
-    """The names of cards the game holds (CARD_NAMES: each is a card); one whose suit was
-    lent (lent[card] true) by its rank alone."""
-    if not lent:
-        return [CARD_NAMES[c] for c in cards]
-    return [rank_name(c) if lent.get(c) else CARD_NAMES[c] for c in cards]
+def _remember(crc, text, by):
+    """An answer remembered for a redo as one text: the CRC of its question's signature
+    (8 hex digits), who gave it (digits; none: the player asked), ":", the answer. One
+    object, where a tuple of three held three (about 60 bytes less a remembered answer on
+    the chip: the trail holds 41)."""
+    return "%s%s:%s" % (crc, "" if by is None else by, text)
+
+
+def _remembered(item):
+    """(crc, text, by) of an answer remembered (_remember); one kept before a restart
+    by older code, a [crc, text, by] list, as it is."""
+    if not isinstance(item, str):
+        return item[0], item[1], item[2]
+    colon = item.index(":", 8)
+    by = item[8:colon]
+    return item[:8], item[colon + 1:], int(by) if by else None
 
 
 def _crc_sig(sig):

@@ -212,7 +212,8 @@ class Session:
         self.playing = True
         while not table.game.over:
             try:
-                yield from self.decide(table)
+                if table.decisions:  # no generator made for none (nearly every answer)
+                    yield from self.decide(table)
                 yield from self.turns.step()
             except UndoRequest:
                 table.undo()

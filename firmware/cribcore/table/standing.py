@@ -40,6 +40,7 @@ class Standing:
         self._dealt = {}  # player -> (cards, discard), of hand self._hand
         self._lent = {}  # card laid -> whether its suit was lent, of hand self._hand
         self._typed = False  # hand self._hand's play is typed as points (a note says so)
+        self._context = None  # (self._dealt, self._lent) as context() last handed them out
 
     def forget(self):
         """Hold no entry (a retired table's)."""
@@ -108,7 +109,10 @@ class Standing:
         """(dealt, lent) of a hand (Turns.context): the same two dicts until an entry of
         the hand changes them."""
         if hand == self._hand and self._ordered:
-            return self._dealt, self._lent
+            both = self._context  # the same pair while neither changed: no tuple a call
+            if both is None or both[0] is not self._dealt or both[1] is not self._lent:
+                both = self._context = (self._dealt, self._lent)
+            return both
         dealt, lent = {}, {}
         for e in self.hand_entries(hand):
             _known(e, dealt, lent)

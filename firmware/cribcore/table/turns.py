@@ -2,9 +2,10 @@
 deal, the dealt cards (for the discard review), the starter, the play card by card or as
 typed points; the show's questions are in cribcore.table.show.
 
-`Turns(table).step()` is a generator: it yields the one Ask the state calls for, receives
-the parsed answer and records it (cribcore.table.engine runs it). Because the question is a
-function of the record, `undo` and `--resume` are exact: the flow is simply asked again.
+`Turns(table).step()` hands out a generator: it yields the one Ask the state calls for,
+receives the parsed answer and records it (cribcore.table.engine runs it). Because the
+question is a function of the record, `undo` and `--resume` are exact: the flow is simply
+asked again.
 """
 
 from cribcore import CoreError
@@ -49,30 +50,29 @@ class Turns:
         return self.t.standing().context(self.t.game.hand_no)
 
     def step(self):
-        """Ask the next question and record the answer (a generator of Asks)."""
+        """The generator that asks the next question and records the answer (a generator
+        of Asks): the one the phase calls for, handed out as it is (no generator of its
+        own around it: a frame less made per answer)."""
         g = self.t.game
         show = self.shows.open_muggins()
         if show is not None:
-            yield from self.shows.ask_muggins(show)
-        elif g.phase == CUT:
-            yield from self.ask_cut()
-        elif g.phase == DEAL:
+            return self.shows.ask_muggins(show)
+        if g.phase == CUT:
+            return self.ask_cut()
+        if g.phase == DEAL:
             self.heading()
             p = self._next_dealt() if self.opts.get("review") else None
             if p is not None:
-                yield from self.ask_dealt(p)
-            else:
-                yield from self.ask_starter()
-        elif g.phase == PLAY:
+                return self.ask_dealt(p)
+            return self.ask_starter()
+        if g.phase == PLAY:
             self.heading()
             if self.opts.get("totals") or self.t.standing().typed_play(g.hand_no):
-                yield from self.ask_typed()
-            else:
-                yield from self.ask_play()
-        elif g.phase == SHOW:
-            yield from self.shows.ask_show()
-        else:
-            raise CoreError(f"no question in phase {g.phase!r}")
+                return self.ask_typed()
+            return self.ask_play()
+        if g.phase == SHOW:
+            return self.shows.ask_show()
+        raise CoreError(f"no question in phase {g.phase!r}")
 
     def heading(self):
         """The hand's heading, once per hand (again after a resume)."""
@@ -204,9 +204,19 @@ class Turns:
         g = self.t.game
         play = g.play
         mine = dealt.get(p)
-        taken = [g.starter] + list(lent)
+        # the cards accounted for this hand, as a mask (taken[card] 1): no list of them
+        # made and joined, and the legal cards read from it as they are
+        taken = bytearray(52)
+        if g.starter is not None:
+            taken[g.starter] = 1
+        for c in lent:
+            taken[c] = 1
         for q, (cards, dis) in dealt.items():
-            taken += dis + ([] if q == p else cards)
+            for c in dis:
+                taken[c] = 1
+            if q != p:
+                for c in cards:
+                    taken[c] = 1
         room = 31 - play.count
         if mine is not None:
             fits = [c for c in mine[0] if c not in mine[1] and c not in lent
@@ -240,8 +250,8 @@ class Turns:
                                       f"{' '.join(map(card_symbol, left)) or 'no cards'}")
                 return "lay", hits[0], False
             if card is None:
-                return "lay", lend_suit(rank, taken), True
-            if card in taken:
+                return "lay", lend_suit(rank, [c for c in range(52) if taken[c]]), True
+            if taken[card]:
                 raise AnswerError(f"{card_symbol(card)} is already accounted for this hand")
             return "lay", card, False
         return parse, legal
@@ -314,13 +324,11 @@ def confirm_ask(prompt, default=True, undo=True, kind="confirm"):
                undo=undo, legal={"choices": ["y", "n"], "default": default})
 
 
-def _open_cards(taken, room):
-    """(names, ranks as players say them) of the cards not taken whose value fits in room:
-    the ranks ace up to the last that fits (a value is its rank's up to ten), from a mask
-    of the cards taken (one pass over the 52, no list searched a card)."""
-    out = bytearray(52)
-    for c in taken:
-        out[c] = 1
+def _open_cards(out, room):
+    """(names, ranks as players say them) of the cards not taken (out: a mask, out[card]
+    1 when taken) whose value fits in room: the ranks ace up to the last that fits (a value
+    is its rank's up to ten); one pass over the 52, no list searched a card. (Lists counted
+    first and made of their exact size allocate less but cost the chip twice the time.)"""
     top = 4 * room if room < 10 else 52
     names = [CARD_NAMES[c] for c in range(top) if not out[c]]
     ranks = [rank_text(r) for r in range(top >> 2)
