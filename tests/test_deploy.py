@@ -22,6 +22,7 @@ import pytest
 import serial
 from support import EARLIER_REPLY, FIRMWARE, TESTS, earlier_game, micropython_path
 
+from crib.board.link import _SHAPES as SHAPES
 from crib.board.link import VersionMismatch
 from crib.cli import main
 from crib.deploy import build
@@ -88,15 +89,29 @@ class FakePico:
             t.close()
 
     def ask(self, line):
-        """Boot the board (soft reset) and return its reply to one protocol line."""
+        """Boot the board (soft reset) and return its reply to one protocol line: the one
+        with its id=, else with the fields of its verb's reply (crib.board.link's shapes).
+        Not the first reply after it: on a slow boot the handshake sends hello and state
+        again, and their replies may come after it has closed (a `state` reply taken for
+        `wifi`'s: KeyError 'address')."""
         t = deploy.connect(self.port)
         deploy.soft_reset(t)
         deploy.handshake(self.port)
+        words = line.split()
+        verb = words[0]
+        ident = next((w[3:] for w in words if w.startswith("id=")), None)
         with serial.serial_for_url(self.port, baudrate=115200, timeout=5) as s:
             s.write(line.encode() + b"\n")
             while True:
                 got = s.readline().decode().strip()
-                if got.startswith(("ok ", "err ")) and "proto=" not in got:
+                if not got.startswith(("ok ", "err ")):
+                    continue  # an event, the REPL's words
+                args = decode(got).args
+                if ident is not None:
+                    if args.get("id") == ident:
+                        return got
+                elif got.startswith("err ") or (
+                        "proto" not in args and all(k in args for k in SHAPES.get(verb, ()))):
                     return got
 
 

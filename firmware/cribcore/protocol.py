@@ -104,13 +104,21 @@ _FIELD: dict = {}  # name -> place in FIELDS * 128 + type letter; made at the fi
 def _field(name):
     """A field's place in FIELDS * 128 + its type letter, or None. A dict lookup: searching
     FIELDS cost the Pico more than the rest of a field's handling. Made at the first use,
-    not at import, where its garbage would be left between the modules loaded after it."""
+    not at import, where its garbage would be left between the modules loaded after it.
+    Whole or empty: a MemoryError part-way (the dict moves to a bigger table as it fills)
+    empties it, and the next use makes it again; a part of it would pass for the whole, and
+    every line with a field past the break would fail for good (a Wi-Fi board under load
+    answered `wifi` with "no such fields: ['name']" until its next reset)."""
     if not _FIELD:
         at = 0
-        while at < len(FIELDS) - 1:
-            colon = FIELDS.find(":", at)
-            _FIELD[FIELDS[at + 1:colon]] = at * 128 + ord(FIELDS[colon + 1])
-            at = colon + 2
+        try:
+            while at < len(FIELDS) - 1:
+                colon = FIELDS.find(":", at)
+                _FIELD[FIELDS[at + 1:colon]] = at * 128 + ord(FIELDS[colon + 1])
+                at = colon + 2
+        except BaseException:
+            _FIELD.clear()  # frees, allocates nothing
+            raise
     return _FIELD.get(name)
 
 

@@ -93,7 +93,7 @@ _BOOT = "boot"
 
 # What a query's reply must hold, so a late reply to another query is not taken for it.
 _SHAPES = {"hello": ("proto",), "state": ("mode", "players"), "leds": ("px",),
-           "tick": ("now",)}
+           "tick": ("now",), "wifi": ("ssid",), "home": ("set",), "club": ("url",)}
 
 
 class Link:
