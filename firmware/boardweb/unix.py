@@ -23,7 +23,8 @@ starts it with the heap capped):
 --dns-port N  as on the board's own network: a DNS responder on 127.0.0.1:N (UDP) that
               answers every name with 127.0.0.1, and the phones' captive-portal probes
               redirected to the page (boardweb.dns, boardweb.routes.PROBES)
-Prints `serving PORT` when it listens; exit status 2 for bad arguments.
+Prints `serving PORT` once it listens (never before: serve_listening); exit status 2
+for bad arguments.
 """
 
 import gc
@@ -108,9 +109,22 @@ def main(argv):
         server.probing, server.dns_address = True, "127.0.0.1"
         dns = ("127.0.0.1", opts["dns_port"])
     gc.collect()
-    print("serving %d" % opts["port"])
-    asyncio.run(server.serve("127.0.0.1", opts["port"], dns))
+    asyncio.run(serve_listening(server, opts["port"], dns))
     return 0
+
+
+async def serve_listening(server, port, dns=None):
+    """Serve; `serving PORT` once the port listens (microdot's start_server has bound it:
+    its `server` set), not before: a client told earlier could be refused. A port that
+    cannot be bound ends the run with its error and no such line."""
+    import asyncio
+
+    serving = asyncio.create_task(server.serve("127.0.0.1", port, dns))
+    while server.app.server is None and not serving.done():
+        await asyncio.sleep(0.005)
+    if server.app.server is not None:
+        print("serving %d" % port)
+    await serving
 
 
 if __name__ == "__main__":

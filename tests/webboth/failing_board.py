@@ -15,6 +15,7 @@ import time
 
 from boardweb import conn
 from boardweb.server import BoardServer
+from boardweb.unix import serve_listening
 
 
 class Room:
@@ -113,8 +114,7 @@ def main(argv):
         return gathered(FailingWriter(writer, room))
     conn.Gathered = wrapped
     server = BoardServer(room, Board(), key, "/nonexistent", "http://127.0.0.1/")
-    print("serving %d" % port)
-    asyncio.run(server.serve("127.0.0.1", port))
+    asyncio.run(serve_listening(server, port))  # `serving PORT` once it listens
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import sys
 import desk
 from boardweb.appboard import LoopPort
 from boardweb.board import build
+from boardweb.unix import serve_listening
 
 from cribcore.table.session import Setup
 from pegboard.logfiles import Files
@@ -46,8 +47,7 @@ def main(argv):
         FullFiles.full = req.json["full"]
         return {"full": FullFiles.full}
 
-    print("serving %d" % port)
-    asyncio.run(server.serve("127.0.0.1", port))
+    asyncio.run(serve_listening(server, port))  # `serving PORT` once it listens
 
 
 if __name__ == "__main__":
