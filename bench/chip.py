@@ -109,15 +109,18 @@ def main(argv=None):
 
 def pico_w_heap(image, say):
     """The RPI_PICO_W image's GC heap from its link map: the image of this tree's code if
-    cached, else any cached RPI_PICO_W image's (the heap is the RAM the port's link leaves,
-    the same whatever code is frozen into flash: RPI_PICO's is 243,496 bytes both with our
-    code and without, docs/image.md), else built (after the run: it takes minutes)."""
+    cached, else any cached RPI_PICO_W image built by the same script from the same sources
+    (its ram_key: the heap is the RAM the port's link leaves, the same whatever code is
+    frozen into flash: RPI_PICO's is 243,496 bytes both with our code and without,
+    docs/image.md), else built (after the run: it takes minutes)."""
     root = image.cache_root()
     folders = sorted(root.glob("RPI_PICO_W-*/image.json"), key=lambda p: p.stat().st_mtime)
     k = image.key("RPI_PICO_W", image.SOURCE)[:16]
+    ram = image.ram_key("RPI_PICO_W", image.SOURCE)
     mine = [p for p in folders if p.parent.name.endswith(k)]
-    if mine or folders:
-        found = (mine or folders)[-1]
+    alike = [p for p in folders if json.loads(p.read_text()).get("ram_key") == ram]
+    if mine or alike:
+        found = (mine or alike)[-1]
         say("RPI_PICO_W's GC heap from %s%s" % (found.parent.name,
                                                   "" if mine else " (another tree's image)"))
     else:

@@ -98,6 +98,21 @@ def test_the_key_changes_with_every_input_and_only_with_them(tmp_path):
     assert image.key("RPI_PICO", source, tree) not in keys
 
 
+def test_the_ram_key_follows_the_sources_and_the_script_not_our_code(tmp_path):
+    """bench/chip.py takes the Pico W's heap from a cached image of the same ram_key."""
+    source = tmp_path / "src.tar.xz"
+    source.write_bytes(b"the sources")
+    tree = copy_inputs(tmp_path / "fw")
+    first = image.ram_key("RPI_PICO_W", source, tree)
+    assert image.ram_key("RPI_PICO", source, tree) != first
+    (tree / "pegboard" / "app.py").write_text("X = 1\n")  # frozen into flash: no RAM
+    assert image.ram_key("RPI_PICO_W", source, tree) == first
+    (tree / "image" / "build.py").write_text("EXTRA_STACK = 0\n")
+    second = image.ram_key("RPI_PICO_W", source, tree)
+    source.write_bytes(b"other sources")
+    assert len({first, second, image.ram_key("RPI_PICO_W", source, tree)}) == 3
+
+
 def test_the_manifest_freezes_what_the_key_covers():
     text = (FIRMWARE / "image" / "manifest.py").read_text()
     for package in image.OURS:
@@ -211,3 +226,53 @@ def test_a_benchs_copy_freezes_its_own_modules_too_under_a_key_of_its_own(
     folder.mkdir(parents=True)
     (folder / "image.json").write_text("{}")
     assert image.image("RPI_PICO", tmp_path / "cache", out=print, extra=extra) == folder
+
+
+def stock_boards(tmp_path, names):
+    """The rp2 port's folder with these boards' folders in it, from the pinned sources'
+    tarball."""
+    import tarfile
+
+    with tarfile.open(image.SOURCE) as tar:
+        members = [m for m in tar.getmembers()
+                   if any("/ports/rp2/boards/%s/" % n in "/" + m.name for n in names)]
+        assert members, "no board folder in %s" % image.SOURCE
+        tar.extractall(tmp_path / "mp", members=members, filter="data")
+    (boards,) = (tmp_path / "mp").rglob("ports/rp2/boards")
+    return boards.parent
+
+
+@pytest.mark.parametrize("board", ["RPI_PICO_W", "RPI_PICO2_W"])
+def test_our_w_images_leave_bluetooth_out_and_change_nothing_else(tmp_path, board):
+    port = stock_boards(tmp_path, [board])
+    stock = port / "boards" / board
+    ours = image.board_folder(port, board, tmp_path / "work")
+    assert ours != stock and ours.parent == tmp_path / "work"
+    cmake = (ours / "mpconfigboard.cmake").read_text()
+    for on, off in image.BLUETOOTH_OFF:
+        assert on not in cmake and cmake.count(off) == 1
+    # every other line of the port's cmake is kept, and the cyw43 headers named
+    kept = [ln for ln in (stock / "mpconfigboard.cmake").read_text().splitlines()
+            if ln not in {on for on, _ in image.BLUETOOTH_OFF}]
+    assert all(ln in cmake.splitlines() for ln in kept)
+    assert image.CYW43_HEADERS.strip() in cmake
+    manifest = (ours / "manifest.py").read_text()
+    assert "aioble" not in manifest and 'require("bundle-networking")' in manifest
+    for path in stock.iterdir():  # the board's other files as they are
+        if path.name not in ("mpconfigboard.cmake", "manifest.py"):
+            assert (ours / path.name).read_bytes() == path.read_bytes()
+
+
+def test_a_board_without_bluetooth_is_built_from_the_ports_own_folder(tmp_path):
+    port = stock_boards(tmp_path, ["RPI_PICO"])
+    assert image.board_folder(port, "RPI_PICO", tmp_path / "work") == \
+        port / "boards" / "RPI_PICO"
+    assert not (tmp_path / "work").exists()
+
+
+def test_a_w_board_whose_cmake_is_not_as_expected_is_refused(tmp_path):
+    port = stock_boards(tmp_path, ["RPI_PICO_W"])
+    cmake = port / "boards" / "RPI_PICO_W" / "mpconfigboard.cmake"
+    cmake.write_text(cmake.read_text().replace(image.BLUETOOTH_OFF[1][0], ""))
+    with pytest.raises(image.BuildFailed, match="BTSTACK"):
+        image.board_folder(port, "RPI_PICO_W", tmp_path / "work")

@@ -78,6 +78,20 @@ SOURCE_DATE_EPOCH = "1795824000"  # 2026-11-28
 # of the GC heap, just below the scratch banks (contiguous), for a 16 KB stack.
 EXTRA_STACK = 8 * 1024
 RP2040_LINKER = "memmap_mp_rp2040.ld"
+# Bluetooth, which the stock W boards' images carry (BTstack, its static buffers, aioble
+# frozen): the board never uses it (its page is served over Wi-Fi alone), and BTstack's
+# buffers took 6.9 KB of the Pico W's RAM, which the GC heap gets instead (docs/image.md).
+# Our W images are built from a copy of the port's board folder with these lines changed.
+BLUETOOTH_OFF = (("set(MICROPY_PY_BLUETOOTH ON)", "set(MICROPY_PY_BLUETOOTH OFF)"),
+                 ("set(MICROPY_BLUETOOTH_BTSTACK ON)", "set(MICROPY_BLUETOOTH_BTSTACK OFF)"),
+                 ("set(MICROPY_PY_BLUETOOTH_CYW43 ON)", "set(MICROPY_PY_BLUETOOTH_CYW43 OFF)"))
+AIOBLE = 'require("aioble")\n'  # the board's manifest line freezing aioble (needs bluetooth)
+# The SDK's cyw43 driver headers, which the port's build reaches only through BTstack's
+# transport library (without it cyw43_bus_pio_spi.c fails on pico/cyw43_driver.h): linked
+# to the port's target in the board's cmake, deferred until the port has made the target
+# (its include folders then come after the port's own, as with Bluetooth on).
+CYW43_HEADERS = ("\ncmake_language(DEFER CALL target_link_libraries firmware "
+                 "pico_cyw43_driver_headers)\n")
 STACK_LINES = (("__GcHeapEnd = ORIGIN(RAM) + LENGTH(RAM);",
                 "__GcHeapEnd = ORIGIN(RAM) + LENGTH(RAM) - %d;" % EXTRA_STACK),
                ("__StackBottom = __StackTop - SIZEOF(.stack_dummy);",
@@ -150,6 +164,16 @@ def key(board, source, firmware=FIRMWARE, extra=()):
     return h.hexdigest()
 
 
+def ram_key(board, source, firmware=FIRMWARE):
+    """The sha256 (hex) over what decides the image's RAM (its GC heap, its stack): the
+    board, the compiler, the sources and this script; not our code (frozen into flash)."""
+    h = hashlib.sha256()
+    h.update(board.encode() + b"\0" + compiler().encode() + b"\0")
+    for name, path in inputs(source, firmware)[:2]:  # the sources' tarball, build.py
+        h.update(name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
 def uf2(data, family, base=FLASH_BASE):
     """The UF2 container of a flat image (512-byte blocks of 256 data bytes each)."""
     blocks = [data[i:i + UF2_PAYLOAD] for i in range(0, len(data), UF2_PAYLOAD)]
@@ -186,6 +210,29 @@ def linker_script(port, work):
     return path
 
 
+def board_folder(port, board, work):
+    """The board's folder to build from: the port's own, or for a board with Bluetooth (the
+    W boards) a copy in work with it left out (BLUETOOTH_OFF, AIOBLE). BuildFailed if the
+    port's files are not as expected."""
+    stock = port / "boards" / board
+    text = (stock / "mpconfigboard.cmake").read_text()
+    if "MICROPY_PY_BLUETOOTH" not in text:
+        return stock
+    ours = work / ("board-" + board)
+    shutil.rmtree(ours, ignore_errors=True)
+    shutil.copytree(stock, ours)
+    for old, new in BLUETOOTH_OFF:
+        if text.count(old) != 1:
+            raise BuildFailed("%s's mpconfigboard.cmake has no line %r" % (board, old))
+        text = text.replace(old, new)
+    (ours / "mpconfigboard.cmake").write_text(text + CYW43_HEADERS)
+    manifest = (stock / "manifest.py").read_text()
+    if manifest.count(AIOBLE) != 1:
+        raise BuildFailed("%s's manifest.py has no line %r" % (board, AIOBLE.strip()))
+    (ours / "manifest.py").write_text(manifest.replace(AIOBLE, ""))
+    return ours
+
+
 def _run(cmd, cwd, env=None, log=None):
     proc = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True)
@@ -211,7 +258,7 @@ def build(board, out, source=SOURCE, jobs=2, work=None, tag_key="", extra=()):
         try:
             _run(["make", "-C", "mpy-cross", "-j%d" % jobs], mp, log=log)
             port = mp / "ports" / "rp2"
-            board_dir = port / "boards" / board
+            board_dir = board_folder(port, board, work)
             own = board_dir / "manifest.py"
             tag = work / ("tag-" + board)
             tag.mkdir(exist_ok=True)
@@ -271,6 +318,7 @@ def image(board, cache=None, source=SOURCE, jobs=2, work=None, out=print, extra=
     out("%s: building (key %s), about 2 minutes on 2 cores" % (board, k[:16]))
     info, tmp = build(board, folder, source, jobs, work, k, extra)
     info["key"] = k
+    info["ram_key"] = ram_key(board, source)
     (tmp / "image.json").write_text(json.dumps(info, indent=1, sort_keys=True) + "\n")
     try:
         os.rename(tmp, folder)  # whole or not at all: a cut build leaves no image
