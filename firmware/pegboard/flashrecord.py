@@ -1,22 +1,31 @@
 """The engine's Record of one game (cribcore.table.record's interface: append, entries,
 undo) on the game record's flash (pegboard.gamelog): each change a line written before it
-is taken."""
+is taken.
+
+It keeps no entry in the heap as the game goes on: what the answers read of the entries
+is kept by the Table as they come (cribcore.table.standing: the current hand's and a few
+folds), and `entries()` reads the standing ones back from flash (GameLog.entries, the
+same fold a boot makes) for what needs them all: a rebuild (an undo, a restart) and the
+rare scans. What it read is kept until the next entry is appended (an undo of several
+entries reads the game once), so a game's heap stays flat from its first question to its
+end (docs/image.md, s8-record)."""
 
 from cribcore.table.gamelines import CLOSE, ENTRY, UNDO, entry_data
 
 
 class FlashRecord:
     """The engine's Record of one game, on flash (cribcore.table.record's interface): each
-    append and undo is a line written before it is taken."""
+    append and undo is a line written before it is taken (module docstring)."""
 
-    def __init__(self, log, game, standing, seq, replay=None):
+    def __init__(self, log, game, seq, replay=None, entries=None):
         self.log = log
         self.game = game
-        self._standing = standing
         self.seq = seq
         self.replay = replay  # what the boot read (resume), None for a new game
         self.closed = replay.closed_at if replay is not None else 0
         self.prefix = log.token[:3]  # the record's name in each board operation's id
+        self._read = entries  # the standing entries read (or given at boot) since the
+        # last append: None when they are on flash only
 
     def position(self):
         return self.seq
@@ -26,18 +35,27 @@ class FlashRecord:
         seq = self.seq + 1
         self.log.add(self.game, seq, ENTRY, entry_data(entry))
         self.seq = entry.id = entry.seq = seq
-        self._standing.append(entry)
+        self._read = None  # on flash now: the heap holds none of the game's entries
         return entry
 
     def entries(self):
-        """The entries that stand, in order (the one list kept: read it, never change it)."""
-        return self._standing
+        """The entries that stand, in order, read back from flash (kept until the next
+        append: read it, never change it)."""
+        if self._read is None:
+            self._read = self.log.entries(self.game)
+        return self._read
+
+    def held(self):
+        """How many entries the record holds in the heap now (the tests': none while the
+        game goes on, whatever its length)."""
+        return 0 if self._read is None else len(self._read)
 
     def undo(self, entry):
         """Take an entry back (an undo line)."""
         self.log.add(self.game, self.seq + 1, UNDO, entry.seq)
         self.seq += 1
-        self._standing = [e for e in self._standing if e.id != entry.id]
+        if self._read is not None:
+            self._read = [e for e in self._read if e.id != entry.id]
 
     def close(self, result):
         """The game is over (result: its plain data): a close line."""

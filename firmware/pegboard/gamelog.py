@@ -45,12 +45,12 @@ one. The record keeps at most `budget` bytes of games: the oldest games are drop
 when a new one begins or a segment is sealed; the game in play and the newest are never
 dropped (its number is the next one's).
 
-What is in memory: the entries that stand of the game in play (the engine's Table reads
-them at every question, as the core's MemoryRecord keeps them) and the segments' lines
-(under (SEAL + 1) x TAIL bytes, as written), with each segment's size and each line's
-SEQ as numbers: a line written costs its own bytes, nothing joined, parsed or summed
-again. The log is never read
-whole: a game is replayed a line at a time.
+What is in memory: the segments' lines (under (SEAL + 1) x TAIL bytes, as written), with
+each segment's size and each line's SEQ as numbers: a line written costs its own bytes,
+nothing joined, parsed or summed again. No entry of the game in play is kept: the
+engine's Table keeps what its answers read as the entries come (the current hand's and a
+few folds), and what needs them all (an undo, a restart) reads them back with entries()
+(pegboard.flashrecord). The log is never read whole: a game is replayed a line at a time.
 """
 
 from cribcore.table.gamelines import CLOSE, ENTRY, HEADER, UNDO, Replay, entry_data, line
@@ -201,18 +201,31 @@ class GameLog:
 
     def replay(self, game):
         """A game's Replay (cribcore.table.gamelines), read a line at a time."""
+        r = self._read(game, True)
+        if r.damage is not None:
+            self.problems.append(r.damage)
+        return r
+
+    def entries(self, game):
+        """The standing entries of the game in play, read back from flash (its file, then
+        the segments): what pegboard.flashrecord's entries() gives. OSError if a line is
+        damaged (what was written since the boot read it must read back whole)."""
+        r = self._read(game, False)
+        if r.damage is not None:
+            raise OSError("the game record: " + r.damage)
+        return r.entries
+
+    def _read(self, game, boot):
         r = Replay(game)
         for raw in self.files.lines(self.path_of(game)):
             r.add(raw)
         if game == self.game:
-            self.sealed = r.seq if r.damage is None else 0
+            if boot:
+                self.sealed = r.seq if r.damage is None else 0
             for seg in self.segs:
                 for text in seg.lines:
                     r.add(text)
-        r.end()
-        if r.damage is not None:
-            self.problems.append(r.damage)
-        return r
+        return r.end()
 
     def unfinished(self):
         """The game in play as a FlashRecord ready to go on (its Replay in `.replay`), or
@@ -224,10 +237,10 @@ class GameLog:
         r = self.replay(self.game)
         if r.result is not None or r.header is None:
             return None
+        standing, r.entries = r.entries, None  # the record's until its first append
         if r.damage is None:
-            return FlashRecord(self, self.game, r.entries, r.seq, r)
+            return FlashRecord(self, self.game, r.seq, r, standing)
         rec = self.new_game(r.header)
-        standing = r.entries
         at = 0
         for seq in range(2, r.seq + 1):
             if at < len(standing) and standing[at].seq == seq:
@@ -235,7 +248,7 @@ class GameLog:
                 at += 1
             else:
                 self.add(rec.game, seq, UNDO, 0)
-        rec._standing, rec.seq, rec.replay = standing, r.seq, r
+        rec._read, rec.seq, rec.replay = standing, r.seq, r
         return rec
 
     def new_game(self, header):
@@ -250,7 +263,7 @@ class GameLog:
         header["rec"] = self.token
         self.game, self.sealed = game, 0
         self._put(line(game, 1, HEADER, header), 1)
-        return FlashRecord(self, game, [], 1)
+        return FlashRecord(self, game, 1)
 
     def add(self, game, seq, kind, data):
         """Write one line of the game in play (flash first: OSError, and nothing changed)."""

@@ -45,6 +45,12 @@ def check(table):
         assert s.context(hand) == context
         assert s.typed_play(hand) == any(e.kind == "note" and e.info.get("typed_play")
                                          for e in mine)
+    # the last show, and whether an entry after it settled its muggins (Shows.open_muggins)
+    shows = [e for e in table.entries if e.kind == "show"]
+    last = shows[-1] if shows else None
+    assert s.last_show is last
+    assert s.show_done == (last is not None and any(
+        e.info.get("for_seq") == last.seq for e in table.entries))
     # a Standing made now from a copy of the entries (another list: folded from the first)
     again = Standing(sides)
     again.update(list(table.entries))
@@ -52,9 +58,9 @@ def check(table):
     assert again.hand_entries(g.hand_no) == s.hand_entries(g.hand_no)
 
 
-def run(players, mode, seed, undo_every, board_every, target=31, limit=400):
+def run(players, mode, seed, undo_every, board_every, target=31, limit=400, options=None):
     rng = Lcg(seed)
-    engine = engine_for(players, mode, target, {"review": rng.below(2) == 0})
+    engine = engine_for(players, mode, target, dict(options or {}, review=rng.below(2) == 0))
     engine.start()
     games = steps = 0
     while steps < limit:
@@ -108,6 +114,19 @@ def test_what_is_kept_equals_a_fresh_pass_at_every_step():
             (4, "totals", 9, 8, 6), (2, "cards", 21, 3, 6)):
         _, steps = run(players, mode, seed, undo_every, board_every, limit=150)
         assert steps > 10
+
+
+def test_the_last_show_and_its_muggins_are_kept_as_a_fresh_pass_finds_them():
+    """Counts stated at the show, muggins on: shows with missed points, claimed or passed,
+    through undos and the board's buttons (Shows.open_muggins reads the fold)."""
+    claimed = 0
+    for players, seed in ((2, 4), (3, 8)):
+        engine, steps = run(players, "cards", seed, 5, 7, target=61, limit=300,
+                            options={"muggins": True})
+        assert steps > 50
+        claimed += len([e for e in engine.session.table.entries
+                        if e.info.get("for_seq") is not None])
+    assert claimed  # the muggins question was asked and answered
 
 
 def test_a_restart_from_the_record_reads_the_same():

@@ -2,7 +2,11 @@
 uses: a Record of entries and a Board that shows the pegs.
 
     Record   append(entry: Entry) -> None       (the host's also takes ops: its board's)
-             entries() -> list[Entry]           those that stand, in order
+             entries() -> list[Entry]           those that stand, in order: may be read
+                                                from storage (a board's flash), so only
+                                                a rebuild and the rare scans call it; what
+                                                answers read the Table keeps as entries
+                                                come (cribcore.table.standing)
              undo(entry: Entry) -> None
              position() -> int                  moves on with every append and undo, and
                                                 is the same after a restart (ids come of it)

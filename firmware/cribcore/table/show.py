@@ -286,12 +286,12 @@ class ShowTurns:
         """The show entry whose missed points nobody has claimed or passed yet, or None."""
         if not self.opts.get("muggins") or self.t.game.over:
             return None
-        shows = [e for e in self.t.entries if e.kind == "show"]
-        if not shows or not shows[-1].info.get("missed"):
+        # kept as the entries come (cribcore.table.standing): the record is not read
+        s = self.t.standing()
+        last = s.last_show
+        if last is None or not last.info.get("missed") or s.show_done:
             return None
-        last = shows[-1]
-        done = [e for e in self.t.entries if e.info.get("for_seq") == last.seq]
-        return None if done else last
+        return last
 
     def ask_muggins(self, show):
         """An opponent may claim the points a player missed in their count."""

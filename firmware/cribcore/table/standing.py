@@ -1,20 +1,25 @@
 """What every answer needs of a game's standing entries, kept up to date as entries are
 added instead of made again from the whole record at each question (which grew with the
-game: the last answers of a game were the slowest on the chip, docs/image.md).
+game: the last answers of a game were the slowest on the chip, docs/image.md). It holds
+the current hand's entries and a few folds, never the whole game: a board's record keeps
+the game's entries on flash, not in the heap (pegboard.flashrecord).
 
-    s = Standing()
-    s.update(table.entries)   # before each read: folds in the entries added since
+    s = Standing(sides, source)   # source: () -> every standing entry (the record's:
+                                  # read only for a hand not the current one)
+    s.add(entry)              # each entry as it is appended (Table.took), or all of them
+                              # in order after an undo or a restart (Table.rebuild)
+    s.update(entries)         # or: fold in the entries added to a list since the last call
     s.hand_entries(hand)      # the standing entries of a hand
     s.backs                   # each side's back peg: its score before its last jump
     s.context(hand)           # cards known this hand: (dealt, lent), as Turns.context
     s.typed_play(hand)        # whether the hand's play points are typed
+    s.last_show, s.show_done  # the last show entry; whether an entry since names it
+                              # (for_seq: its muggins claimed or passed)
 
-update() folds in only the entries appended to the same list since the last call (the
-Records here append to the one list they keep: cribcore.table.record.MemoryRecord,
-pegboard.flashrecord); any other list (an undo's new one, a restart, the host's fresh list
-from SQLite each time) is folded again from its first entry, so what it holds is always
-what a fresh pass over the entries would give (tests/core_table/test_standing.py checks
-that across undo, redo and restarts).
+update() folds in only the entries appended to the same list since the last call; any
+other list (an undo's new one, another record's) is folded again from its first entry, so
+what it holds is always what a fresh pass over the entries would give
+(tests/core_table/test_standing.py checks that across undo, redo and restarts).
 """
 
 from cribcore.cards import parse_card
@@ -24,9 +29,10 @@ class Standing:
     """The folds of a game's standing entries (module docstring). Read what it hands
     out, never change it: the lists and dicts are its own."""
 
-    def __init__(self, sides=2):
+    def __init__(self, sides=2, source=None):
         self.sides = sides
-        self._list = None  # the entries list folded, how many of it, and its last entry
+        self._source = source  # () -> every standing entry, for a hand not kept (rare)
+        self._list = None  # the entries list update() folded, how many of it, its last
         self._n = 0
         self._last = None
         self._reset()
@@ -41,6 +47,8 @@ class Standing:
         self._lent = {}  # card laid -> whether its suit was lent, of hand self._hand
         self._typed = False  # hand self._hand's play is typed as points (a note says so)
         self._context = None  # (self._dealt, self._lent) as context() last handed them out
+        self.last_show = None  # the last show entry folded
+        self.show_done = False  # an entry after it names it (for_seq): its muggins settled
 
     def forget(self):
         """Hold no entry (a retired table's)."""
@@ -56,11 +64,12 @@ class Standing:
             self._reset()
             k = 0
         for i in range(k, n):
-            self._add(entries[i])
+            self.add(entries[i])
         self._n = n
         self._last = entries[n - 1] if n else None
 
-    def _add(self, e):
+    def add(self, e):
+        """Fold in the next standing entry (in the record's order)."""
         side = e.side
         if e.points > 0 and side is not None:
             if side >= len(self.backs):  # more sides than said: grown to fit
@@ -77,8 +86,13 @@ class Standing:
             self._dealt, self._lent = {}, {}
             self._typed = False
         self._entries.append(e)
-        if e.kind == "note" and e.info.get("typed_play"):
+        kind = e.kind
+        if kind == "note" and e.info.get("typed_play"):
             self._typed = True
+        if kind == "show":
+            self.last_show, self.show_done = e, False
+        elif self.last_show is not None and e.info.get("for_seq") == self.last_show.seq:
+            self.show_done = True
         # a new dict at each change (never one changed in place): a parser made for an
         # earlier question keeps the dicts it was given as they were
         if e.kind == "dealt" and e.info.get("cards"):
@@ -96,7 +110,9 @@ class Standing:
                 return self._entries
             if hand > self._hand:
                 return []
-        return [e for e in self._list or () if e.hand == hand]
+        every = self._list if self._list is not None else \
+            self._source() if self._source is not None else ()
+        return [e for e in every if e.hand == hand]
 
     def typed_play(self, hand):
         """Whether a hand's play points are typed (a note of the hand says so)."""

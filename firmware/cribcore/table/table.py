@@ -57,21 +57,45 @@ class Table:
 
     # -- the record ---------------------------------------------------------------------------
 
+    @property
+    def entries(self):
+        """The entries that stand, in order: the record's (Record.entries). A board's
+        record reads them back from flash (pegboard.flashrecord), so only a rebuild and
+        the rare scans read them (an undo, the board's undo, a club's report), never an
+        answer: what answers read is kept as the entries come (Table.standing)."""
+        return self.rec.entries() if self.rec is not None else []
+
     def rebuild(self):
-        """The game from the entries that stand (what resume and undo both rely on)."""
-        self.entries = self.rec.entries()
+        """The game from the entries that stand (what resume and undo both rely on), and
+        what the answers read of them (Table.standing) folded again in the same pass."""
         g = Game(self.players, self.target, self.partnerships, self.first_dealer)
-        for e in self.entries:
+        s = Standing(len(g.sides), self._every)
+        for e in self.rec.entries():
             replay(g, e.kind, e.args)
+            s.add(e)
         self.game = g
-        self._standing = Standing(len(g.sides))
+        self._standing = s
+
+    def refold(self):
+        """What the answers read folded again from the record's entries (a Table whose
+        write() does not go through took(): the host's, crib.table.record)."""
+        s = Standing(len(self.game.sides), self._every)
+        for e in self.rec.entries():
+            s.add(e)
+        self._standing = s
+
+    def _every(self):
+        return self.entries
+
+    def took(self, entry):
+        """An entry just appended to the record: folded into what the answers read."""
+        self._standing.add(entry)
 
     def standing(self):
         """What the questions and the view read of the standing entries
-        (cribcore.table.standing), brought up to date with self.entries."""
-        s = self._standing
-        s.update(self.entries)
-        return s
+        (cribcore.table.standing): the current hand's and a few folds, kept as entries
+        are appended (took) and folded again by rebuild."""
+        return self._standing
 
     def retire(self):
         """The game is over and the next one is set up (Session.games): its entries, record
@@ -79,7 +103,6 @@ class Table:
         reference to it can outlive it: MicroPython's collector is conservative (a stale
         slot of a generator's frame keeps what it last held), and each retired table
         held this way would otherwise keep a whole game's entries."""
-        self.entries = []
         self.rec = None
         self.game = None
         self._standing.forget()
@@ -130,7 +153,7 @@ class Table:
     def write(self, entry, pegs):
         """Append the entry to the record, then peg the board (pegs: the core's Pegs)."""
         self.rec.append(entry)
-        self.entries = self.rec.entries()
+        self.took(entry)
         for p in pegs:
             self.board.peg(p.side, p.points, self.op_id())
 
@@ -202,13 +225,14 @@ class Table:
         """The board's undo button took back its last jump (on lane): the entry that made
         it goes too (a board peg alone; an answer's entry with what came after it). A jump
         the record cannot match: said, and the board set up again from the record (asked)."""
-        jumps = self.jumps()
+        every = self.entries  # read once (from flash on a board)
+        jumps = self.jumps(every)
         if not jumps or jumps[-1].side != lane:
             self.view.problem("the board undid a jump the record cannot match")
             self.reconcile()
             return True
         e = jumps[-1]
-        gone = [e] if e.source == BOARD else [x for x in self.entries if x.seq >= e.seq]
+        gone = [e] if e.source == BOARD else [x for x in every if x.seq >= e.seq]
         self.undone_on_board(gone)
         self.view.say(self.side_names[lane], "undone on the board: " + describe(self, e))
         self.rebuild()
@@ -216,10 +240,11 @@ class Table:
         self.show_board()
         return True
 
-    def jumps(self):
-        """Standing entries that made a jump on the board, after the last barrier."""
+    def jumps(self, every=None):
+        """Standing entries that made a jump on the board, after the last barrier (of
+        every: the standing entries, read from the record when not given)."""
         out = []
-        for e in self.entries:
+        for e in self.entries if every is None else every:
             if e.kind == "note" and e.info.get(BARRIER):
                 out = []
             elif self.on_board(e):
@@ -313,7 +338,7 @@ class Table:
     def undo(self):
         """Take back the last entry (and the automatic ones after it); False if none."""
         stack = []
-        for e in self.entries:
+        for e in self.entries:  # read once (from flash on a board)
             if e.kind == "note" and e.info.get(BARRIER):
                 stack = []
             else:

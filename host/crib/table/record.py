@@ -77,7 +77,7 @@ class Table(CoreTable):
         board and mark each done; the hand's summary in the same commit."""
         ops = [("peg", p.side, p.points, self.op_id()) for p in pegs]
         self.rec.append(entry, ops)
-        self.entries = self.rec.entries()
+        self.refold()  # what the answers read, from the history's entries
         with self.h.batch():  # what the board answered and the hand summary: one commit
             for op in ops:
                 self.send(op)
@@ -91,7 +91,7 @@ class Table(CoreTable):
             info[AUTO] = True
         self.h.add_entry(self.game_id, self.game.hand_no, kind, player=player, info=info,
                          answered_by=self.answered_by(player))
-        self.entries = self.h.entries(self.game_id)
+        self.refold()
 
     def take_back(self, e: Entry) -> None:
         """Mark one entry undone, with the board operation that takes its jump back."""
@@ -118,8 +118,9 @@ class Table(CoreTable):
 
     def save_hands(self, numbers: Iterable[int]) -> None:
         """Rewrite the summaries of the given hands from the entries that stand."""
+        every = self.entries  # read once
         for number in sorted(numbers):
-            es = [e for e in self.entries if e.hand == number]
+            es = [e for e in every if e.hand == number]
             starter = [e for e in es if e.kind == "starter"]
             if not starter:
                 self.h.save_hand(self.game_id, number, 0, None, None)
