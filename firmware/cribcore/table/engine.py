@@ -82,7 +82,8 @@ class TableEngine:
         self._trail = []  # the recent answers, each a text (_remember): crc, by, answer
         self._undone = None  # (question id after the undo, what it took back, answers)
         self._for = None  # (question id after an answer given for another, what it says)
-        self._crc = (None, None)  # (an Ask, the CRC of its signature): made once an ask
+        self._crc_ask = None  # the Ask whose signature's CRC is self._crc: made once an ask
+        self._crc = None
         self._names = (None, [], [])  # (a Table, its names, its sides' names) for view()
         self._parts = None  # the last view's parts (cribcore.table.viewparts.Parts)
 
@@ -201,9 +202,10 @@ class TableEngine:
     def _crc_of(self, ask):
         """The CRC of an ask's signature (_crc_sig), made once for each ask: its id, the
         answers remembered and kept are each given it."""
-        if self._crc[0] is not ask:
-            self._crc = (ask, _crc_sig(ask.signature()))
-        return self._crc[1]
+        if self._crc_ask is not ask:  # two fields, not a tuple made an ask
+            self._crc = _crc_sig(ask.signature())
+            self._crc_ask = ask
+        return self._crc
 
     def question(self, known=True):
         """The open question (a Question), or None when the session is over. known=False
@@ -245,9 +247,15 @@ class TableEngine:
         if ask is None or ask.asks is None or table is None \
                 or not 0 <= ask.asks < len(table.names):
             return events
-        name = table.names[ask.asks]
-        return [Event(ev.kind, name, ev.text, ev.points, ev.data)
-                if ev.kind == "show" and ev.who is None else ev for ev in events]
+        # named in place, and only a show with no owner: no new list an answer
+        name = None
+        for i in range(len(events)):
+            ev = events[i]
+            if ev.kind == "show" and ev.who is None:
+                if name is None:
+                    name = table.names[ask.asks]
+                events[i] = Event(ev.kind, name, ev.text, ev.points, ev.data)
+        return events
 
     def answer(self, question_id, text, by=None):
         """Validate the answer (text as a player gives it: '5h', 'go', '12', 'y', '' for
