@@ -128,3 +128,12 @@ def test_a_known_hand_that_cannot_play_says_go_for_its_player():
     for _kind, _asks, prompt, _default, legal in plays:
         assert prompt.endswith("(count %d)" % legal["count"])
         assert legal["cards"] or legal["go"]  # never a play question with nothing to say
+
+
+def test_a_shows_room_is_each_rank_as_players_say_it():
+    from cribcore.table.cards import rank_text
+    from cribcore.table.show import _room_of
+
+    room = [4, 3, 2, 1, 0, 4, 3, 2, 1, 0, 4, 4, 1]
+    got = _room_of(room)
+    assert got == {rank_text(r): room[r] for r in range(13)} and len(got) == 13
