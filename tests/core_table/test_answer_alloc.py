@@ -137,3 +137,26 @@ def test_a_shows_room_is_each_rank_as_players_say_it():
     room = [4, 3, 2, 1, 0, 4, 3, 2, 1, 0, 4, 4, 1]
     got = _room_of(room)
     assert got == {rank_text(r): room[r] for r in range(13)} and len(got) == 13
+
+
+def test_the_plays_words_are_read_in_each_spelling():
+    # the words are tuples made once (s8-core): each spelling still reads as it did
+    for words, what in ((("go", "g", "GO", " G "), "go"),
+                        (("points", "pts", "typed", "Points"), "points")):
+        for word in words:
+            engine = engine_for(2, "cards", target=61)
+            engine.start()
+            rng = Lcg(9)
+            while engine._ask is not None and engine._ask.kind != "play":
+                q = engine.question(known=False)
+                engine.answer(q.id, choose(q.to_dict(), rng, "cards"))
+            ask = engine._ask
+            if what == "go" and not ask.legal["go"]:
+                try:
+                    ask.parse(word.strip())
+                except Exception as e:  # AnswerError: a card still fits
+                    assert "can still play" in str(e)
+                else:
+                    raise AssertionError("go taken while a card fits: %r" % word)
+            else:
+                assert ask.parse(word.strip())[0] == what

@@ -27,6 +27,9 @@ CARD_MOST = 2 + 12 + 1
 MAX_PLAY_POINTS = HAND * CARD_MOST
 SURPRISING = 12
 PLAY_HINT = "a card (5h) or a rank (5), go, points (type the play's points), undo"
+# The play's words, as tuples made once (`low in (GO, "g")` builds one at every answer)
+_GO_WORDS = (GO, "g")
+_TYPED_WORDS = (TYPED, "pts", "typed")
 ALL_CARDS = tuple(range(52))
 
 
@@ -252,12 +255,12 @@ class Turns:
             low = text.lower()
             if not low:
                 raise AnswerError("lay a card (5h) or a rank (5), or say go")
-            if low in (GO, "g"):
+            if low in _GO_WORDS:
                 if not play.can_go():
                     raise AnswerError(f"{self.name(p)} can still play: a card fits at count"
                                       f" {play.count}")
                 return GO, None, False
-            if low in (TYPED, "pts", "typed"):
+            if low in _TYPED_WORDS:
                 return TYPED, None, False
             card, rank = parse_play_card(text)
             r = rank if card is None else card >> 2
