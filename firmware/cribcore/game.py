@@ -62,7 +62,6 @@ HEELS = "his heels"
 
 Peg = namedtuple("Peg", ("side", "player", "points", "reason"))
 Step = namedtuple("Step", ("points", "over", "pegs"))
-_NO_PEGS = ()  # a Step's pegs when nothing was pegged: read them, never change them
 
 
 class Game(ShowStage):
@@ -228,7 +227,7 @@ class Game(ShowStage):
         return self._play_step(events)
 
     def _play_step(self, events):
-        pegs = [] if events else _NO_PEGS  # nothing pegged (most cards laid): no list made
+        pegs = [] if events else ()  # nothing pegged (most cards laid): no list made
         for e in events:
             pegs.append(self._peg(self.side_of(e.player), e.player, e.points,
                                   announce(e.reasons)))

@@ -160,3 +160,13 @@ def test_the_plays_words_are_read_in_each_spelling():
                     raise AssertionError("go taken while a card fits: %r" % word)
             else:
                 assert ask.parse(word.strip())[0] == what
+
+
+def test_the_literals_spelled_for_speed_are_the_constants():
+    # the view's phases and the play's words are spelled as literal tuples (a tuple of
+    # names is built at every call): they must stay the constants they stand for
+    from cribcore.game import PLAY, SHOW
+    from cribcore.table.cards import GO
+    from cribcore.table.turns import TYPED
+
+    assert (PLAY, SHOW) == ("play", "show") and GO == "go" and TYPED == "points"

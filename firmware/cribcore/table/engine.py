@@ -36,7 +36,7 @@ MicroPython.
 from cribcore import CoreError
 from cribcore.boardtext import crc
 from cribcore.cards import CARD_NAMES
-from cribcore.game import PLAY, SHOW
+from cribcore.game import PLAY
 from cribcore.table.answers import AnswerError, UndoRequest
 from cribcore.table.entries import StateChanged
 from cribcore.table.questions import Event, Question
@@ -49,10 +49,6 @@ TRAIL = 40  # answers remembered, so an undo can be put back
 TURN_KINDS = ("play", "play_points", "show", "crib", "count")
 UNDONE = "undone: "
 _NO_ARG = object()  # _run's step takes no argument (the host's own calls)
-# Tuples of names made once: `x in (PLAY, SHOW)` builds its tuple at every call (the
-# names are not constants to the compiler), an object an answer for nothing.
-_PLAYING = (PLAY, SHOW)
-_SEQUENCES = (list, tuple)
 
 
 class StaleQuestion(AnswerError):
@@ -458,7 +454,9 @@ class TableEngine:
         parts.scored(table.standing().backs, g.scores)
         play, starter = g.play, g.starter
         count, turn = 0, None
-        if play is not None and g.phase in _PLAYING:
+        # (PLAY, SHOW) spelled as literals: a tuple of names is built at every call, one
+        # of constants is the compiler's own (no object, no global kept for it)
+        if play is not None and g.phase in ("play", "show"):
             # A card laid by its rank alone is named by its rank: its suit was only lent.
             turns = self.session.turns
             lent = turns.context()[1] if hasattr(turns, "context") else {}
@@ -506,13 +504,13 @@ def _crc_sig(sig):
     Python's hash of a text changes from run to run, and MicroPython's dicts print in
     another order; repr spells a text's symbols, 4♣, in its own way on each)."""
     kind, prompt, default, asks = sig[0], sig[1], sig[2], sig[3]
-    if isinstance(default, _SEQUENCES):
+    if isinstance(default, list) or isinstance(default, tuple):
         return crc("|".join([_text(v) for v in (kind, prompt, default, asks)]))
     # the same text in one piece ("%s" spells a text, an int and None as str() does)
     return crc("%s|%s|%s|%s" % (kind, prompt, default, asks))
 
 
 def _text(value):
-    if isinstance(value, _SEQUENCES):
+    if isinstance(value, list) or isinstance(value, tuple):
         return ",".join([_text(v) for v in value])
     return str(value)

@@ -27,9 +27,6 @@ CARD_MOST = 2 + 12 + 1
 MAX_PLAY_POINTS = HAND * CARD_MOST
 SURPRISING = 12
 PLAY_HINT = "a card (5h) or a rank (5), go, points (type the play's points), undo"
-# The play's words, as tuples made once (`low in (GO, "g")` builds one at every answer)
-_GO_WORDS = (GO, "g")
-_TYPED_WORDS = (TYPED, "pts", "typed")
 ALL_CARDS = tuple(range(52))
 
 
@@ -255,12 +252,14 @@ class Turns:
             low = text.lower()
             if not low:
                 raise AnswerError("lay a card (5h) or a rank (5), or say go")
-            if low in _GO_WORDS:
+            # GO and TYPED's words as literals: a tuple of constants is the compiler's
+            # own, where (GO, "g") was built at every answer
+            if low in ("go", "g"):
                 if not play.can_go():
                     raise AnswerError(f"{self.name(p)} can still play: a card fits at count"
                                       f" {play.count}")
                 return GO, None, False
-            if low in _TYPED_WORDS:
+            if low in ("points", "pts", "typed"):
                 return TYPED, None, False
             card, rank = parse_play_card(text)
             r = rank if card is None else card >> 2
