@@ -42,15 +42,19 @@ def test_the_crc_of_two_texts_is_the_crc_of_both_joined():
 def test_the_events_are_named_in_the_list_taken():
     engine = engine_for(2, "cards", target=61)
     engine.start()
+    rng = Lcg(4)
+    while engine._ask.asks is None:  # a question that asks a player: the names read
+        q = engine.question(known=False)
+        engine.answer(q.id, choose(q.to_dict(), rng, "cards"))
     ask = engine._ask
     taken = [Event("say", "Ann", "5h", 0, None), Event("show", None, "hand", 4, {"x": 1}),
              Event("note", None, "n", 0, None)]
     engine._events.items = taken
     out = engine._take(ask)
     assert out is taken  # named in place: no other list an answer (fails before)
-    name = engine.session.table.names[ask.asks] if ask.asks is not None else None
-    assert [(ev.kind, ev.who) for ev in out] == [
-        ("say", "Ann"), ("show", name if name is not None else None), ("note", None)]
+    name = engine.session.table.names[ask.asks]
+    assert [(ev.kind, ev.who) for ev in out] == [("say", "Ann"), ("show", name),
+                                                 ("note", None)]
     assert out[1].data == {"x": 1} and out[1].points == 4
 
 
