@@ -34,6 +34,16 @@ def crc(data):
     return "%08x" % (c & 0xFFFFFFFF)
 
 
+def crc_of(first, second):
+    """crc(first + second) of two ASCII texts, read one after the other (crc32's running
+    value): the two are not joined into a third text first."""
+    try:
+        c = crc32(second, crc32(first))  # MicroPython: each read as it is
+    except TypeError:
+        c = crc32(second.encode(), crc32(first.encode()))  # CPython wants bytes
+    return "%08x" % (c & 0xFFFFFFFF)
+
+
 def checksum(text):
     """Adler-32 of an ASCII text as 8 hex digits (two 16-bit halves: no big ints on the Pico).
 

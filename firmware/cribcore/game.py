@@ -18,7 +18,8 @@ DEAL; in simulation or practice `deal` makes every hand known and the show score
     g.undo() -> the undone action, state exactly as before it
 
 Step(points, over, pegs): points pegged by the action, whether the game is over, and the
-Peg(side, player, points, reason) records (player -1 for a peg by hand). All points go
+Peg(side, player, points, reason) records (player -1 for a peg by hand; a card laid that
+pegs nothing has the empty tuple, shared: read pegs, never change them). All points go
 through one place (`_peg`), which stops at the target and ends the game. Read-only state:
 `phase`, `dealer`, `scores` (per side), `sides`, `winner` (-1 until over), `starter`,
 `hands`/`crib` (known hands), `play` (the cribcore.play.Play tracker), `shown` (entries
@@ -226,7 +227,7 @@ class Game(ShowStage):
         return self._play_step(events)
 
     def _play_step(self, events):
-        pegs = []
+        pegs = [] if events else ()  # nothing pegged (most cards laid): no list made
         for e in events:
             pegs.append(self._peg(self.side_of(e.player), e.player, e.points,
                                   announce(e.reasons)))

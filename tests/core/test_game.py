@@ -344,3 +344,15 @@ def test_check_helpers():
     assert _raises(Game(2, dealer=0).deal)
     assert _raises(Game(2, dealer=0).deal, _Bits(1), list(range(52)))
     assert _raises(Game(2, dealer=0).deal, None, list(range(51)) + [0])
+
+
+def test_a_card_that_pegs_nothing_shares_the_empty_pegs():
+    # s8-core: no list made for the pegs of a card that scores nothing (most cards laid)
+    g = Game(2, dealer=0)
+    g.turn_starter(C("5H"))
+    quiet = g.lay(C("TH"))
+    again = g.lay(C("3S"))
+    assert quiet.points == 0 and quiet.pegs == () and again.pegs is quiet.pegs
+    assert g.lay(C("2D")).pegs == [(1, 1, 2, "fifteen for 2")]  # a peg: its own list
+    assert g.lay(C("9C")).pegs == ()  # count 24
+    assert g.go().pegs == ()  # a go that pegs nothing (the other can still lay): the same

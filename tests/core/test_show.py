@@ -157,3 +157,59 @@ def test_bad_input_raises_invalid_card_error():
             before = list(hand)
             assert _raises(fn, hand, starter), (fn, hand, starter)
             assert list(hand) == before
+
+
+def _reference_breakdown(hand, starter, crib):
+    """The breakdown worked out the long way (every subset of the five cards tried), for
+    show_breakdown to match item for item: its own order, its own cards."""
+    cards = list(hand) + [starter]
+    subsets = []
+    for mask in range(1, 32):
+        chosen = sorted(cards[i] for i in range(5) if mask >> i & 1)
+        subsets.append(tuple(chosen))
+    subsets.sort(key=lambda c: (len(c), c))
+    items = []
+    for c in subsets:
+        if len(c) > 1 and sum(min(x // 4 + 1, 10) for x in c) == 15:
+            items.append((FIFTEEN, c, 2))
+    for c in subsets:
+        if len(c) == 2 and c[0] // 4 == c[1] // 4:
+            items.append((PAIR, c, 2))
+    for size in (5, 4, 3):  # the longest run: every choice of it with distinct ranks
+        runs = [c for c in subsets if len(c) == size
+                and len(set(x // 4 for x in c)) == size
+                and max(x // 4 for x in c) - min(x // 4 for x in c) == size - 1]
+        if runs:
+            items += [(RUN, c, size) for c in sorted(runs)]
+            break
+    suit = [x % 4 for x in cards]
+    if suit[0] == suit[1] == suit[2] == suit[3]:
+        if suit[4] == suit[0]:
+            items.append((FLUSH, tuple(sorted(cards)), 5))
+        elif not crib:
+            items.append((FLUSH, tuple(sorted(cards[:4])), 4))
+    nobs = (10 << 2) | starter % 4  # the jack (rank 10) of the starter's suit
+    if nobs in hand:
+        items.append((NOBS, (nobs,), 1))
+    return items
+
+
+def test_breakdown_matches_every_subset_tried_on_a_sweep_of_deals():
+    # s8-core made show_breakdown from the cards sorted once (no item's list sorted or
+    # keyed, the run's choices made whole): the same items in the same order as before
+    x = 12345
+    seen_runs = seen_fifteens = 0
+    for n in range(1500):
+        deal = []
+        while len(deal) < 5:
+            x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+            c = (x >> 8) % (52 if n % 3 else 24)  # a third of them aces to sixes
+            if c not in deal:
+                deal.append(c)
+        hand, starter = deal[:4], deal[4]
+        for crib in (False, True):
+            got = [(it.kind, it.cards, it.points) for it in show_breakdown(hand, starter, crib)]
+            assert got == _reference_breakdown(hand, starter, crib), (hand, starter, crib)
+            seen_runs += any(k == RUN for k, _, _ in got)
+            seen_fifteens += sum(1 for k, _, _ in got if k == FIFTEEN) > 2
+    assert seen_runs > 100 and seen_fifteens > 10  # the sweep holds runs and many fifteens

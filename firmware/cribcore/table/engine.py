@@ -36,7 +36,7 @@ MicroPython.
 from cribcore import CoreError
 from cribcore.boardtext import crc
 from cribcore.cards import CARD_NAMES
-from cribcore.game import PLAY, SHOW
+from cribcore.game import PLAY
 from cribcore.table.answers import AnswerError, UndoRequest
 from cribcore.table.entries import StateChanged
 from cribcore.table.questions import Event, Question
@@ -82,7 +82,8 @@ class TableEngine:
         self._trail = []  # the recent answers, each a text (_remember): crc, by, answer
         self._undone = None  # (question id after the undo, what it took back, answers)
         self._for = None  # (question id after an answer given for another, what it says)
-        self._crc = (None, None)  # (an Ask, the CRC of its signature): made once an ask
+        self._crc_ask = None  # the Ask whose signature's CRC is self._crc: made once an ask
+        self._crc = None
         self._names = (None, [], [])  # (a Table, its names, its sides' names) for view()
         self._parts = None  # the last view's parts (cribcore.table.viewparts.Parts)
 
@@ -201,9 +202,10 @@ class TableEngine:
     def _crc_of(self, ask):
         """The CRC of an ask's signature (_crc_sig), made once for each ask: its id, the
         answers remembered and kept are each given it."""
-        if self._crc[0] is not ask:
-            self._crc = (ask, _crc_sig(ask.signature()))
-        return self._crc[1]
+        if self._crc_ask is not ask:  # two fields, not a tuple made an ask
+            self._crc = _crc_sig(ask.signature())
+            self._crc_ask = ask
+        return self._crc
 
     def question(self, known=True):
         """The open question (a Question), or None when the session is over. known=False
@@ -245,9 +247,15 @@ class TableEngine:
         if ask is None or ask.asks is None or table is None \
                 or not 0 <= ask.asks < len(table.names):
             return events
-        name = table.names[ask.asks]
-        return [Event(ev.kind, name, ev.text, ev.points, ev.data)
-                if ev.kind == "show" and ev.who is None else ev for ev in events]
+        # named in place, and only a show with no owner: no new list an answer
+        name = None
+        for i in range(len(events)):
+            ev = events[i]
+            if ev.kind == "show" and ev.who is None:
+                if name is None:
+                    name = table.names[ask.asks]
+                events[i] = Event(ev.kind, name, ev.text, ev.points, ev.data)
+        return events
 
     def answer(self, question_id, text, by=None):
         """Validate the answer (text as a player gives it: '5h', 'go', '12', 'y', '' for
@@ -446,7 +454,9 @@ class TableEngine:
         parts.scored(table.standing().backs, g.scores)
         play, starter = g.play, g.starter
         count, turn = 0, None
-        if play is not None and g.phase in (PLAY, SHOW):
+        # (PLAY, SHOW) spelled as literals: a tuple of names is built at every call, one
+        # of constants is the compiler's own (no object, no global kept for it)
+        if play is not None and g.phase in ("play", "show"):
             # A card laid by its rank alone is named by its rank: its suit was only lent.
             turns = self.session.turns
             lent = turns.context()[1] if hasattr(turns, "context") else {}
@@ -494,13 +504,13 @@ def _crc_sig(sig):
     Python's hash of a text changes from run to run, and MicroPython's dicts print in
     another order; repr spells a text's symbols, 4♣, in its own way on each)."""
     kind, prompt, default, asks = sig[0], sig[1], sig[2], sig[3]
-    if isinstance(default, (list, tuple)):
+    if isinstance(default, list) or isinstance(default, tuple):
         return crc("|".join([_text(v) for v in (kind, prompt, default, asks)]))
     # the same text in one piece ("%s" spells a text, an int and None as str() does)
     return crc("%s|%s|%s|%s" % (kind, prompt, default, asks))
 
 
 def _text(value):
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, list) or isinstance(value, tuple):
         return ",".join([_text(v) for v in value])
     return str(value)

@@ -137,8 +137,12 @@ class Events:
                         "items": list(items), "total": total})
 
     def board(self, names, scores, target, fresh=None, skunk=None):
-        """The scores after a peg (fresh: the lane just pegged)."""
-        self._add("board", data={"names": list(names), "scores": list(scores),
+        """The scores after a peg (fresh: the lane just pegged). names, a list, is the
+        event's as it is (the table's side names: they never change in a game, so no
+        copy an event, nor one in each event the room's log keeps); read, never change."""
+        if type(names) is not list:
+            names = list(names)
+        self._add("board", data={"names": names, "scores": list(scores),
                                  "target": target, "fresh": fresh, "skunk": skunk})
 
     def over(self, winner, scores, level, text):

@@ -72,8 +72,10 @@ class ShowTurns:
         taken = self._taken(entry, dealt, lent)
         laid = [] if crib or not g.play else list(g.play.laid[entry])
         room = self._rank_room(entry, crib)
+        held = (self, who, laid, lent, room, taken)  # one cell for the parser, not six
 
         def parse(text):
+            self, who, laid, lent, room, taken = held
             if is_digits(text):
                 return None, check_total(int(text)), None
             ranks = _parse_ranks(text)
@@ -97,7 +99,7 @@ class ShowTurns:
         legal = {"cards": names_of(c for c in range(52) if c not in taken), "count": 4,
                  "totals": TOTALS, "known": [card_name(c) for c in default or ()],
                  "ranks": [play_text(c, True) for c in laid] if len(laid) == 4 else None,
-                 "room": {rank_text(r): n for r, n in enumerate(room)},
+                 "room": _room_of(room),
                  # how this table gives a show: "total" in a totals-only game, "ranks"
                  # when a flush and nobs are asked once at the confirmation
                  "prefer": "total" if self.opts.get("totals") else
@@ -316,6 +318,14 @@ class ShowTurns:
                       info={"for_seq": show.seq}, announce=False)
         self.view.say(self.t.side_names[side], f"muggins on {describe(self.t, show)}", n)
         self.t.show_board(side)
+
+
+def _room_of(room):
+    """{rank as players say it: how many more this hand can hold}, ace up: a dict of its
+    13 made at its size (a comprehension grows it, copying its table, as it goes)."""
+    return {"A": room[0], "2": room[1], "3": room[2], "4": room[3], "5": room[4],
+            "6": room[5], "7": room[6], "8": room[7], "9": room[8], "10": room[9],
+            "J": room[10], "Q": room[11], "K": room[12]}
 
 
 def _parse_ranks(text):

@@ -136,7 +136,7 @@ class Table:
         if reason is None and pegs:
             reason = pegs[0].reason
         # a button peg, or a difference found on the board, is on the board already
-        sent = [p for p in pegs if p.points > 0] if source == TABLE else ()
+        sent = [p for p in pegs if p.points > 0] if pegs and source == TABLE else ()
         entry = Entry(hand, kind, player, side, points, reason, source, args, info,
                       self.answered_by(player))  # its own copy of info
         if pegs:

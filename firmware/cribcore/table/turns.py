@@ -26,6 +26,7 @@ HAND = 4  # cards each player keeps for the play, whatever the number of players
 CARD_MOST = 2 + 12 + 1
 MAX_PLAY_POINTS = HAND * CARD_MOST
 SURPRISING = 12
+PLAY_HINT = "a card (5h) or a rank (5), go, points (type the play's points), undo"
 ALL_CARDS = tuple(range(52))
 
 
@@ -175,7 +176,24 @@ class Turns:
     # -- the play ---------------------------------------------------------------------------
 
     def ask_play(self):
-        """The card the player to move lays, a go, or `points` to type the play's points."""
+        """The card the player to move lays, a go, or `points` to type the play's points.
+        (The question is made by _play_ask, a plain call: this generator, made an answer,
+        holds only what spans its yield, a smaller object on the heap.)"""
+        ask = self._play_ask()
+        if ask is None:
+            return
+        p = ask.asks
+        what, card, is_lent = yield ask
+        if what == TYPED:
+            self.t.note("note", {"typed_play": True})
+        elif what == GO:
+            self._go(p)
+        else:
+            self._lay(p, card, is_lent)
+
+    def _play_ask(self):
+        """The play's question (None: the player's known hand has no card that fits, a
+        go said for them)."""
         play = self.t.game.play
         p = play.turn
         dealt, lent = self.context()
@@ -183,20 +201,19 @@ class Turns:
         if p in dealt:
             cards, dis = dealt[p]
             left = [c for c in cards if c not in dis and c not in lent]
-            if play.can_go() and all(value(c) > 31 - play.count for c in left):
-                return self._go(p, auto=True)  # the hand is known: no card of it fits
+            room = 31 - play.count
+            if play.can_go():
+                for c in left:
+                    if value(c) <= room:
+                        break
+                else:  # the hand is known: no card of it fits
+                    self._go(p, auto=True)
+                    return None
             if len(left) == 1:
                 default = card_symbol(left[0])  # the last card: Enter lays it
         parse, legal = self._play_parser(p, dealt, lent)
-        hint = "a card (5h) or a rank (5), go, points (type the play's points), undo"
-        what, card, is_lent = yield Ask("play", f"{self.name(p)} plays (count {play.count})",
-                                        parse, default, hint=hint, asks=p, legal=legal)
-        if what == TYPED:
-            self.t.note("note", {"typed_play": True})
-        elif what == GO:
-            self._go(p)
-        else:
-            self._lay(p, card, is_lent)
+        return Ask("play", f"{self.name(p)} plays (count {play.count})", parse, default,
+                   hint=PLAY_HINT, asks=p, legal=legal)
 
     def _play_parser(self, p, dealt, lent):
         """(parser of the play prompt's answer -> (what, card, whether its suit is lent),
@@ -226,17 +243,23 @@ class Turns:
             cards, ranks = _open_cards(taken, room)
         legal = {"cards": cards, "ranks": ranks,
                  "go": play.can_go(), "points": True, "count": play.count}
+        # what the parser reads, in one tuple: the closure holds one cell, not a cell for
+        # each of the six names (about 80 bytes less a play question on the chip)
+        held = (self, p, play, mine, lent, taken)
 
         def parse(text):
+            self, p, play, mine, lent, taken = held
             low = text.lower()
             if not low:
                 raise AnswerError("lay a card (5h) or a rank (5), or say go")
-            if low in (GO, "g"):
+            # GO and TYPED's words as literals: a tuple of constants is the compiler's
+            # own, where (GO, "g") was built at every answer
+            if low in ("go", "g"):
                 if not play.can_go():
                     raise AnswerError(f"{self.name(p)} can still play: a card fits at count"
                                       f" {play.count}")
                 return GO, None, False
-            if low in (TYPED, "pts", "typed"):
+            if low in ("points", "pts", "typed"):
                 return TYPED, None, False
             card, rank = parse_play_card(text)
             r = rank if card is None else card >> 2
