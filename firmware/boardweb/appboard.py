@@ -16,11 +16,11 @@ peg; the board's buttons are news for the engine (events()).
 Deferred (defer(), the board's own server with its record on flash): the pegs, the
 turn's light and the dealer's marker the engine sends while it takes an answer are made
 after the phone's reply (flush(), BoardServer's: once the screens have the new state),
-not before it; the App's save (a flash write) then costs the answer nothing. They are made
-together by App.apply, on one copy of the board with one save, and without the id
-bookkeeping of a line from USB (no id remembered, no reply line: none is asked again, the
-record is their truth). Every other call makes them first, so the App takes every command
-in the engine's order.
+not before it; the App's save (a flash write) then costs the answer nothing. They are
+made together by pegboard.direct.apply, on one copy of the board with one save, and
+without the id bookkeeping of a line from USB (no id remembered, no reply line: none is
+asked again, the record is their truth). Every other call makes them first, so the App
+takes every command in the engine's order.
 The record is written before each (cribcore.table.table), so a power cut before the
 flush leaves the App behind the record, which a restart puts right (boardweb.resume's
 resync), as it did a cut between the record's write and the peg.
@@ -35,6 +35,7 @@ from cribcore import CoreError
 from cribcore.pegs import PegError
 from cribcore.protocol import CHANGE, ERRORS, Message, ProtocolError, command, decode
 from cribcore.table.record import button_event
+from pegboard.direct import apply
 
 PRESSES = (b"evt peg ", b"evt undo ", b"evt new ")  # the lines kept (button_event reads them)
 
@@ -108,15 +109,15 @@ class AppBoard:
         self.later = []
 
     def flush(self):
-        """The calls waiting, made now, in order, with one save (App.apply); False if the
-        App refused one or could not save them (it is then behind the record:
-        boardweb.resume.resync)."""
+        """The calls waiting, made now, in order, with one save (pegboard.direct.apply);
+        False if the App refused one or could not save them (it is then behind the
+        record: boardweb.resume.resync)."""
         later = self.later
         if not later:
             return True
         self.later = []
         try:
-            done = self.app.apply(later)
+            done = apply(self.app, later)
         except Exception:  # noqa: BLE001 - OSError, MemoryError, a bug: all taken back
             done = False
         if not done:
@@ -124,7 +125,7 @@ class AppBoard:
         return done
 
     def _later(self, verb, fields):
-        """Keep a call for flush() (its verb and fields, a tuple: App.apply's), if
+        """Keep a call for flush() (its verb and fields, a tuple: pegboard.direct.apply's), if
         deferred; whether it was."""
         if self.later is None:
             return False

@@ -261,43 +261,6 @@ class App:
             raise
         return reply, line
 
-    def apply(self, calls):
-        """The table engine's own pegs, dealer and turn, made after its reply
-        (boardweb.appboard's flush: calls, a list of (verb, (fields)): ("peg", (lane, n)),
-        ("set", (dealer,)), ("turn", (lane,))), in order on one copy of the board, saved
-        once for them all before they are the App's. No id is remembered and no reply
-        made: they have no line to answer again (the game's record is their truth, and
-        boardweb.resume.resync makes the App's pegs the record's after a cut), so none of
-        `_change`'s bookkeeping is paid for them. A call the board refuses is skipped and
-        the rest made: False then. A save that fails takes them all back, as _change's
-        (the state on flash is the one before), and raises."""
-        old = (self.board, self.settings, self.ids)
-        b = old[0].copy()
-        done = True
-        for verb, fields in calls:
-            try:
-                if verb == "peg":
-                    b.peg(fields[0], fields[1])
-                elif verb == "set":
-                    b.set_dealer(fields[0])
-                elif fields[0] < b.players:  # the turn: shown, never saved (_q_turn)
-                    self.renderer.turn = fields[0]
-                else:
-                    done = False
-            except PegError:
-                done = False
-        if b.rev == old[0].rev:
-            return done  # nothing to save: the turn alone, or every call refused
-        self.board = b
-        self._saving = False
-        try:
-            self._save()
-        except Exception:
-            self._abort(old)
-            raise
-        self.renderer.wake(self.now)
-        return done
-
     def _lane(self, lane):
         b = self.board
         reply = {"p%d" % lane: (b.back(lane), b.front(lane)), "winner": b.winner}
@@ -437,21 +400,17 @@ class App:
         self._saving = False
         return old
 
-    def _save(self):
+    def _save(self, line=None):
+        """Save the state; line: its board line in pieces made already (pegboard.direct)."""
         self._saving = True  # from here a failure may have left a half-done save
-        lines = [self._board_line(), self._set_line]
+        b = self.board
+        # The board line in pieces (pegboard.slots.frame writes them one after the other):
+        # Board.dumps(check=False) is _body(FORMAT, _htext), the history (up to a few
+        # hundred characters) left out of the formatting and written as it is, never
+        # copied (tests/firmware/test_app_direct.py checks the line against dumps).
+        lines = [line or ("board ", b._body(FORMAT, ""), b._htext), self._set_line]
         lines.extend(self.ids)
         self.store.save(lines)
-
-    def _board_line(self):
-        """_state_lines()'s first line in pieces (pegboard.slots.frame writes them one
-        after the other): its name, the board's text but its history, the history. The
-        history (up to a few hundred characters) is the board's own str, never copied."""
-        b = self.board
-        # Board.dumps(check=False) is _body(FORMAT, _htext): the history left out of the
-        # formatting and written after it (tests/firmware/test_app_direct.py checks the
-        # join against dumps for any board).
-        return ("board ", b._body(FORMAT, ""), b._htext)
 
     def _abort(self, old):
         """Take back a change that failed (or was refused, or cut short): the originals

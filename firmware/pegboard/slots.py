@@ -43,22 +43,22 @@ def frame(seq, lines):
     in C, going on from the last), so a save's only copy of the board line is on flash."""
     head = str(seq)
     out = [None, head]
-    c = _crc(head, 0)
+    c = crc(head, 0)
     for line in lines:
         out.append("\n")
-        c = _crc("\n", c)
+        c = crc("\n", c)
         if type(line) is tuple:
             for part in line:
                 out.append(part)
-                c = _crc(part, c)
+                c = crc(part, c)
         else:
             out.append(line)
-            c = _crc(line, c)
+            c = crc(line, c)
     out[0] = "%s%08x " % (HEAD, c & 0xFFFFFFFF)  # cribcore.boardtext.crc's spelling
     return out
 
 
-def _crc(text, c):
+def crc(text, c):
     """The CRC-32 c carried on over a str (MicroPython reads it as its UTF-8 bytes, no
     copy made; CPython wants bytes)."""
     try:

@@ -130,9 +130,8 @@ class Store:
         return True
 
     def save(self, lines):
-        """Write the new state (a list of lines, the board's first, which may be a tuple
-        of its text's pieces: slots.frame; or a text); raise OSError on failure, and the
-        last saved state stays."""
+        """Write the new state (a list of lines, the board's first; or a text); raise
+        OSError on failure, and the last saved state stays."""
         if type(lines) is str:
             lines = lines.split("\n")
         if self._ring is not None:  # the boot's fallbacks are done with: free them
@@ -141,26 +140,19 @@ class Store:
         self.seq = seq  # even if the write fails: its slot may hold anything now
         own = [lines[0]]
         refs = bytearray(b"@")
-        where = self._where
+        where = {}
         keep = TWICE  # the second line (settings): kept twice
-        for i in range(1, len(lines)):  # (no slice of the lines: a list fewer a save)
-            line = lines[i]
-            at = where.get(line)
+        for line in lines[1:]:
+            at = self._where.get(line)
             if at is None or seq - at[0] > keep:  # new, or in the slot the next save takes
-                ref(refs, 0, len(own))
+                at = (seq, len(own))
                 own.append(line)
-            else:
-                ref(refs, seq - at[0], at[1])
+            ref(refs, seq - at[0], at[1])
+            where[line] = at
             keep = KEEP
         own.append(refs.decode())
         name = self._slot(seq)
         if name in self._absent:  # its folder is made now: nothing left for prepare()
             self._absent.remove(name)
         self.files.write(name, frame(seq, own))
-        # Written: the lines this slot holds are found there from now on. The dict is the
-        # one of every save (not a new one each), less the lines no longer in the state (a
-        # remembered id forgotten).
-        for i in range(1, len(own) - 1):
-            where[own[i]] = (seq, i)
-        if len(where) >= len(lines):
-            self._where = dict([(lines[i], where[lines[i]]) for i in range(1, len(lines))])
+        self._where = where

@@ -19,6 +19,7 @@ from boardweb.appboard import AppBoard  # noqa: E402
 
 from cribcore.pegs import Board, PegError  # noqa: E402
 from cribcore.protocol import encode  # noqa: E402
+from pegboard.direct import LISTS, VALUES, head, same  # noqa: E402
 from pegboard.slots import frame  # noqa: E402
 from pegboard.store import Store  # noqa: E402
 from pegboard.storeboot import unframe  # noqa: E402
@@ -142,9 +143,11 @@ def test_the_board_line_in_pieces_is_the_boards_text_and_reads_back(moves, depth
             pass
         if b.winner >= 0:
             b.new_game()
-    parts = r.app._board_line()
-    assert "".join(parts) == "board " + b.dumps(check=False)
+    written = []
+    write = r.files.write
+    r.files.write = lambda name, chunks: (written.append(chunks), write(name, chunks))
     r.app._save()
+    assert b._htext == "" or any(c is b._htext for c in written[0])  # never copied
     assert on_flash(r.files).split("\n")[0] == "board " + b.dumps(check=False)
     assert Board.loads(b.dumps()).dumps() == b.dumps()
 
@@ -168,3 +171,63 @@ def test_the_stores_record_of_where_lines_are_holds_only_the_states_lines():
         store.save(lines)
         assert set(store._where) == set(lines[1:])
         assert Store("state", Files(store.files.files)).load() == "\n".join(lines)
+
+
+boards = st.tuples(st.integers(2, 4), st.sampled_from([61, 121]), st.integers(0, 64),
+                   st.lists(st.tuples(st.sampled_from(["peg", "undo", "dealer", "new"]),
+                                      st.integers(0, 3), st.integers(1, 60)), max_size=150))
+
+
+def played(players, target, depth, moves):
+    b = Board(players, target, depth)
+    for kind, lane, n in moves:
+        try:
+            if kind == "peg":
+                b.peg(lane, n)
+            elif kind == "undo":
+                b.undo()
+            elif kind == "dealer":
+                b.set_dealer(lane - 1)
+            else:
+                b.new_game(players=2 + lane % 3)
+        except PegError:
+            pass
+    return b
+
+
+@settings(max_examples=80, deadline=None)
+@given(boards, boards)
+def test_the_saves_board_text_and_copy_in_place_are_the_boards_own(one, other):
+    b, spare = played(*one), played(*other)
+    assert head(b) + b._htext == b.dumps(check=False)
+    lists = [getattr(spare, name) for name in LISTS]
+    same(spare, b)
+    assert spare.dumps() == b.dumps() and vars(spare) == vars(b.copy())
+    for name, mine in zip(LISTS, lists):
+        assert getattr(spare, name) is mine and mine is not getattr(b, name)
+    b.peg(0, 1) if b.winner < 0 else b.undo()  # the copy is its own
+    assert spare.dumps() != b.dumps()
+
+
+def test_the_copy_in_place_knows_every_field_a_board_has():
+    assert set(vars(Board())) == set(VALUES) | set(LISTS)
+
+
+def test_answer_after_answer_the_app_alternates_two_boards_and_stays_the_lines_board():
+    direct, lines = rig(), rig()
+    board = deferred(direct)
+    seen = set()
+    for n in range(12):
+        lane, points = n % 2, 1 + n % 5
+        board.peg(lane, points, "p%d" % n)
+        board.set_turn(1 - lane)
+        before = direct.app.board
+        assert board.flush() is True
+        assert direct.app.board is not before  # saved, then the App's
+        seen.add(id(direct.app.board))
+        lines.send("peg p=%d n=%d id=p%d" % (lane, points, n))
+        lines.send("turn p=%d" % (1 - lane))
+        assert direct.app.board.dumps() == lines.app.board.dumps()
+        assert on_flash(direct.files).split("\n")[0] == "board " + lines.app.board.dumps(
+            check=False)
+    assert len(seen) == 2  # the board before is the next one's copy: no new board an answer
