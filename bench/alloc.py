@@ -51,7 +51,7 @@ STEPS = (
     ("server: flush (after-work, rest)", "server", "flush"),
     ("appboard: _call (rest)", "boardweb.appboard:AppBoard", "_call"),
     ("App: _change (pegboard's)", "pegboard.app:App", "_change"),
-    ("App: apply (the engine's pegs)", "pegboard.app:App", "apply"),
+    ("direct: apply (the engine's pegs)", "boardweb.appboard", "apply"),
     ("store: save", "pegboard.store:Store", "save"),
     ("store: frame (the slot's chunks)", "pegboard.store", "frame"),
     ("resume: _append (screens' log)", "boardweb.resume:KeptSession", "_append"),

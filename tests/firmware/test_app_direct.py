@@ -122,6 +122,23 @@ def test_a_power_cut_at_the_save_leaves_the_state_before_or_after():
             assert on_flash(again.files) == before and got.front(0) == 0
 
 
+def played(players, target, depth, moves):
+    b = Board(players, target, depth)
+    for kind, lane, n in moves:
+        try:
+            if kind == "peg":
+                b.peg(lane, n)
+            elif kind == "undo":
+                b.undo()
+            elif kind == "dealer":
+                b.set_dealer(lane - 1)
+            else:
+                b.new_game(players=2 + lane % 3)
+        except PegError:
+            pass
+    return b
+
+
 ops = st.lists(st.tuples(st.sampled_from(["peg", "undo", "dealer"]), st.integers(0, 3),
                          st.integers(1, 40)), max_size=120)
 
@@ -130,19 +147,7 @@ ops = st.lists(st.tuples(st.sampled_from(["peg", "undo", "dealer"]), st.integers
 @given(ops, st.integers(0, 64))
 def test_the_board_line_in_pieces_is_the_boards_text_and_reads_back(moves, depth):
     r = Rig(config(lanes=4))
-    r.app.board = b = Board(4, 121, depth)
-    for kind, lane, n in moves:
-        try:
-            if kind == "peg":
-                b.peg(lane, n)
-            elif kind == "undo":
-                b.undo()
-            else:
-                b.set_dealer(lane)
-        except PegError:
-            pass
-        if b.winner >= 0:
-            b.new_game()
+    r.app.board = b = played(4, 121, depth, moves)
     written = []
     write = r.files.write
     r.files.write = lambda name, chunks: (written.append(chunks), write(name, chunks))
@@ -176,23 +181,6 @@ def test_the_stores_record_of_where_lines_are_holds_only_the_states_lines():
 boards = st.tuples(st.integers(2, 4), st.sampled_from([61, 121]), st.integers(0, 64),
                    st.lists(st.tuples(st.sampled_from(["peg", "undo", "dealer", "new"]),
                                       st.integers(0, 3), st.integers(1, 60)), max_size=150))
-
-
-def played(players, target, depth, moves):
-    b = Board(players, target, depth)
-    for kind, lane, n in moves:
-        try:
-            if kind == "peg":
-                b.peg(lane, n)
-            elif kind == "undo":
-                b.undo()
-            elif kind == "dealer":
-                b.set_dealer(lane - 1)
-            else:
-                b.new_game(players=2 + lane % 3)
-        except PegError:
-            pass
-    return b
 
 
 @settings(max_examples=80, deadline=None)
