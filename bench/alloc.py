@@ -62,6 +62,11 @@ STEPS = (
     ("server: flush (after-work, rest)", "server", "flush"),
     ("appboard: _call (rest)", "boardweb.appboard:AppBoard", "_call"),
     ("App: _change (pegboard's)", "pegboard.app:App", "_change"),
+    ("direct: apply (the engine's pegs)", "boardweb.appboard", "apply"),
+    ("store: save", "pegboard.store:Store", "save"),
+    ("store: frame (the slot's chunks)", "pegboard.store", "frame"),
+    ("resume: _append (screens' log)", "boardweb.resume:KeptSession", "_append"),
+    ("record: settle", "pegboard.gamelog:GameLog", "settle"),
 )
 
 

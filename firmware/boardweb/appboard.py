@@ -16,8 +16,11 @@ peg; the board's buttons are news for the engine (events()).
 Deferred (defer(), the board's own server with its record on flash): the pegs, the
 turn's light and the dealer's marker the engine sends while it takes an answer are made
 after the phone's reply (flush(), BoardServer's: once the screens have the new state),
-not before it; the App's save of each peg (a flash write) then costs the answer nothing.
-Every other call makes them first, so the App takes every command in the engine's order.
+not before it; the App's save (a flash write) then costs the answer nothing. They are
+made together by pegboard.direct.apply, on one copy of the board with one save, and
+without the id bookkeeping of a line from USB (no id remembered, no reply line: none is
+asked again, the record is their truth). Every other call makes them first, so the App
+takes every command in the engine's order.
 The record is written before each (cribcore.table.table), so a power cut before the
 flush leaves the App behind the record, which a restart puts right (boardweb.resume's
 resync), as it did a cut between the record's write and the peg.
@@ -32,6 +35,7 @@ from cribcore import CoreError
 from cribcore.pegs import PegError
 from cribcore.protocol import CHANGE, ERRORS, Message, ProtocolError, command, decode
 from cribcore.table.record import button_event
+from pegboard.direct import apply
 
 PRESSES = (b"evt peg ", b"evt undo ", b"evt new ")  # the lines kept (button_event reads them)
 
@@ -105,26 +109,28 @@ class AppBoard:
         self.later = []
 
     def flush(self):
-        """The calls waiting, made now, in order; False if the App refused one (it is
-        then behind the record: boardweb.resume.resync)."""
-        later, done = self.later, True
+        """The calls waiting, made now, in order, with one save (pegboard.direct.apply);
+        False if the App refused one or could not save them (it is then behind the
+        record: boardweb.resume.resync)."""
+        later = self.later
         if not later:
-            return done
+            return True
         self.later = []
-        for verb, args in later:
-            try:
-                self._call(verb, **args)
-            except (BoardRefused, OSError, MemoryError):
-                done = False
-                self.behind = True
+        try:
+            done = apply(self.app, later)
+        except Exception:  # noqa: BLE001 - OSError, MemoryError, a bug: all taken back
+            done = False
+        if not done:
+            self.behind = True
         return done
 
-    def _soon(self, verb, **args):
-        """Run a call now, or after the reply when deferred; its reply when run now."""
+    def _later(self, verb, fields):
+        """Keep a call for flush() (its verb and fields, a tuple: pegboard.direct.apply's), if
+        deferred; whether it was."""
         if self.later is None:
-            return self._call(verb, **args)
-        self.later.append((verb, args))
-        return {}
+            return False
+        self.later.append((verb, fields))
+        return True
 
     def _call(self, verb, **args):
         """Run one command as the App runs a line from USB (its own checks, ids and
@@ -146,7 +152,9 @@ class AppBoard:
             tap.taking = None
 
     def peg(self, lane, n, op_id):
-        return self._soon("peg", p=lane, n=n, id=op_id)
+        if self._later("peg", (lane, n)):
+            return {}
+        return self._call("peg", p=lane, n=n, id=op_id)
 
     def undo(self, op_id):
         self.flush()
@@ -158,10 +166,12 @@ class AppBoard:
                           id=op_id)
 
     def set_dealer(self, lane):
-        self._soon("set", dealer=lane)
+        if not self._later("set", (lane,)):
+            self._call("set", dealer=lane)
 
     def set_turn(self, lane):
-        self._soon("turn", p=lane)
+        if not self._later("turn", (lane,)):
+            self._call("turn", p=lane)
         return True
 
     def state(self):

@@ -8,6 +8,7 @@ answered, not applied twice. A change that fails to save is taken back.
 """
 
 from cribcore import VERSION
+from cribcore.boardtext import FORMAT
 from cribcore.pegs import ID_MEMORY, PegError, checksum
 from cribcore.protocol import (
     CHANGE,
@@ -399,9 +400,17 @@ class App:
         self._saving = False
         return old
 
-    def _save(self):
+    def _save(self, line=None):
+        """Save the state; line: its board line in pieces made already (pegboard.direct)."""
         self._saving = True  # from here a failure may have left a half-done save
-        self.store.save(self._state_lines())
+        b = self.board
+        # The board line in pieces (pegboard.slots.frame writes them one after the other):
+        # Board.dumps(check=False) is _body(FORMAT, _htext), the history (up to a few
+        # hundred characters) left out of the formatting and written as it is, never
+        # copied (tests/firmware/test_app_direct.py checks the line against dumps).
+        lines = [line or ("board ", b._body(FORMAT, ""), b._htext), self._set_line]
+        lines.extend(self.ids)
+        self.store.save(lines)
 
     def _abort(self, old):
         """Take back a change that failed (or was refused, or cut short): the originals

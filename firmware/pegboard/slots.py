@@ -3,7 +3,7 @@ pegboard.storeboot (which reads them at boot, and is dropped then): their names,
 and the `@` list of where a slot's lines are.
 """
 
-from cribcore.boardtext import crc
+from binascii import crc32
 
 SLOTS = 9  # 8 remembered ids each in the slot of its own save, and the slot being written
 KEEP = SLOTS - 2  # a slot may name lines in the slots of the KEEP saves before it
@@ -37,7 +37,31 @@ def ref(out, back, index):
 
 
 def frame(seq, lines):
-    """The chunks of a slot file (header line, then the lines): its text is their join.
-    (Two: a slot file is small, and a chunk a line cost the Pico's save a CRC call each.)"""
-    body = "\n".join([str(seq)] + lines)
-    return [HEAD + crc(body) + " ", body]
+    """The chunks of a slot file (header line, then the lines): its text is their join. A
+    line may be a tuple of str, its text in pieces (the App's board line: its head and its
+    history, never joined). Nothing is joined: the CRC is taken chunk by chunk (binascii's,
+    in C, going on from the last), so a save's only copy of the board line is on flash."""
+    head = str(seq)
+    out = [None, head]
+    c = crc(head, 0)
+    for line in lines:
+        out.append("\n")
+        c = crc("\n", c)
+        if type(line) is tuple:
+            for part in line:
+                out.append(part)
+                c = crc(part, c)
+        else:
+            out.append(line)
+            c = crc(line, c)
+    out[0] = "%s%08x " % (HEAD, c & 0xFFFFFFFF)  # cribcore.boardtext.crc's spelling
+    return out
+
+
+def crc(text, c):
+    """The CRC-32 c carried on over a str (MicroPython reads it as its UTF-8 bytes, no
+    copy made; CPython wants bytes)."""
+    try:
+        return crc32(text, c)
+    except TypeError:
+        return crc32(text.encode(), c)
