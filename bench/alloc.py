@@ -17,7 +17,11 @@ import sys
 
 STEPS = (
     # (label, where: "room" / "engine" / "edge" / "push" / "server" / a module, name)
+    ("conn: _admit", "boardweb.conn:Guarded", "_admit"),
+    ("conn: ready (the socket's read)", "boardweb.conn:Timed", "ready"),
     ("quick: parse the request", "boardweb.quick", "parse"),
+    ("conn: taken (the body)", "boardweb.conn:Timed", "taken"),
+    ("rules: refusal (the key, origin)", "cribcore.web.rules", "refusal"),
     ("edge: body (JSON, checks)", "edge", "body"),
     ("edge: seat token", "edge", "seat"),
     ("edge: ok reply", "edge", "ok"),
@@ -48,6 +52,8 @@ STEPS = (
     ("server: changed", "server", "changed"),
     ("push: event (SSE frame)", "push", "event"),
     ("push: _put", "push", "_put"),
+    ("conn: put (a stream's write)", "boardweb.conn:Gathered", "put"),
+    ("push: tend (rest)", "push", "tend"),
     ("server: flush (after-work, rest)", "server", "flush"),
     ("appboard: _call (rest)", "boardweb.appboard:AppBoard", "_call"),
     ("App: _change (pegboard's)", "pegboard.app:App", "_change"),
