@@ -38,7 +38,7 @@ USUAL = ("Host", "X-Crib-Key", "Origin", "Content-Type", "Content-Length",
 NAMED = {}
 for _i in range(len(WANTED)):
     NAMED[ord(WANTED[_i][0]) * 32 + len(WANTED[_i])] = _i
-NO_ARGS = {}  # a plain request's query arguments: none (read only, never changed)
+NO_ARGS = {}  # type: dict[str, str]  # a plain request's query: none (read only)
 JSON = "application/json"
 TEXT = "text/plain; charset=UTF-8"  # microdot's type for a text reply (a rule's refusal)
 DIGITS = "0123456789"
