@@ -17,7 +17,11 @@ import sys
 
 STEPS = (
     # (label, where: "room" / "engine" / "edge" / "push" / "server" / a module, name)
+    ("conn: _admit", "boardweb.conn:Guarded", "_admit"),
+    ("conn: ready (the socket's read)", "boardweb.conn:Timed", "ready"),
     ("quick: parse the request", "boardweb.quick", "parse"),
+    ("conn: taken (the body)", "boardweb.conn:Timed", "taken"),
+    ("rules: refusal (the key, origin)", "cribcore.web.rules", "refusal"),
     ("edge: body (JSON, checks)", "edge", "body"),
     ("edge: seat token", "edge", "seat"),
     ("edge: ok reply", "edge", "ok"),
@@ -59,6 +63,8 @@ STEPS = (
     ("server: changed", "server", "changed"),
     ("push: event (SSE frame)", "push", "event"),
     ("push: _put", "push", "_put"),
+    ("conn: put (a stream's write)", "boardweb.conn:Gathered", "put"),
+    ("push: tend (rest)", "push", "tend"),
     ("server: flush (after-work, rest)", "server", "flush"),
     ("appboard: _call (rest)", "boardweb.appboard:AppBoard", "_call"),
     ("App: _change (pegboard's)", "pegboard.app:App", "_change"),
@@ -68,6 +74,9 @@ STEPS = (
     ("resume: _append (screens' log)", "boardweb.resume:KeptSession", "_append"),
     ("record: settle", "pegboard.gamelog:GameLog", "settle"),
 )
+
+
+CONN = "conn: a POST's handling (rest)"
 
 
 def profile(answers):
@@ -119,6 +128,24 @@ def profile(answers):
             if cls:
                 holder = getattr(holder, cls)
             wrap(holder, name, label)
+    # a phone's POST: its connection's whole handling (it runs to its end without a wait:
+    # the request is whole in its socket, the reply taken at once), its own bytes the
+    # connection's objects, coroutines and reply; a stream's GET is held: not counted
+    handle = server.app.handle_request
+    own[CONN] = 0
+
+    async def handled(reader, writer):
+        if not reader.data.startswith(b"POST"):
+            return await handle(reader, writer)
+        a0 = mem_alloc()
+        stack.append(0)
+        try:
+            return await handle(reader, writer)
+        finally:
+            inner = stack.pop()
+            own[CONN] += mem_alloc() - a0 - inner
+
+    server.app.handle_request = handled
     # the server's flush is also push's `after` (and chipgame timed both): the counted one
     server.push.after = server.flush
     allocs = []
@@ -137,7 +164,8 @@ def profile(answers):
     print("allocated per answer (unix port, 64-bit): %d bytes (%d answers)"
           % (whole // max(n, 1), n))
     print("%-34s %8s" % ("step (its own bytes)", "B/answer"))
-    counted = 0
+    counted = own[CONN]
+    print("%-34s %8d" % (CONN, own[CONN] // max(n, 1)))
     for label, _, _ in STEPS:
         counted += own[label]
         print("%-34s %8d" % (label, own[label] // max(n, 1)))

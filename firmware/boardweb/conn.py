@@ -263,6 +263,18 @@ class Gathered:
         await self.writer.aclose()
 
 
+class Held:
+    """The reader of a connection whose request is read (an event stream held open): read
+    no more, never closed for a new connection (Guarded._admit)."""
+
+    reading = False
+    heard = True
+    opened = 0
+
+
+HELD = Held()
+
+
 def heap_free():
     """Whether ADMIT_FREE bytes are free, after a collection if need be."""
     if gc.mem_free() >= ADMIT_FREE:
@@ -368,6 +380,7 @@ class Guarded(Microdot):
             if not done:
                 await super().handle_request(timed, gathered)
             elif done is not True:  # an event stream: held here, quick.serve's frame gone
+                conn[1] = timed = HELD  # its reader (Timed) leaves the heap
                 await quick.held(done, gathered)
         except asyncio.CancelledError:
             try:  # closed for a newer connection (_admit): no answer

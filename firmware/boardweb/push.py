@@ -175,15 +175,17 @@ class Push:
 
     def _let_go(self, version):
         """What no stream needs any more leaves the heap: a whole state made for a stream
-        opened at an older version (6-8 KB), and the patch's event once every stream has
-        it (none busy: a busy one's drain may want it). The room keeps the version's
-        text (cribcore.table.room), so an event made again costs its copy, not its JSON."""
+        opened at an older version (6-8 KB), and the patch's event and the room's text of
+        it once every stream has it (none busy: a busy one's drain may want it; the room
+        keeps the text until then, so an event made again costs its copy, not its
+        JSON)."""
         if self._frame[0] != version:
             self._frame = NO_FRAME
         for f in self.follows:
             if f.busy:
                 return
         self._patch = NO_FRAME
+        self.room.sent()  # its text too: a stream opened later is sent the whole state
 
     def _put(self, f, data):
         """Write data to f's connection at once; what its buffer keeps is drained by a
@@ -213,6 +215,7 @@ class Push:
             self.remove(f)
         finally:
             f.busy = False
+        self._let_go(self.room.version)  # it was the last to need them, maybe
 
     def event(self, sent=-1):
         """(version, the event a stream that has version sent is sent): the patch from

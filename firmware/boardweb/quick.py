@@ -31,11 +31,21 @@ from cribcore.web.rules import MAX_BODY
 WANTED = ("host", "x-crib-key", "origin", "content-type", "content-length",
           "transfer-encoding")
 LINES = tuple(["\r\n%s:" % name for name in WANTED])
+# the same names as a page sends them, and each WANTED index by its first letter (lower
+# case) and its length: plain() looks at a header line's name by these, in place
+USUAL = ("Host", "X-Crib-Key", "Origin", "Content-Type", "Content-Length",
+         "Transfer-Encoding")
+NAMED = {}
+for _i in range(len(WANTED)):
+    NAMED[ord(WANTED[_i][0]) * 32 + len(WANTED[_i])] = _i
+NO_ARGS = {}  # type: dict[str, str]  # a plain request's query: none (read only)
 JSON = "application/json"
 TEXT = "text/plain; charset=UTF-8"  # microdot's type for a text reply (a rule's refusal)
 DIGITS = "0123456789"
-# the head of an answer taken (200, JSON), as the general one below makes it
-OK_JSON = b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+# an answer taken (200, JSON): its head as the general one below makes it, and its body,
+# made in one formatting (one bytes object for the one write)
+OK_JSON = (b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d"
+           b"\r\n\r\n%s")
 # an event stream's head, as microdot writes boardweb.routes' (STREAM's headers)
 STREAM_HEAD = (b"HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\n"
                b"Cache-Control: no-store\r\n\r\n")
@@ -56,13 +66,87 @@ class Quick:
 
 def parse(buf, at, hot):
     """(a Quick without its body, where the body starts in buf, its length, its route:
-    hot's entry) for the
-    hot request whose whole head is in buf[at:]; None for anything else (module
-    docstring). The head is split and searched by str methods (in C), not walked line
-    by line in Python: a header line not WANTED costs one test, and no str of its own."""
+    hot's entry) for the hot request whose whole head is in buf[at:]; None for anything
+    else (module docstring). A phone's plain request is read in place (plain()): no copy
+    of its head, no line or name of its own; any other head by general()."""
     end = buf.find(b"\r\n\r\n", at)
     if end < 0:
         return None
+    got = plain(buf, at, end, hot)
+    return general(buf, at, end, hot) if got is None else got
+
+
+def plain(buf, at, end, hot):
+    """parse() of a plain head (what a phone's page sends), or None for general() to
+    read: the chunk is ASCII up to the head's end (its text then shares buf's bytes: str
+    and byte offsets agree), the request line is exactly `METHOD PATH HTTP/1.x` with a
+    hot path (no query), every header line is `name: value`, and each header whose
+    first letter and length are a WANTED one's is that name in its usual case or in lower
+    case. Only the WANTED values are made into str (one each); what it gives is what
+    general() gives for the same head (tests/firmware/test_quick_requests.py)."""
+    if at:
+        return None
+    try:
+        head = buf.decode()  # MicroPython's str shares the bytes: nothing copied
+    except UnicodeError:
+        return None
+    if head.find("\r\n\r\n") != end:
+        return None  # a character beyond ASCII before the head's end
+    eol = head.find("\r\n")
+    sp1 = head.find(" ", 0, eol)
+    sp2 = head.find(" ", sp1 + 1, eol)
+    if sp1 <= 0 or sp2 < 0 or eol - sp2 != 9 or not (head.startswith(
+            "HTTP/1.1", sp2 + 1) or head.startswith("HTTP/1.0", sp2 + 1)):
+        return None
+    path = None
+    for p in hot:  # the path looked for in place: no str of it made
+        if len(p) == sp2 - sp1 - 1 and head.startswith(p, sp1 + 1):
+            path = p
+            break
+    if path is None:
+        return None
+    route = hot[path]
+    method = route[0]
+    if len(method) != sp1 or not head.startswith(method):
+        return None
+    if "\r\n " in head or "\r\n\t" in head:
+        return None  # a folded header line
+    headers = {}
+    while eol < end:
+        start = eol + 2
+        eol = head.find("\r\n", start)
+        colon = head.find(":", start, eol)
+        if colon < 0:
+            return None  # not `name: value`
+        i = NAMED.get((ord(head[start]) | 32) * 32 + colon - start)
+        if i is None:
+            continue  # not a name the rules read
+        if not (head.startswith(USUAL[i], start) or head.startswith(WANTED[i], start)):
+            return None  # a wanted name in another case (or another name): general()'s
+        start = colon + 1
+        if head.startswith(" ", start):
+            start += 1
+        value = head[start:eol]
+        if value and (value[0] <= " " or value[-1] <= " "):
+            value = value.strip()
+        headers[WANTED[i]] = value  # the last of the name, as microdot keeps it
+    return checked(Quick(method, path, NO_ARGS, headers), end, route)
+
+
+def checked(req, end, route):
+    """parse()'s answer for req, or None if its body's length is microdot's to refuse."""
+    headers = req.headers
+    size = headers.get("content-length", "0")
+    if "transfer-encoding" in headers or not size or size.strip(DIGITS) or \
+            int(size) > MAX_BODY:
+        return None  # refused by microdot's path (411, 400, 413), in its order
+    return req, end + 4, int(size), route
+
+
+def general(buf, at, end, hot):
+    """parse() of any head (plain()'s or not): the head is split and searched by str
+    methods (in C), not walked line by line in Python: a header line not WANTED costs one
+    test, and no str of its own."""
     try:
         head = buf[at:end].decode()
     except UnicodeError:
@@ -94,12 +178,8 @@ def parse(buf, at, hot):
             found += len(LINES[i])
             eol = low.find("\r\n", found)
             headers[WANTED[i]] = head[found:eol if eol >= 0 else len(head)].strip()
-    size = headers.get("content-length", "0")
-    if "transfer-encoding" in headers or not size or size.strip(DIGITS) or \
-            int(size) > MAX_BODY:
-        return None  # refused by microdot's path (411, 400, 413), in its order
-    return Quick(first[0], path, {} if q < 0 else args(url[q + 1:]), headers), \
-        end + 4, int(size), route
+    return checked(Quick(first[0], path, {} if q < 0 else args(url[q + 1:]), headers),
+                   end, route)
 
 
 def args(query):
@@ -155,13 +235,13 @@ async def serve(app, timed, gathered):
             print_exception(e)
             status, body, kind = 500, b"Internal server error", TEXT
         if follow is None:
-            if status == 200 and kind is JSON:  # a phone's answer taken: the head's bytes
-                head = OK_JSON % len(body)      # made from a constant, no str between
+            if status == 200 and kind is JSON:  # a phone's answer taken: its head and
+                reply = OK_JSON % (len(body), body)  # body from a constant, in one piece
             else:
-                head = ("HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n"
-                        % (status, "OK" if status == 200 else "N/A", kind,
-                           len(body))).encode()
-            await gathered.send(b"".join((head, body)))
+                reply = b"".join((("HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: "
+                                   "%d\r\n\r\n" % (status, "OK" if status == 200 else "N/A",
+                                                     kind, len(body))).encode(), body))
+            await gathered.send(reply)
     finally:
         app.done()
     if follow is not None:

@@ -276,3 +276,22 @@ def test_the_question_asked_is_the_questions_data_without_known():
     assert asked > 20
     if engine.question_id() is None:
         assert engine.asked() is None
+
+
+def test_a_patch_sent_to_every_screen_leaves_the_heap_and_the_next_is_made_as_before():
+    """room.sent() (a board's streams all have the version): the patch's text is let go,
+    a screen that wants it after gets the whole state (patch_text() None), and the next
+    version's patch is made from this state as before."""
+    room = _room()
+    rng = Lcg(3)
+    _answer(room, rng)
+    assert room.patch_text() is not None
+    room.sent()
+    assert room._patch == (room.version, None) and room.patch_text() is None
+    have = json.loads(room.text())
+    _answer(room, rng)
+    text = room.patch_text()
+    assert text is not None and patched(have, json.loads(text)) == room.state
+    room.sent()
+    room.sent()  # again: nothing more to let go
+    assert room.patch_text() is None

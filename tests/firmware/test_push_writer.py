@@ -34,6 +34,11 @@ class Room:
         self.made += 1
         return '{"version":%d,"base":%d}' % (self.version, self.version - 1)
 
+    sent_at = 0  # the version whose patch text push let go last (sent())
+
+    def sent(self):
+        self.sent_at = self.version
+
 
 class Stream:
     """A connection's writer as MicroPython's asyncio stream: a write goes at once, or
@@ -188,15 +193,19 @@ async def _let_go():
     room.version = 2
     push.changed()
     await _until(lambda: slow.events()[-1]["version"] == 2 == fast.events()[-1]["version"])
-    # every stream has version 2: neither the older whole state nor the patch is kept
+    # every stream has version 2: neither the older whole state nor the patch is kept,
+    # nor the room's text of it
     assert push._frame == push._patch == push_module.NO_FRAME
+    assert room.sent_at == 2
     slow.stalled = True
     room.version = 3
     push.changed()
     await _until(lambda: push.follows[1].busy and fast.events()[-1]["version"] == 3)
     assert push._patch[0] == 3  # a stream still waits for its bytes: kept for it
+    assert room.sent_at == 2  # and the room's text of it
     slow.read_again()
     await _until(lambda: not push.follows[1].busy)
+    assert room.sent_at == 3
     room.version = 4
     push.changed()
     await _until(lambda: slow.events()[-1]["version"] == 4 == fast.events()[-1]["version"])
@@ -207,7 +216,7 @@ async def _let_go():
 
 
 def test_no_event_is_kept_once_every_stream_has_it():
-    """The room keeps the version's patch text; push keeps its event only while a stream
-    still needs it (a busy one's drain): not for the whole answer after, and never a
-    whole state (6-8 KB) made for a stream opened at an older version."""
+    """Push keeps a version's event, and the room its patch's text, only while a stream
+    still needs it (a busy one's drain): not for the whole answer after (room.sent()),
+    and never a whole state (6-8 KB) made for a stream opened at an older version."""
     asyncio.run(_let_go())

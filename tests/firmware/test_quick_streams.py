@@ -214,3 +214,24 @@ def test_a_stream_whose_state_cannot_be_made_gets_its_head_and_is_closed():
     phone = asyncio.run(go())
     assert phone.closed and phone.head()[0] == "HTTP/1.0 200 OK" and phone.events() == []
     assert srv.app.streams == [] and srv.push.follows == []
+
+
+def test_a_held_stream_keeps_no_reader_and_is_never_closed_for_a_new_connection():
+    """Once its request is read, a stream's connection keeps no reader (Timed: its
+    deadlines and buffer) for as long as the page is open, only conn.HELD; with every
+    connection taken, a new one still closes a silent one, never the stream."""
+    srv = server()
+
+    async def go():
+        phone, task = await _stream(srv, get("/events"))
+        await _until(lambda: srv.app.conns and srv.app.conns[0][1] is conn.HELD)
+        silent = []
+        for _ in range(conn.MAX_CONNECTIONS - 1):  # connections that send nothing yet
+            silent.append(asyncio.create_task(srv.app.handle_request(Wire(b""), Phone())))
+        await _until(lambda: len(srv.app.conns) == conn.MAX_CONNECTIONS)
+        assert srv.app._admit()  # room made: a silent one closed, not the stream
+        assert not task.done() and srv.app.conns[0][1] is conn.HELD
+        assert srv.app.conns[1][0] is None  # the oldest silent one
+        for t in silent + [task]:
+            t.cancel()
+    asyncio.run(go())

@@ -12,6 +12,7 @@ screen is sent, built once per change; one call per request (any server: the hos
     room.show({"board_rev": 3})          # the server's own fields (a picture's revision)
     room.state, room.text()              # the state (a dict), and as JSON text
     room.patch_text()                    # from the version before (cribcore.table.patch)
+    room.sent()                          # every screen has it: its text let go
     room.version, room.seq, room.names() # the state's number, the last event's, the names
     room.since(seq)                      # the engine's Events numbered after seq
 
@@ -217,6 +218,13 @@ class Room:
             self._patch = (self.version, None if p is None else dumps(p))
             self._before = None  # its patch made: the old state leaves the heap
         return self._patch[1]
+
+    def sent(self):
+        """Every screen has this version (a server's streams all written): its patch's
+        text leaves the heap (about 1 KB between answers on a board). A screen that still
+        wants it gets the whole state: patch_text() is None for this version from now."""
+        if self._patch is not None and self._patch[0] == self.version:
+            self._patch = (self.version, None)
 
     def since(self, seq):
         """The engine's Events numbered after seq (those still kept), oldest first: a

@@ -37,6 +37,7 @@ TOO_LARGE = "request too large (at most %d bytes)" % MAX_BODY
 BAD_LENGTH = "bad Content-Length"
 NEEDS_LENGTH = "a body is sent with its Content-Length (not in chunks)"
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
+JSON = "application/json"
 # The page runs only its own script and style, talks only to its server, is framed by
 # no one, and never sends its address (with the key) to another site.
 PAGE_HEADERS = {
@@ -66,8 +67,8 @@ def foreign(method, header):
     if origin is not None and origin != "http://" + host and origin != "https://" + host:
         return CROSS_ORIGIN
     kind = header("content-type")
-    if kind is not None and kind.split(";")[0].strip().lower() != "application/json":
-        return NOT_JSON
+    if kind is not None and kind != JSON and kind.split(";")[0].strip().lower() != JSON:
+        return NOT_JSON  # (a page's own `application/json` is taken with no str made)
     return None
 
 
