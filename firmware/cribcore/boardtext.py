@@ -20,28 +20,21 @@ for _i in range(32):
     WORTH[LEAD[_i]] = 33 + _i
 
 
+def running(data, c=0):
+    """CRC-32 of bytes or of an ASCII text going on from c (binascii's, in C: an Adler-32 in
+    Python cost the Pico about 20 ms a board line), an int: crc() spells it, and a text in
+    pieces is read one piece after the other (a record's line, a store's slot), never
+    joined."""
+    try:
+        return crc32(data, c)  # MicroPython reads a str as its UTF-8 bytes: no copy made
+    except TypeError:
+        return crc32(data.encode(), c)  # CPython wants bytes
+
+
 def crc(data):
     """CRC-32 of bytes or of an ASCII text as 8 hex digits: the firmware's one spelling of
-    it (board texts, the store's slots, layout.cache). binascii's, in C: an Adler-32 in
-    Python cost the Pico about 20 ms a board line."""
-    if type(data) is str:
-        try:
-            c = crc32(data)  # MicroPython reads a str as its UTF-8 bytes: no copy made
-        except TypeError:
-            c = crc32(data.encode())  # CPython wants bytes
-    else:
-        c = crc32(data)
-    return "%08x" % (c & 0xFFFFFFFF)
-
-
-def crc_of(first, second):
-    """crc(first + second) of two ASCII texts, read one after the other (crc32's running
-    value): the two are not joined into a third text first."""
-    try:
-        c = crc32(second, crc32(first))  # MicroPython: each read as it is
-    except TypeError:
-        c = crc32(second.encode(), crc32(first.encode()))  # CPython wants bytes
-    return "%08x" % (c & 0xFFFFFFFF)
+    it (board texts, the store's slots, layout.cache)."""
+    return "%08x" % (running(data) & 0xFFFFFFFF)
 
 
 def checksum(text):

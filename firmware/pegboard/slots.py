@@ -3,7 +3,7 @@ pegboard.storeboot (which reads them at boot, and is dropped then): their names,
 and the `@` list of where a slot's lines are.
 """
 
-from binascii import crc32
+from cribcore.boardtext import running as crc
 
 SLOTS = 9  # 8 remembered ids each in the slot of its own save, and the slot being written
 KEEP = SLOTS - 2  # a slot may name lines in the slots of the KEEP saves before it
@@ -57,11 +57,3 @@ def frame(seq, lines):
     out[0] = "%s%08x " % (HEAD, c & 0xFFFFFFFF)  # cribcore.boardtext.crc's spelling
     return out
 
-
-def crc(text, c):
-    """The CRC-32 c carried on over a str (MicroPython reads it as its UTF-8 bytes, no
-    copy made; CPython wants bytes)."""
-    try:
-        return crc32(text, c)
-    except TypeError:
-        return crc32(text.encode(), c)

@@ -7,7 +7,7 @@ import json
 
 from tablegame import Lcg, choose, engine_for
 
-from cribcore.boardtext import crc, crc_of
+from cribcore.boardtext import crc, running
 from cribcore.table import engine as engine_module
 from cribcore.table.gamelines import ascii_json, line, parse
 from cribcore.table.questions import Event, Events
@@ -33,10 +33,11 @@ def test_a_line_is_the_joined_text_checked_as_before():
         assert parse(text[:20] + ("x" if text[20] != "x" else "y") + text[21:]) is None
 
 
-def test_the_crc_of_two_texts_is_the_crc_of_both_joined():
+def test_the_crc_of_texts_read_one_after_the_other_is_the_crc_of_them_joined():
     for first, second in (("", ""), ("a", ""), ("", "b"), ("1 2 e ", "[1,2]"),
                           ("12 7 h ", '{"names":["Ann","Bob"]}'), ("x" * 300, "y" * 5)):
-        assert crc_of(first, second) == crc(first + second)
+        assert "%08x" % (running(second, running(first)) & 0xFFFFFFFF) == crc(first + second)
+        assert running(first.encode()) == running(first)  # bytes or text alike
 
 
 def test_the_events_are_named_in_the_list_taken():

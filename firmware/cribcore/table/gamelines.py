@@ -23,7 +23,7 @@ reported in `damage` and the game stops there (`Replay`).
 import json
 
 from cribcore import protocol
-from cribcore.boardtext import crc, crc_of
+from cribcore.boardtext import crc, running
 from cribcore.table.record import Entry
 
 HEADER, ENTRY, UNDO, CLOSE = "h", "e", "u", "c"
@@ -88,7 +88,7 @@ def line(game, seq, kind, data):
     (one copy of the line less an entry: about 130 bytes on the chip)."""
     head = "%d %d %s " % (game, seq, kind)
     text = ascii_json(data)
-    return "%s %s%s\n" % (crc_of(head, text), head, text)
+    return "%08x %s%s\n" % (running(text, running(head)) & 0xFFFFFFFF, head, text)
 
 
 def parse(raw):
