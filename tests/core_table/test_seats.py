@@ -170,3 +170,34 @@ def test_same_is_equality_of_bytes():
     for a, b in cases:
         assert same(a, b) == (a == b), (a, b)
     assert key_ok(KEY, KEY) and not key_ok(KEY, KEY + "x") and not key_ok(KEY, KEY[:-1])
+
+
+def test_our_side_of_a_comparison_is_salted_once_and_the_kept_ones_are_bounded():
+    """key_ok and a token's check compare a given text with one of ours (the key, a token
+    made here): ours is salted once and kept, a few at most, and the answer is equality."""
+    from cribcore.table import seats
+
+    salted = []
+    real = seats._salted
+
+    def counted(data):
+        salted.append(data)
+        return real(data)
+
+    seats._salted = counted
+    try:
+        seats._OURS.clear()
+        token = seat_token(KEY, 0)
+        givens = (KEY, KEY + "x", KEY[:-1], KEY)
+        assert [key_ok(KEY, g) for g in givens] == [True, False, False, True]
+        assert len(salted) == len(givens) + 1  # each given, and the key once
+        del salted[:]
+        assert check_seat(KEY, 0, token, 2) == 0
+        assert _status(lambda: check_seat(KEY, 0, token[:-1] + "x", 2)) == 403
+        assert check_seat(KEY, 0, token, 2) == 0
+        assert len(salted) == 3 + 1  # each given, and the token once
+        for n in range(3 * seats.MADE_MAX):  # many keys (sessions): the kept ones bounded
+            assert key_ok("key-%d" % n, "key-%d" % n)
+            assert len(seats._OURS) <= seats.MADE_MAX
+    finally:
+        seats._salted = real
