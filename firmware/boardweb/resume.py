@@ -79,7 +79,9 @@ class KeptSession(RecordSession):
         if getattr(self, "_logged", 0) >= LOG_KEEP:
             files.rename(name, self.log.path + OLDER)
             self._logged = 0
-        files.append(name, "".join([json.dumps(e) + "\n" for e in added]).encode())
+        # one text of the lines, then its bytes (no line and newline made a text each)
+        text = "\n".join([json.dumps(e) for e in added])
+        files.append(name, (text + "\n").encode())
         self._logged = getattr(self, "_logged", 0) + len(added)
 
     def kept_log(self):
