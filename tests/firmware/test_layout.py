@@ -10,10 +10,18 @@ TEXT = (FIRMWARE / "config.json").read_text()
 
 
 def same(copy, config):
+    """The copy holds what config does (a lane's LEDs as a sequence of the same numbers:
+    the cache's are an array)."""
     assert copy.lanes is not config.lanes
-    assert [ln.__dict__ for ln in copy.lanes] == [ln.__dict__ for ln in config.lanes]
+
+    def plain(ln):
+        return dict(ln.__dict__, leds=list(ln.leds))
+    assert [plain(ln) for ln in copy.lanes] == [plain(ln) for ln in config.lanes]
     for name in config.__dict__:
-        if name != "lanes":
+        if name == "lane_leds":
+            assert [list(x) for x in copy.lane_leds] == [list(x) for x in config.lane_leds]
+            assert all(a is ln.leds for a, ln in zip(copy.lane_leds, copy.lanes))
+        elif name != "lanes":
             assert getattr(copy, name) == getattr(config, name), name
 
 
@@ -44,6 +52,7 @@ def test_micropython_drops_the_validator_after_boot():
 # -- the boot's cache (pegboard.layout.boot_layout) -------------------------------------------
 
 import shutil  # noqa: E402
+from array import array  # noqa: E402
 
 import pytest  # noqa: E402
 
@@ -77,7 +86,9 @@ def test_the_first_boot_validates_and_keeps_the_result(board, monkeypatch):
     again, problem = boot(board)  # from the cache: the validator is not run
     assert problem is None
     same(again, load_config(TEXT))
-    assert type(again.lanes[0].colour) is tuple and type(again.lane_leds[1]) is tuple
+    assert type(again.lanes[0].colour) is tuple
+    # each lane's LEDs 2 bytes a hole in the cache's copy, not a tuple's 4 (the board's heap)
+    assert all(type(leds) is array and leds.typecode == "h" for leds in again.lane_leds)
 
 
 @pytest.mark.parametrize("change", ["config", "validator", "damage", "truncate"])
