@@ -47,6 +47,9 @@ def layout(text):
             config, problem = default_config(), str(e)
     out = Copy(config)
     out.lanes = tuple([Copy(ln) for ln in config.lanes])
+    for ln in out.lanes:  # as the cache gives them (_load): the same heap at every boot
+        ln.leds = array("h", ln.leds)
+    out.lane_leds = tuple([ln.leds for ln in out.lanes])
     del ConfigError, default_config, load_config, config
     drop("pegboard.config")
     return out, problem

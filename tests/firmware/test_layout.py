@@ -1,6 +1,8 @@
 """pegboard.layout: config.json to the layout the app runs on, or the built-in one; the
 boot's cache of the last validation."""
 
+from array import array
+
 from support import FIRMWARE, run_micropython
 
 from pegboard.config import default_config, load_config
@@ -29,6 +31,9 @@ def test_a_good_file_is_copied_whole():
     got, problem = layout(TEXT)
     assert problem is None
     same(got, load_config(TEXT))
+    # each lane's LEDs 2 bytes a hole, as the cache's copy has them (the board's heap)
+    assert all(type(leds) is array and leds.typecode == "h" for leds in got.lane_leds)
+    assert all(type(ln.leds) is array for ln in layout(None)[0].lanes)  # built-in too
 
 
 def test_a_bad_or_missing_file_gives_the_built_in_layout_and_says_why():
@@ -52,7 +57,6 @@ def test_micropython_drops_the_validator_after_boot():
 # -- the boot's cache (pegboard.layout.boot_layout) -------------------------------------------
 
 import shutil  # noqa: E402
-from array import array  # noqa: E402
 
 import pytest  # noqa: E402
 
