@@ -74,6 +74,9 @@ def main(argv=None):
     ap.add_argument("--quiet", action="store_true", help="no line per answer")
     ap.add_argument("--census", action="store_true",
                     help="the live heap's census at games 1 and 2's first question")
+    ap.add_argument("--undos", type=int, default=0,
+                    help="then that many undos, one after another (a player's taps late in"
+                    " the game): each one's time to 4 phones")
     ap.add_argument("--minutes", type=float, default=600,
                     help="wall time allowed; then the figures of the answers so far")
     args = ap.parse_args(argv)
@@ -98,7 +101,7 @@ def main(argv=None):
     t0 = time.monotonic()
     run = chip_run(uf2, stock=args.stock, games=args.answers, target=args.target,
                    answers=args.answers, timeout=args.minutes * 60, partial=True,
-                   frozen=frozen,
+                   frozen=frozen, undos=args.undos,
                    progress=lambda n, line: print("  ... %d answers: %s" % (n, line[:60]),
                                                   file=sys.stderr, flush=True))
     took = time.monotonic() - t0
@@ -192,6 +195,13 @@ def report(run, args, what, heap_w, took, say):
         print("C stack: at most %d of its %d bytes used (%d%%; the stack painted before"
               " the game, the words no longer paint counted after it)"
               % (st["deepest"], st["size"], round(100 * st["deepest"] / st["size"])))
+    for i, u in enumerate(run.undos):
+        print("undo %d after the answers: %.0f ms to 4 phones (emulated, from the request to"
+              " the last phone having the state; a collection just before it): engine %.0f,"
+              " flash %.0f, state %.0f, board %.0f; the heap %s after it (collections within"
+              " it included)" % (i + 1, u["total"] / 1000, u["engine"] / 1000,
+                                 u["flash"] / 1000, u["state"] / 1000, u["board"] / 1000,
+                                 "%+d bytes" % u["alloc"] if u["alloc"] >= 0 else "smaller"))
     if run.end is not None:
         print("the end: %d answers, %d games finished, scores %s"
               % (run.end["answers"], run.end["games"], run.end["scores"]))

@@ -32,3 +32,16 @@ def test_growth_says_whether_a_later_game_starts_above_game_2(lives):
 def test_fewer_than_two_later_games_are_too_few_to_say(lives):
     line = chip.growth([{"live": v} for v in lives], 160)
     assert "too few to say" in line and "GROWS" not in line and "no growth" not in line
+
+
+@given(st.lists(st.tuples(st.integers(1, 10**7), st.integers(-1, 10**5), st.integers(1, 999),
+                          st.integers(0, 10**7), st.integers(0, 10**6), st.integers(0, 10**6),
+                          st.integers(0, 10**6)), max_size=5))
+def test_the_undos_lines_are_read_part_by_part(undos):
+    from chiprun import UNDO_PARTS, ChipRun
+
+    text = "\n".join(["A 0 " + " ".join(["1"] * 13)] +
+                     ["U %d " % i + " ".join(str(v) for v in u) for i, u in enumerate(undos)])
+    run = ChipRun(text)
+    assert len(run.answers) == 1
+    assert [[u[k] for k in UNDO_PARTS] for u in run.undos] == [list(u) for u in undos]

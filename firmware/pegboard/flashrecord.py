@@ -6,9 +6,12 @@ It keeps no entry in the heap as the game goes on: what the answers read of the 
 is kept by the Table as they come (cribcore.table.standing: the current hand's and a few
 folds), and `entries()` reads the standing ones back from flash (GameLog.entries, the
 same fold a boot makes) for what needs them all: a rebuild (an undo, a restart) and the
-rare scans. What it read is kept until the next entry is appended (an undo of several
-entries reads the game once), so a game's heap stays flat from its first question to its
-end (docs/image.md, s8-record)."""
+rare scans. What it reads is never kept: the entries read are the caller's, and leave
+the heap with its loop. Kept, they stayed live after an undo (a game's hundred entries
+and more, read among the read's own garbage), and the free heap was left in pieces too
+small for a phone's state: late in a game to 121 every phone's event stream then ended
+at once (bench/chip.py --undos; docs/image.md, s9 lead). So a game's heap stays flat
+from its first question to its end, an undo's too (docs/image.md, s8-record)."""
 
 from cribcore.table.gamelines import CLOSE, ENTRY, UNDO, entry_data
 
@@ -24,8 +27,8 @@ class FlashRecord:
         self.replay = replay  # what the boot read (resume), None for a new game
         self.closed = replay.closed_at if replay is not None else 0
         self.prefix = log.token[:3]  # the record's name in each board operation's id
-        self._read = entries  # the standing entries read (or given at boot) since the
-        # last append: None when they are on flash only
+        self._read = entries  # the standing entries the boot read, for the Table's first
+        # rebuild only: None once it has them
 
     def position(self):
         return self.seq
@@ -39,11 +42,10 @@ class FlashRecord:
         return entry
 
     def entries(self):
-        """The entries that stand, in order, read back from flash (kept until the next
-        append: read it, never change it)."""
-        if self._read is None:
-            self._read = self.log.entries(self.game)
-        return self._read
+        """The entries that stand, in order, read back from flash: a list of the
+        caller's, kept by nobody else (the boot's, the first time)."""
+        read, self._read = self._read, None
+        return self.log.entries(self.game) if read is None else read
 
     def held(self):
         """How many entries the record holds in the heap now (the tests': none while the
@@ -54,8 +56,7 @@ class FlashRecord:
         """Take an entry back (an undo line)."""
         self.log.add(self.game, self.seq + 1, UNDO, entry.seq)
         self.seq += 1
-        if self._read is not None:
-            self._read = [e for e in self._read if e.id != entry.id]
+        self._read = None  # what the boot read no longer stands
 
     def close(self, result):
         """The game is over (result: its plain data): a close line."""

@@ -400,9 +400,13 @@ def _live():
     return mem_alloc(), mem_free()
 
 
-async def game(server, parts, games, seed, answers, out, census=None):
+async def game(server, parts, games, seed, answers, out, census=None, undos=0):
     """Play: 4 phones listening, every answer posted; out(line) for each line; census:
-    its objects' lines at each game's first question."""
+    its objects' lines at each game's first question; undos: then that many undos posted,
+    one after another, as a player taps undo late in the game (a U line each: its number,
+    the emulated microseconds from the request's first byte to the last phone having the
+    state, the heap's growth over it (-1: it shrank), the state's version, then the
+    microseconds of its engine, flash, state and board parts, as an answer's)."""
     import asyncio
 
     from cribcore.table import seats
@@ -519,19 +523,46 @@ async def game(server, parts, games, seed, answers, out, census=None):
             mark = "first"
         elif nxt is not None and nxt["kind"] == "another":
             mark = "another"
+    for u in range(undos):
+        q = room.question
+        if q is None:
+            break
+        seat = "table" if q["asks"] is None else q["asks"]
+        body = json.dumps({"question": q["id"], "seat": seat,
+                           "token": tokens[seat]}).encode()
+        wire, reply = Wire(request("POST", "/api/undo", body)), Reply()
+        parts.reset()
+        gc.collect()
+        a0 = mem_alloc()
+        t0 = ticks_us()
+        asyncio.create_task(accept(server, wire, reply))
+        await _until(lambda reply=reply: reply.closed)
+        if reply.status != 200 or reply.version < 0:
+            raise RuntimeError("undo %d refused: %d %s" % ((u,) + reply.body()))
+        await phones_have(reply.version)
+        a1 = mem_alloc()
+        t_end = max([s.when for s in screens])
+        us = parts.us
+        out("U %d %d %d %d %d %d %d %d" % (
+            u, ticks_diff(t_end, t0), a1 - a0 if a1 >= a0 else -1, reply.version,
+            us["engine"] - us["board"] - us["flash"], us["flash"], us["state"], us["board"]))
+        await asyncio.sleep(THINK_MS / 1000)
     live, free = _live()
     out("MARK " + json.dumps({"at": "end", "game": done, "answers": n, "live": live,
                               "free": free}))
     view = room.view
+    q = room.question  # the open question less its id (whose count goes on at an undo)
+    q = None if q is None else [q.get(k) for k in ("kind", "asks", "prompt", "legal")]
     out("END " + json.dumps({"answers": n, "games": done, "scores": view.get("scores"),
-                             "peak": peak, "heap": total, "reopened": reopened[0]}))
+                             "peak": peak, "heap": total, "reopened": reopened[0],
+                             "question": q}))
     ticking.cancel()
     for s in streams:
         s.cancel()
 
 
 def play(app, games=1, seed=11, target=121, answers=4000, record="/games", out=print,
-         census=None):
+         census=None, undos=0):
     """Build the server over app and play (module docstring); census (a Census): its
     lines too."""
     import asyncio
@@ -544,7 +575,7 @@ def play(app, games=1, seed=11, target=121, answers=4000, record="/games", out=p
         census.step("the server built: its objects (the room started, the record open)")
         census.server = server
     gc.collect()
-    asyncio.run(game(server, parts, games, seed, answers, out, census))
+    asyncio.run(game(server, parts, games, seed, answers, out, census, undos))
 
 
 PAINT = 0x1A5AC33C  # a word the C stack is painted with (a small int on the chip)
@@ -576,11 +607,12 @@ def deepest(bottom, top):
     return top - at
 
 
-def main(games=1, seed=11, target=121, answers=4000, census=None, stack=None):
+def main(games=1, seed=11, target=121, answers=4000, census=None, stack=None, undos=0):
     """On the Pico: the board's own main, with the game played where the server would
     serve; DONE at the end (then the REPL). census: a chipcensus.Census (main.py's): the
     heap's census at its game's first question, where the run ends. stack: (bottom, top)
-    of the C stack, to print before DONE the most of it the run used (a STACK line)."""
+    of the C stack, to print before DONE the most of it the run used (a STACK line);
+    undos: game()'s."""
     count = census
     if stack is not None:
         paint(*stack)
@@ -597,7 +629,7 @@ def main(games=1, seed=11, target=121, answers=4000, census=None, stack=None):
             count.step("the board's main: the App, its drivers, LED buffers, USB port")
             count.app = app
         try:
-            play(app, games, seed, target, answers, census=count)
+            play(app, games, seed, target, answers, census=count, undos=undos)
         except Exception as e:  # noqa: BLE001 - said, then the REPL: the run failed
             sys.print_exception(e)
         if stack is not None:

@@ -31,7 +31,8 @@ SCRIPTS = (TESTS / "core_table" / "tablegame.py", TESTS / "pico" / "chipgame.py"
 DONE = "CHIP-" + "DONE"  # chipgame.DONE
 PARTS = ("engine", "board", "flash", "request", "state", "streams", "gc", "total", "alloc",
          "auto", "version", "after", "frames")  # chipgame.PARTS
-MAIN = "import chipgame\nchipgame.main(%d, %d, %d, %d, stack=%r)\n"
+UNDO_PARTS = ("total", "alloc", "version", "engine", "flash", "state", "board")  # a U line's
+MAIN = "import chipgame\nchipgame.main(%d, %d, %d, %d, stack=%r, undos=%d)\n"
 # with the census: the live heap before chipgame's import, given to it
 CENSUS_MAIN = ("import gc\ngc.collect()\nbase = gc.mem_alloc()\nimport chipcensus\n"
                "count = chipcensus.Census(base, %d)\ncount.core()\nimport chipgame\n"
@@ -55,11 +56,13 @@ def stack_of(uf2):
     return found["__StackBottom"], found["__StackTop"]
 
 
-def chip_files(stock, games, seed, target, answers, census=0, frozen=False, stack=None):
+def chip_files(stock, games, seed, target, answers, census=0, frozen=False, stack=None,
+               undos=0):
     """{path: bytes} of the flash's filesystem for a run (module docstring); census: the
     game at whose first question the heap's census is taken (tests/pico/chipcensus.py),
     0 for none; frozen: SCRIPTS are frozen into the image, not on the flash; stack:
-    stack_of(the image), for the run's STACK line."""
+    stack_of(the image), for the run's STACK line; undos: the undos posted after the
+    answers (chipgame.game's)."""
     with tempfile.TemporaryDirectory(prefix="pico-chip-") as out:
         if stock:
             written = build.build(out, extras=build.OPTIONAL)
@@ -73,7 +76,7 @@ def chip_files(stock, games, seed, target, answers, census=0, frozen=False, stac
             written.append(dst)
         files = {p.relative_to(out).as_posix(): p.read_bytes() for p in written}
     files["main.py"] = (CENSUS_MAIN % (census, games, seed, target, answers) if census
-                        else MAIN % (games, seed, target, answers, stack)).encode()
+                        else MAIN % (games, seed, target, answers, stack, undos)).encode()
     return files
 
 
@@ -81,6 +84,7 @@ class ChipRun:
     def __init__(self, text):
         self.text = text
         self.answers, self.marks, self.end, self.stack = [], [], None, None
+        self.undos = []  # {UNDO_PARTS} of each undo posted after the answers
         self.reopened = 0  # event streams the server ended, opened again
         self.census = []  # the census's lines (tests/pico/chipcensus.py), dicts
         for line in text.splitlines():
@@ -90,6 +94,8 @@ class ChipRun:
                 self.reopened += 1
             elif line.startswith("A "):
                 self.answers.append(dict(zip(PARTS, (int(x) for x in line.split()[2:]))))
+            elif line.startswith("U "):
+                self.undos.append(dict(zip(UNDO_PARTS, (int(x) for x in line.split()[2:]))))
             elif line.startswith("MARK "):
                 self.marks.append(json.loads(line[5:]))
             elif line.startswith("END "):
@@ -99,13 +105,13 @@ class ChipRun:
 
 
 def chip_run(uf2, stock=False, games=1, seed=11, target=121, answers=4000, timeout=None,
-             progress=None, partial=False, census=0, frozen=False):
+             progress=None, partial=False, census=0, frozen=False, undos=0):
     """Boot the emulated Pico from uf2 with the run's flash, wait for DONE; a ChipRun.
     progress(n, line): told the number of answers so far and the last line, now and then.
     After timeout (wall s), PicoError; with partial, the run so far instead (its `stopped`
-    says why; None when it ended). census, frozen: chip_files'."""
+    says why; None when it ended). census, frozen, undos: chip_files'."""
     files = chip_files(stock, games, seed, target, answers, census, frozen,
-                       None if stock else stack_of(uf2))
+                       None if stock else stack_of(uf2), undos)
     with Pico(fs=fs_image(files), uf2=uf2) as pico:
         seen = [0, 0]  # lines looked at for DONE, lines at the last progress
 

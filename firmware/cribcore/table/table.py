@@ -65,12 +65,15 @@ class Table:
         answer: what answers read is kept as the entries come (Table.standing)."""
         return self.rec.entries() if self.rec is not None else []
 
-    def rebuild(self):
+    def rebuild(self, standing=None):
         """The game from the entries that stand (what resume and undo both rely on), and
-        what the answers read of them (Table.standing) folded again in the same pass."""
+        what the answers read of them (Table.standing) folded again in the same pass.
+        standing: those entries when the caller has just read them (an undo: a board's
+        record reads them from flash, about half a second late in a game on the chip),
+        else read from the record."""
         g = Game(self.players, self.target, self.partnerships, self.first_dealer)
         s = Standing(len(g.sides), self._every)
-        for e in self.rec.entries():
+        for e in self.rec.entries() if standing is None else standing:
             replay(g, e.kind, e.args)
             s.add(e)
         self.game = g
@@ -235,7 +238,7 @@ class Table:
         gone = [e] if e.source == BOARD else [x for x in every if x.seq >= e.seq]
         self.undone_on_board(gone)
         self.view.say(self.side_names[lane], "undone on the board: " + describe(self, e))
-        self.rebuild()
+        self.rebuild([x for x in every if x not in gone])
         self.hands_changed(set(x.hand for x in gone))
         self.show_board()
         return True
@@ -338,7 +341,8 @@ class Table:
     def undo(self):
         """Take back the last entry (and the automatic ones after it); False if none."""
         stack = []
-        for e in self.entries:  # read once (from flash on a board)
+        every = self.entries  # read once (from flash on a board)
+        for e in every:
             if e.kind == "note" and e.info.get(BARRIER):
                 stack = []
             else:
@@ -352,17 +356,20 @@ class Table:
             gone.append(e)
             if not e.info.get(AUTO):
                 break
-        for e in gone:
-            self.take_back(e)
+        standing = every
+        for e in gone:  # the game read from the record once, however many go
+            standing = [x for x in standing if x is not e]
+            self.take_back(e, standing)
         self.view.note("undone: " + "; ".join(describe(self, e) for e in reversed(gone)))
         self.hands_changed(set(e.hand for e in gone))
         if any(e.points for e in gone):
             self.show_board()
         return True
 
-    def take_back(self, e):
-        """Mark one entry undone in the record, and take its jump back on the board."""
+    def take_back(self, e, standing=None):
+        """Mark one entry undone in the record, and take its jump back on the board;
+        standing: the entries that stand without it, if the caller has them (rebuild's)."""
         self.rec.undo(e)
-        self.rebuild()
+        self.rebuild(standing)
         if self.on_board(e):
             self.undo_on_board(e.side, e.points)

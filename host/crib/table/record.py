@@ -93,11 +93,12 @@ class Table(CoreTable):
                          answered_by=self.answered_by(player))
         self.refold()
 
-    def take_back(self, e: Entry) -> None:
-        """Mark one entry undone, with the board operation that takes its jump back."""
+    def take_back(self, e: Entry, standing: list[Entry] | None = None) -> None:
+        """Mark one entry undone, with the board operation that takes its jump back
+        (standing: the core's Table.take_back's)."""
         ops = [("undo", e.side, e.points, self.op_id())] if self.on_board(e) else []
         self.rec.undo(e, ops)
-        self.rebuild()
+        self.rebuild(standing)
         for op in ops:
             self.send(op)
 
