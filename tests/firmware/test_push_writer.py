@@ -220,3 +220,45 @@ def test_no_event_is_kept_once_every_stream_has_it():
     still needs it (a busy one's drain): not for the whole answer after (room.sent()),
     and never a whole state (6-8 KB) made for a stream opened at an older version."""
     asyncio.run(_let_go())
+
+
+class Socket:
+    """A stream's socket: the options set on it."""
+
+    def __init__(self):
+        self.options = []
+
+    def setsockopt(self, level, name, value):
+        self.options.append((level, name, value))
+
+
+async def _pieces():
+    room, push, one, two = await _two_streams()
+    sock = Socket()
+    three = Stream()
+    three.s = sock  # as MicroPython's asyncio stream keeps its socket
+    await _open(push, three)
+    assert sock.options == [(6, 1, 1)]  # TCP_NODELAY (the unix port's numbers)
+    writes = []
+    write = three.write
+
+    def kept(data):
+        writes.append(data)
+        write(data)
+
+    three.write = kept
+    room.version = 2
+    push.changed()
+    await _until(lambda: three.events()[-1]["version"] == 2)
+    # the room's JSON as it is, between two constants: no copy of it joined
+    assert writes == [b"data: ", room.patch_text().encode(), b"\n\n"]
+    assert one.events()[-1] == two.events()[-1] == three.events()[-1]
+    push.writer.cancel()
+    push.beat.cancel()
+
+
+def test_an_event_is_written_in_pieces_to_a_socket_that_sends_each_at_once():
+    """Each event is `data: `, the room's JSON and a blank line written apart (no copy of
+    the JSON an answer), on a socket set to send each write at once (TCP_NODELAY: no
+    wait for the phone's ACK of the first piece)."""
+    asyncio.run(_pieces())
