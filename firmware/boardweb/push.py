@@ -27,7 +27,6 @@ import asyncio
 
 from cribcore.web.edge import HEARTBEAT_S
 
-NO_FRAME = (-1, b"")  # no state's JSON taken yet (or no patch)
 BEAT = b": still here\n\n"  # the heartbeat's comment
 HEAD = b"data: "  # an event's first piece, before its JSON
 TAIL = b"\n\n"  # its last: the phone's EventSource dispatches it
@@ -64,7 +63,8 @@ class Follow:
         push.app.stream(self.conn, self.seat)
         no_delay(self.conn)
         try:
-            self.sent, text = push.event()
+            text = push.event()
+            self.sent = push.room.version
             return b"".join((HEAD, text, TAIL))  # with the head: once a stream
         except Exception as e:
             push.failed(e)
@@ -106,8 +106,10 @@ class Push:
         self.beat = None  # the heartbeat's task, made with it
         self.quiet = True  # no wake since the heartbeat's last look
         self.wake = asyncio.Event()
-        self._frame = NO_FRAME  # (version, the whole state's JSON as bytes): event()
-        self._patch = NO_FRAME  # (version, its patch's JSON as bytes, b"" if none)
+        # what event() made, each with its version (two fields: no tuple a version): the
+        # whole state's JSON as bytes, and the patch's (b"" if it has none)
+        self._frame_at, self._frame = -1, None
+        self._patch_at, self._patch = -1, None
         app.wake = self.changed  # a stream dropped for a newer one ends at once
         self.after = None  # () -> None: run once each new version is written (tend)
         self.tended = -1  # the version tend() wrote last
@@ -131,7 +133,7 @@ class Push:
         follow.ended.set()
 
     def failed(self, error):
-        self._frame = self._patch = NO_FRAME  # the heap back
+        self._let_go_all()  # the heap back
         said(error)
 
     async def _write(self):
@@ -172,7 +174,8 @@ class Push:
                 i -= 1
             elif not f.busy and f.sent != version:
                 try:
-                    f.sent, text = self.event(f.sent)
+                    text = self.event(f.sent)
+                    f.sent = version
                 except Exception as e:
                     self.failed(e)
                     self.remove(f)
@@ -193,12 +196,12 @@ class Push:
         it once every stream has it (none busy: a busy one's drain may want it; the room
         keeps the text until then, so an event made again costs its copy, not its
         JSON)."""
-        if self._frame[0] != version:
-            self._frame = NO_FRAME
+        if self._frame_at != version:
+            self._frame_at, self._frame = -1, None
         for f in self.follows:
             if f.busy:
                 return
-        self._patch = NO_FRAME
+        self._patch_at, self._patch = -1, None
         self.room.sent()  # its text too: a stream opened later is sent the whole state
 
     def _put(self, f, text):
@@ -223,7 +226,8 @@ class Push:
                 await f.conn.drain()
                 if f.ended.is_set() or f.sent == self.room.version:
                     break
-                f.sent, text = self.event(f.sent)
+                text = self.event(f.sent)
+                f.sent = self.room.version
                 if put(f.conn, text):
                     break
         except Exception as e:
@@ -233,22 +237,28 @@ class Push:
             f.busy = False
         self._let_go(self.room.version)  # it was the last to need them, maybe
 
+    def _let_go_all(self):
+        self._frame_at, self._frame = -1, None
+        self._patch_at, self._patch = -1, None
+
     def event(self, sent=-1):
-        """(version, the JSON a stream that has version sent is sent, as bytes): the
-        patch from the version before if sent is that one and it has a patch, else the
-        whole state; each the room's text (made once per version), its bytes shared
-        (MicroPython's str.encode copies nothing)."""
+        """The JSON (as bytes) a stream that has version sent is sent for the room's
+        version now: the patch from the version before if sent is that one and it has a
+        patch, else the whole state; each the room's text (made once per version), its
+        bytes shared (MicroPython's str.encode copies nothing)."""
         version = self.room.version
         if sent == version - 1:
-            if self._patch[0] != version:
-                self._patch = NO_FRAME
+            if self._patch_at != version:
+                self._patch_at, self._patch = -1, None
                 text = self.room.patch_text()
-                self._patch = (version, b"" if text is None else text.encode())
-            if self._patch[1]:
+                self._patch = b"" if text is None else text.encode()
+                self._patch_at = version
+            if self._patch:
                 return self._patch
-        if self._frame[0] != version:
-            self._frame = NO_FRAME
-            self._frame = (version, self.room.text().encode())
+        if self._frame_at != version:
+            self._frame_at, self._frame = -1, None
+            self._frame = self.room.text().encode()
+            self._frame_at = version
         return self._frame
 
 

@@ -189,19 +189,19 @@ def test_an_idle_stream_gets_a_comment_from_a_heartbeat_of_its_own(monkeypatch):
 
 async def _let_go():
     room, push, fast, slow = await _two_streams()
-    assert push._frame[0] == 1  # the whole state, made once for both new streams
+    assert push._frame_at == 1  # the whole state, made once for both new streams
     room.version = 2
     push.changed()
     await _until(lambda: slow.events()[-1]["version"] == 2 == fast.events()[-1]["version"])
     # every stream has version 2: neither the older whole state nor the patch is kept,
     # nor the room's text of it
-    assert push._frame == push._patch == push_module.NO_FRAME
+    assert push._frame is push._patch is None
     assert room.sent_at == 2
     slow.stalled = True
     room.version = 3
     push.changed()
     await _until(lambda: push.follows[1].busy and fast.events()[-1]["version"] == 3)
-    assert push._patch[0] == 3  # a stream still waits for its bytes: kept for it
+    assert push._patch_at == 3 and push._patch  # a stream still waits for them: kept
     assert room.sent_at == 2  # and the room's text of it
     slow.read_again()
     await _until(lambda: not push.follows[1].busy)
@@ -209,7 +209,7 @@ async def _let_go():
     room.version = 4
     push.changed()
     await _until(lambda: slow.events()[-1]["version"] == 4 == fast.events()[-1]["version"])
-    assert push._patch == push_module.NO_FRAME
+    assert push._patch is None
     assert slow.events()[-1] == {"version": 4, "base": 3}
     push.writer.cancel()
     push.beat.cancel()
