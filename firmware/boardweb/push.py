@@ -194,8 +194,7 @@ class Push:
         """What no stream needs any more leaves the heap: a whole state made for a stream
         opened at an older version (6-8 KB), and the patch's event and the room's text of
         it once every stream has it (none busy: a busy one's drain may want it; the room
-        keeps the text until then, so an event made again costs its copy, not its
-        JSON)."""
+        keeps the text until then)."""
         if self._frame_at != version:
             self._frame_at, self._frame = -1, None
         for f in self.follows:
@@ -238,6 +237,8 @@ class Push:
         self._let_go(self.room.version)  # it was the last to need them, maybe
 
     def _let_go_all(self):
+        """The whole state's and the patch's JSON let go (a stream failed: the heap
+        back)."""
         self._frame_at, self._frame = -1, None
         self._patch_at, self._patch = -1, None
 
