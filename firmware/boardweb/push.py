@@ -1,10 +1,14 @@
 """The state pushed to every screen of the board's server, by one writer for all the
-event streams: each new version is made into its event once (the patch from the version
-before, cribcore.table.patch, about 1 KB, for a stream that has that one; the whole state,
-6-8 KB, for any other), and the same bytes are written to each phone in turn without
-waiting (Gathered.put), not a task woken per phone. A comment goes to every stream when
-HEARTBEAT_S pass without a wake (a task of its own: _beat), so a dead phone's connection
-is noticed when it cannot be written.
+event streams: each new version's JSON is the room's, made once (the patch from the
+version before, cribcore.table.patch, about 1 KB, for a stream that has that one; the
+whole state, 6-8 KB, for any other), and written to each phone in turn without waiting
+(Gathered.put), not a task woken per phone. An event is written in three pieces, the
+constant `data: `, the room's JSON as it is and the constant blank line, not joined into a
+copy of the JSON (about 1 KB of the chip's heap an answer); the stream's socket sends
+each piece at once (TCP_NODELAY, set when the stream starts: else the JSON and the blank
+line would wait for the phone's ACK of the first piece, tens of ms). A comment goes to
+every stream when HEARTBEAT_S pass without a wake (a task of its own: _beat), so a dead
+phone's connection is noticed when it cannot be written.
 
     push = Push(room, app)          # app: boardweb.conn.Guarded (its streams capped)
     push.changed()                  # the room has a new state: the writer wakes
@@ -23,8 +27,9 @@ import asyncio
 
 from cribcore.web.edge import HEARTBEAT_S
 
-NO_FRAME = (-1, b"")  # no state made into an event yet (or no patch)
 BEAT = b": still here\n\n"  # the heartbeat's comment
+HEAD = b"data: "  # an event's first piece, before its JSON
+TAIL = b"\n\n"  # its last: the phone's EventSource dispatches it
 
 
 def said(error, what="an event stream ended"):
@@ -56,9 +61,11 @@ class Follow:
         push = self.push
         self.started = True
         push.app.stream(self.conn, self.seat)
+        no_delay(self.conn)
         try:
-            self.sent, frame = push.event()
-            return frame
+            text = push.event()
+            self.sent = push.room.version
+            return b"".join((HEAD, text, TAIL))  # with the head: once a stream
         except Exception as e:
             push.failed(e)
             return None
@@ -99,8 +106,10 @@ class Push:
         self.beat = None  # the heartbeat's task, made with it
         self.quiet = True  # no wake since the heartbeat's last look
         self.wake = asyncio.Event()
-        self._frame = NO_FRAME  # (version, its event on a stream): made once (event())
-        self._patch = NO_FRAME  # (version, its patch's event, b"" if none): made once
+        # what event() made, each with its version (two fields: no tuple a version): the
+        # whole state's JSON as bytes, and the patch's (b"" if it has none)
+        self._frame_at, self._frame = -1, None
+        self._patch_at, self._patch = -1, None
         app.wake = self.changed  # a stream dropped for a newer one ends at once
         self.after = None  # () -> None: run once each new version is written (tend)
         self.tended = -1  # the version tend() wrote last
@@ -124,7 +133,7 @@ class Push:
         follow.ended.set()
 
     def failed(self, error):
-        self._frame = self._patch = NO_FRAME  # the heap back
+        self._let_go_all()  # the heap back
         said(error)
 
     async def _write(self):
@@ -145,7 +154,7 @@ class Push:
             if self.quiet:
                 for f in self.follows[:]:
                     if not f.busy:
-                        self._put(f, BEAT)
+                        self._put(f, None)
 
     def behind(self):
         """Whether a new version waits for the writer (a screen open)."""
@@ -155,17 +164,25 @@ class Push:
         """Each stream not busy and behind is written the version now; a dropped one
         ends."""
         version = self.tended = self.room.version
-        for f in self.follows[:]:
+        follows = self.follows
+        i = 0
+        while i < len(follows):  # by index, not over a copy: a list less each version
+            f = follows[i]
+            i += 1
             if f.conn.dropped:
                 self.remove(f)
+                i -= 1
             elif not f.busy and f.sent != version:
                 try:
-                    f.sent, frame = self.event(f.sent)
+                    text = self.event(f.sent)
+                    f.sent = version
                 except Exception as e:
                     self.failed(e)
                     self.remove(f)
+                    i -= 1
                     continue
-                self._put(f, frame)
+                if not self._put(f, text):
+                    i -= 1  # it failed: removed
         self._let_go(version)
         if self.after is not None:
             try:
@@ -177,28 +194,29 @@ class Push:
         """What no stream needs any more leaves the heap: a whole state made for a stream
         opened at an older version (6-8 KB), and the patch's event and the room's text of
         it once every stream has it (none busy: a busy one's drain may want it; the room
-        keeps the text until then, so an event made again costs its copy, not its
-        JSON)."""
-        if self._frame[0] != version:
-            self._frame = NO_FRAME
+        keeps the text until then)."""
+        if self._frame_at != version:
+            self._frame_at, self._frame = -1, None
         for f in self.follows:
             if f.busy:
                 return
-        self._patch = NO_FRAME
+        self._patch_at, self._patch = -1, None
         self.room.sent()  # its text too: a stream opened later is sent the whole state
 
-    def _put(self, f, data):
-        """Write data to f's connection at once; what its buffer keeps is drained by a
-        task of its own."""
+    def _put(self, f, text):
+        """Write an event (text: its JSON; None: the heartbeat's comment) to f's
+        connection at once; what its buffer keeps is drained by a task of its own. False
+        if the write failed: f is removed from the streams."""
         try:
-            if f.conn.put(data):
-                return
+            if put(f.conn, text):
+                return True
         except Exception as e:
             self.failed(e)
             self.remove(f)
-            return
+            return False
         f.busy = True
         asyncio.create_task(self._drain(f))
+        return True
 
     async def _drain(self, f):
         """f's connection's buffer sent, then the version now if it is behind."""
@@ -207,8 +225,9 @@ class Push:
                 await f.conn.drain()
                 if f.ended.is_set() or f.sent == self.room.version:
                     break
-                f.sent, frame = self.event(f.sent)
-                if f.conn.put(frame):
+                text = self.event(f.sent)
+                f.sent = self.room.version
+                if put(f.conn, text):
                     break
         except Exception as e:
             self.failed(e)
@@ -217,21 +236,60 @@ class Push:
             f.busy = False
         self._let_go(self.room.version)  # it was the last to need them, maybe
 
+    def _let_go_all(self):
+        """The whole state's and the patch's JSON let go (a stream failed: the heap
+        back)."""
+        self._frame_at, self._frame = -1, None
+        self._patch_at, self._patch = -1, None
+
     def event(self, sent=-1):
-        """(version, the event a stream that has version sent is sent): the patch from
-        the version before if sent is that one and it has a patch, else the whole state;
-        each made once per version."""
+        """The JSON (as bytes) a stream that has version sent is sent for the room's
+        version now: the patch from the version before if sent is that one and it has a
+        patch, else the whole state; each the room's text (made once per version), its
+        bytes shared (MicroPython's str.encode copies nothing)."""
         version = self.room.version
         if sent == version - 1:
-            if self._patch[0] != version:
-                self._patch = NO_FRAME
+            if self._patch_at != version:
+                self._patch_at, self._patch = -1, None
                 text = self.room.patch_text()
-                self._patch = (version, b"" if text is None else
-                               b"".join((b"data: ", text.encode(), b"\n\n")))
-            if self._patch[1]:
+                self._patch = b"" if text is None else text.encode()
+                self._patch_at = version
+            if self._patch:
                 return self._patch
-        if self._frame[0] != version:
-            self._frame = NO_FRAME
-            text = self.room.text().encode()
-            self._frame = (version, b"".join((b"data: ", text, b"\n\n")))
+        if self._frame_at != version:
+            self._frame_at, self._frame = -1, None
+            self._frame = self.room.text().encode()
+            self._frame_at = version
         return self._frame
+
+
+def put(conn, text):
+    """An event (text: its JSON as bytes; None: the heartbeat's comment) written to conn
+    (boardweb.conn.Gathered, its head sent) at once, in pieces: no copy of the JSON. True
+    if the connection took it all, else its writer's buffer keeps the rest, in order
+    (asyncio's stream: a write goes to the socket only while its buffer is empty)."""
+    writer = conn.writer
+    if text is None:
+        writer.write(BEAT)
+    else:
+        writer.write(HEAD)
+        writer.write(text)
+        writer.write(TAIL)
+    return not writer.out_buf
+
+
+def no_delay(conn):
+    """The stream's socket sends each write at once (TCP_NODELAY): an event's pieces
+    (put) are not held for the phone's ACK of the first (Nagle). The option's number is
+    the socket module's where it names it (lwIP's), else Linux's (the unix port's); a
+    writer with no socket (a test's, the bench's) has nothing to set."""
+    sock = getattr(conn.writer, "s", None)
+    if sock is None or not hasattr(sock, "setsockopt"):
+        return
+    import socket
+
+    try:
+        sock.setsockopt(getattr(socket, "IPPROTO_TCP", 6), getattr(socket, "TCP_NODELAY", 1),
+                        1)
+    except OSError:
+        pass  # not a TCP socket: its writes go as they would

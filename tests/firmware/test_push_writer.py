@@ -189,19 +189,19 @@ def test_an_idle_stream_gets_a_comment_from_a_heartbeat_of_its_own(monkeypatch):
 
 async def _let_go():
     room, push, fast, slow = await _two_streams()
-    assert push._frame[0] == 1  # the whole state, made once for both new streams
+    assert push._frame_at == 1  # the whole state, made once for both new streams
     room.version = 2
     push.changed()
     await _until(lambda: slow.events()[-1]["version"] == 2 == fast.events()[-1]["version"])
     # every stream has version 2: neither the older whole state nor the patch is kept,
     # nor the room's text of it
-    assert push._frame == push._patch == push_module.NO_FRAME
+    assert push._frame is push._patch is None
     assert room.sent_at == 2
     slow.stalled = True
     room.version = 3
     push.changed()
     await _until(lambda: push.follows[1].busy and fast.events()[-1]["version"] == 3)
-    assert push._patch[0] == 3  # a stream still waits for its bytes: kept for it
+    assert push._patch_at == 3 and push._patch  # a stream still waits for them: kept
     assert room.sent_at == 2  # and the room's text of it
     slow.read_again()
     await _until(lambda: not push.follows[1].busy)
@@ -209,7 +209,7 @@ async def _let_go():
     room.version = 4
     push.changed()
     await _until(lambda: slow.events()[-1]["version"] == 4 == fast.events()[-1]["version"])
-    assert push._patch == push_module.NO_FRAME
+    assert push._patch is None
     assert slow.events()[-1] == {"version": 4, "base": 3}
     push.writer.cancel()
     push.beat.cancel()
@@ -220,3 +220,45 @@ def test_no_event_is_kept_once_every_stream_has_it():
     still needs it (a busy one's drain): not for the whole answer after (room.sent()),
     and never a whole state (6-8 KB) made for a stream opened at an older version."""
     asyncio.run(_let_go())
+
+
+class Socket:
+    """A stream's socket: the options set on it."""
+
+    def __init__(self):
+        self.options = []
+
+    def setsockopt(self, level, name, value):
+        self.options.append((level, name, value))
+
+
+async def _pieces():
+    room, push, one, two = await _two_streams()
+    sock = Socket()
+    three = Stream()
+    three.s = sock  # as MicroPython's asyncio stream keeps its socket
+    await _open(push, three)
+    assert sock.options == [(6, 1, 1)]  # TCP_NODELAY (the unix port's numbers)
+    writes = []
+    write = three.write
+
+    def kept(data):
+        writes.append(data)
+        write(data)
+
+    three.write = kept
+    room.version = 2
+    push.changed()
+    await _until(lambda: three.events()[-1]["version"] == 2)
+    # the room's JSON as it is, between two constants: no copy of it joined
+    assert writes == [b"data: ", room.patch_text().encode(), b"\n\n"]
+    assert one.events()[-1] == two.events()[-1] == three.events()[-1]
+    push.writer.cancel()
+    push.beat.cancel()
+
+
+def test_an_event_is_written_in_pieces_to_a_socket_that_sends_each_at_once():
+    """Each event is `data: `, the room's JSON and a blank line written apart (no copy of
+    the JSON an answer), on a socket set to send each write at once (TCP_NODELAY: no
+    wait for the phone's ACK of the first piece)."""
+    asyncio.run(_pieces())

@@ -50,7 +50,7 @@ class Phone:
 
     def __init__(self):
         self.got = b""
-        self.writes = 0
+        self.writes = []  # each write's bytes, in order
         self.closed = False
 
     def get_extra_info(self, name):
@@ -60,7 +60,7 @@ class Phone:
         self.write(data)
 
     def write(self, data):
-        self.writes += 1
+        self.writes.append(bytes(data))
         self.got += data
 
     async def drain(self):
@@ -163,7 +163,12 @@ def test_a_phones_stream_is_served_quick_with_microdots_head_and_events():
         assert dict(fast.events()[0], run=0) == dict(slow.events()[0], run=0)
         assert fast.events()[0]["version"] >= 0 and moved and slow_moved
         assert seats == slow_seats == [0 if "s=" in path else None]
-        assert fast.writes == 2  # the head with the state in one write, then the version
+        # the head with the state in one write; then the version in three pieces, the
+        # room's JSON written as it is (no copy of it joined to the event's ends)
+        first, *rest = fast.writes
+        assert first.startswith(b"HTTP/1.0 200 OK") and first.endswith(b"}\n\n")
+        assert len(rest) == 3 and rest[0] == b"data: " and rest[2] == b"\n\n"
+        assert json.loads(rest[1]) == fast.events()[-1]
 
 
 @pytest.mark.parametrize("data", [

@@ -175,6 +175,7 @@ class Screen(Reply):
     def __init__(self, clock):
         super().__init__()
         self.version = -1
+        self.coming = -1  # the version of an event begun, not yet whole
         self.when = 0
         self.clock = clock
 
@@ -189,11 +190,15 @@ class Screen(Reply):
     def write(self, data):  # an event stream's writes after its first (boardweb.push)
         if isinstance(data, str):
             data = data.encode()
-        if data.find(b"data: ") >= 0:  # the first write carries the response's head
-            version = _number_after(data, b'"version":')
-            if version >= 0:
-                self.version = version
-                self.when = self.clock()
+        # An event may come in pieces (boardweb.push writes `data: `, the JSON and the
+        # blank line apart): the phone has its version when the blank line comes, as a
+        # page's EventSource dispatches it. The first write carries the response's head.
+        version = _number_after(data, b'"version":')
+        if version >= 0:
+            self.coming = version
+        if self.coming >= 0 and data.endswith(b"\n\n"):
+            self.version, self.coming = self.coming, -1
+            self.when = self.clock()
         # a stream's bytes are not kept: a phone reads them and they are gone
 
 

@@ -1,8 +1,9 @@
-"""The engine's view keeps the parts that did not change (s7-core): a view is a dict of
-its own each time, but its scores and pegs, a player's cards laid, the pile and the hands
-shown are the view before's own lists when unchanged (cribcore.table.viewparts), so a
-view allocates only what changed. Whatever the game does (cards, ranks, typed totals,
-undo and redo), each view reads exactly as one built afresh."""
+"""The engine's view keeps the parts that did not change (s7-core): its scores and pegs,
+a player's cards laid, the pile and the hands shown are the view before's own lists when
+unchanged (cribcore.table.viewparts), and its hand, or the whole view, the view before's
+own dict when nothing in it changed (s9-push), so a view allocates only what changed.
+Whatever the game does (cards, ranks, typed totals, undo and redo), each view reads
+exactly as one built afresh."""
 
 import os
 import sys
@@ -65,9 +66,14 @@ def test_the_parts_that_read_the_same_are_the_view_befores():
     rng = Lcg(11)
     views = []
     _play(engine, rng, "cards", 60, 0, lambda e: views.append(e.view()))
-    kept_scores = kept_laid = kept_pile = 0
+    kept_scores = kept_laid = kept_pile = kept_hand = kept_view = 0
     for before, after in zip(views, views[1:]):
-        assert after is not before
+        # a view that reads as the one before is that one (no dict made); else a new one
+        assert (after is before) == (after == before)
+        kept_view += after is before
+        if after["hand"] == before["hand"]:
+            assert after["hand"] is before["hand"]
+            kept_hand += 1
         if after["scores"] == before["scores"] and after["pegs"] == before["pegs"]:
             assert after["scores"] is before["scores"] and after["pegs"] is before["pegs"]
             kept_scores += 1
@@ -85,6 +91,7 @@ def test_the_parts_that_read_the_same_are_the_view_befores():
         if ha["shown"] == hb["shown"] and ha["shown"]:
             assert ha["shown"] is hb["shown"]
     assert kept_scores > 10 and kept_laid > 10 and kept_pile > 5
+    assert kept_view > 3 and kept_hand > kept_view, (kept_view, kept_hand)
 
 
 def test_a_view_kept_is_never_changed_by_the_next():

@@ -440,9 +440,9 @@ class TableEngine:
         """Scores, pegs, the dealer, this hand so far and the result once the game is over
         (cribcore.table.session.result), as plain data. A part unchanged since the view
         before (the scores and pegs, a player's cards laid, the pile, the hands shown:
-        cribcore.table.viewparts) is that view's own list again, not a copy: read a view,
-        never change it. (Each view is still a dict of its own: cribcore.table.patch
-        compares two by value.)"""
+        cribcore.table.viewparts) is that view's own list again, not a copy, and a view
+        (or its hand) with nothing changed is the view before's own dict: read a view,
+        never change it (cribcore.table.patch compares two by value)."""
         table = self.session.table
         if table is None:
             return {"game": None}
@@ -466,18 +466,12 @@ class TableEngine:
         else:
             parts.cards(NOTHING, None, None, table.players)
         parts.counted(g.shown)
-        hand = {"number": g.hand_no + 1, "phase": g.phase,
-                "starter": None if starter is None else CARD_NAMES[starter],
-                "count": count, "pile": parts.pile, "laid": parts.laid, "turn": turn,
-                "shown": parts.shown}
         if self._names[0] is not table:  # the same two lists each view of a game
             self._names = (table, list(table.names), list(table.side_names))
-        return {"game": table.game_id, "names": self._names[1],
-                "sides": self._names[2], "target": table.target,
-                "scores": parts.scores, "pegs": parts.pegs,
-                "dealer": g.dealer, "over": g.over, "winner": g.winner,
-                "result": result(table) if g.over else None,
-                "offline": table.offline, "hand": hand}
+        # the view before itself (or its hand) when nothing in it changed
+        return parts.view(self._names[1], self._names[2], g,
+                          None if starter is None else CARD_NAMES[starter], count, turn,
+                          result(table) if g.over else None)
 
 
 def _remember(crc, text, by):

@@ -122,7 +122,8 @@ class Room:
         self._extra = dict(extra or {})  # the server's own fields of the state (show())
         self._text = None
         self._before = None  # the state before this one, until its patch is made
-        self._patch = None  # (version, the patch's JSON text or None), made once
+        self._patch = None  # the patch's JSON text (None: none, or let go), made once
+        self._patched = -1  # the version it was made for (two fields: no tuple a version)
 
     # -- one call per request ------------------------------------------------------------
 
@@ -213,18 +214,19 @@ class Room:
         """The patch from the version before to this one as compact JSON text
         (cribcore.table.patch: what a screen that has the one before is sent), or None if
         only the whole state will do; made once per version."""
-        if self._patch is None or self._patch[0] != self.version:
+        if self._patched != self.version:
             p = patch(self._before, self.state)
-            self._patch = (self.version, None if p is None else dumps(p))
+            self._patched = self.version
+            self._patch = None if p is None else dumps(p)
             self._before = None  # its patch made: the old state leaves the heap
-        return self._patch[1]
+        return self._patch
 
     def sent(self):
         """Every screen has this version (a server's streams all written): its patch's
         text leaves the heap (about 1 KB between answers on a board). A screen that still
         wants it gets the whole state: patch_text() is None for this version from now."""
-        if self._patch is not None and self._patch[0] == self.version:
-            self._patch = (self.version, None)
+        if self._patched == self.version:
+            self._patch = None
 
     def since(self, seq):
         """The engine's Events numbered after seq (those still kept), oldest first: a

@@ -12,6 +12,10 @@ So a part is unchanged when its source is the same list with as many items: the 
 looks at no card (a card's name, once laid, never changes: its suit was lent or not when
 it was laid), and what it keeps is updated in place (no tuple a view). A view's lists are
 shared with the views after it while they are unchanged: read them, never change them.
+And so are its dicts (`Parts.view`): when nothing in the hand changed, the view's "hand"
+is the view before's own dict, and when nothing in the view changed (about one answer in
+five: a confirmation, a count said), the view is the view before itself. A screen's patch
+(cribcore.table.patch) compares the two by value: the same object is equal at once.
 """
 
 from cribcore.cards import CARD_NAMES
@@ -29,6 +33,38 @@ class Parts:
         self.pile_of, self.pile_n, self.pile = None, 0, None
         self.laid_of, self.laid_n, self.laid = None, None, None
         self.shown_of, self.shown_n, self.shown = None, 0, None
+        self.hand = self.last = None  # the view before's hand and the view itself
+
+    def view(self, names, sides, g, starter, count, turn, result):
+        """The view (cribcore.table.engine, TableEngine.view) of this table, the parts
+        made (scored, cards, counted) and the rest given (names, sides: the game's own
+        lists; g: its Game; starter: its name; result: None but once the game is over):
+        the view before itself, or its hand, when nothing in it changed. Nothing is
+        allocated to find that out (a look at each field)."""
+        table = self.table
+        hand = self.hand
+        number, phase = g.hand_no + 1, g.phase
+        if (hand is None or hand["pile"] is not self.pile or hand["laid"] is not self.laid
+                or hand["shown"] is not self.shown or hand["count"] != count
+                or hand["turn"] != turn or hand["number"] != number
+                or hand["phase"] != phase or hand["starter"] != starter):
+            hand = self.hand = {"number": number, "phase": phase, "starter": starter,
+                                "count": count, "pile": self.pile, "laid": self.laid,
+                                "turn": turn, "shown": self.shown}
+        last = self.last
+        if (result is None and last is not None and last["hand"] is hand
+                and last["scores"] is self.scores and last["pegs"] is self.pegs
+                and last["names"] is names and last["sides"] is sides
+                and last["dealer"] == g.dealer and last["over"] == g.over
+                and last["winner"] == g.winner and last["result"] is None
+                and last["game"] == table.game_id and last["target"] == table.target
+                and last["offline"] == table.offline):
+            return last
+        last = self.last = {
+            "game": table.game_id, "names": names, "sides": sides, "target": table.target,
+            "scores": self.scores, "pegs": self.pegs, "dealer": g.dealer, "over": g.over,
+            "winner": g.winner, "result": result, "offline": table.offline, "hand": hand}
+        return last
 
     def scored(self, backs, scores):
         """The scores and pegs ([[back, front] of each side]) as lists kept in self."""
