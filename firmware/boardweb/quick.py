@@ -18,6 +18,7 @@ with the same status, Content-Type and body.
     app.hot[path] = (method, fn, True)  # fn(req, gathered) -> boardweb.push.Follow: an
                                         # event stream (its head, then held: held())
     app.check = fn(method, path, header, given_key)  # (status, text) or None (rules)
+    done = answer(app, timed, gathered)  # a request whole at once, with no coroutine
     done = await serve(app, timed, gathered)   # False: microdot's to read; True: served;
                                                # a Follow: held(done, gathered) holds it
 """
@@ -195,10 +196,32 @@ def args(query):
     return out
 
 
+def answer(app, timed, gathered):
+    """serve() with no coroutine of its own, for a hot request whole in the connection's
+    first read (a phone's: its task first runs with it there): True once its reply is
+    written and the connection closed; an event stream's Follow, for the caller to hold
+    (held()); the reply's bytes if the writer did not take them at once (the caller
+    awaits gathered.send(them), then finish()); False if it is not hot (nothing of it
+    consumed: microdot reads it); None if it is not whole yet (nothing consumed:
+    serve() reads it)."""
+    if not timed.ready():  # the socket's bytes taken, if there
+        return None
+    got = parse(timed.buf, timed.at, app.hot)
+    if got is None:
+        return False
+    req, start, length, route = got
+    if len(timed.buf) - start < length:
+        return None  # the body still to come: serve() awaits it (the head read again)
+    timed.head_read(start)
+    req.body = timed.taken(length)
+    return respond(app, timed, req, route, gathered)
+
+
 async def serve(app, timed, gathered):
     """Serve the connection's request here if it is a hot one (module docstring): True;
     an event stream's Follow, for the caller to hold (held()); False if it is not hot
-    (nothing of it consumed: microdot reads it)."""
+    (nothing of it consumed: microdot reads it). answer()'s, for a request whose bytes
+    are not all there at once."""
     if not timed.ready():  # the socket's bytes taken without a coroutine, if there
         try:
             await timed.fill()
@@ -218,9 +241,21 @@ async def serve(app, timed, gathered):
         await res.write(gathered)
         await gathered.aclose()
         return True
+    done = respond(app, timed, req, route, gathered)
+    if isinstance(done, bytes):
+        await gathered.send(done)
+        return finish(app)
+    return done
+
+
+def respond(app, timed, req, route, gathered):
+    """The request's reply (the rules', its route's), written at once if the writer takes
+    it (Gathered.sent): True once sent and closed (finish() done); the route's Follow for
+    an event stream; else the reply's bytes, for the caller to await gathered.send(),
+    then finish()."""
     timed.reading = False  # the request is in: answered, never dropped
     app.took()  # the App's frames wait until it is sent (BoardServer.frames)
-    kind, follow = JSON, None
+    kind = JSON
     try:
         try:
             given = req.args.get("k") or req.headers.get("x-crib-key")
@@ -229,23 +264,30 @@ async def serve(app, timed, gathered):
                 status, body, kind = why[0], why[1].encode(), TEXT
             elif len(route) > 2:  # an event stream
                 follow = route[1](req, gathered)
+                app.done()
+                return follow  # held by the connection's task (held())
             else:
                 status, body = route[1](req)
         except Exception as e:  # noqa: BLE001 - as microdot answers a route's bug
             print_exception(e)
             status, body, kind = 500, b"Internal server error", TEXT
-        if follow is None:
-            if status == 200 and kind is JSON:  # a phone's answer taken: its head and
-                reply = OK_JSON % (len(body), body)  # body from a constant, in one piece
-            else:
-                reply = b"".join((("HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: "
-                                   "%d\r\n\r\n" % (status, "OK" if status == 200 else "N/A",
-                                                     kind, len(body))).encode(), body))
-            await gathered.send(reply)
-    finally:
+        if status == 200 and kind is JSON:  # a phone's answer taken: its head and body
+            reply = OK_JSON % (len(body), body)  # from a constant, in one piece
+        else:
+            reply = b"".join((("HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: "
+                               "%d\r\n\r\n" % (status, "OK" if status == 200 else "N/A",
+                                                 kind, len(body))).encode(), body))
+        if not gathered.sent(reply):
+            return reply
+    except BaseException:
         app.done()
-    if follow is not None:
-        return follow  # held by the connection's task (held()), this frame gone
+        raise
+    return finish(app)
+
+
+def finish(app):
+    """A hot request's reply sent: counted done, the server's hooks told: True."""
+    app.done()
     if app.answered is not None:
         app.answered()
     if app.noted is not None:

@@ -137,7 +137,11 @@ def _number_after(data, key):
 class Reply:
     """A POST's connection: what the server wrote back, read as the phone reads it (its
     status and the state's version, digit by digit: nothing allocated); the bytes kept
-    only for a reply other than 200, to say it."""
+    only for a reply other than 200, to say it. Written and closed as asyncio's stream
+    is: write() (its socket takes it all at once), then its socket (.s) closed; or
+    awrite() and aclose()."""
+
+    out_buf = b""  # a socket's stream's buffer: the phone takes every write at once
 
     def __init__(self):
         self.out = []
@@ -145,11 +149,12 @@ class Reply:
         self.version = -1
         self.closed = False
         self.when = 0  # when it was closed (the reply is whole)
+        self.s = self  # its socket: close() (the stream's aclose closes it so)
 
     def get_extra_info(self, name):
         return ("10.0.0.9", 50000)
 
-    async def awrite(self, data):
+    def write(self, data):
         if isinstance(data, str):
             data = data.encode()
         if self.status < 0:
@@ -159,9 +164,18 @@ class Reply:
         elif self.version < 0:
             self.version = _number_after(data, b'"version":')
 
-    async def aclose(self):
+    async def awrite(self, data):
+        self.write(data)
+
+    async def drain(self):
+        pass
+
+    def close(self):
         self.closed = True
         self.when = ticks_us()
+
+    async def aclose(self):
+        self.close()
 
     def body(self):
         """(status, body) of a reply other than 200."""
