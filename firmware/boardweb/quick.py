@@ -41,6 +41,7 @@ for _i in range(len(WANTED)):
     NAMED[ord(WANTED[_i][0]) * 32 + len(WANTED[_i])] = _i
 NO_ARGS = {}  # type: dict[str, str]  # a plain request's query: none (read only)
 JSON = "application/json"
+TYPE = WANTED.index("content-type")
 TEXT = "text/plain; charset=UTF-8"  # microdot's type for a text reply (a rule's refusal)
 DIGITS = "0123456789"
 # an answer taken (200, JSON): its head as the general one below makes it, and its body,
@@ -127,9 +128,12 @@ def plain(buf, at, end, hot):
         start = colon + 1
         if head.startswith(" ", start):
             start += 1
-        value = head[start:eol]
-        if value and (value[0] <= " " or value[-1] <= " "):
-            value = value.strip()
+        if i == TYPE and eol - start == len(JSON) and head.startswith(JSON, start):
+            value = JSON  # a page's own Content-Type: the constant, no str made
+        else:
+            value = head[start:eol]
+            if value and (value[0] <= " " or value[-1] <= " "):
+                value = value.strip()
         headers[WANTED[i]] = value  # the last of the name, as microdot keeps it
     return checked(Quick(method, path, NO_ARGS, headers), end, route)
 

@@ -13,6 +13,7 @@ from cribcore.web.rules import (
     length_refusal,
     public,
     refusal,
+    same_site,
 )
 
 KEY = "k3y-0123456789abcdef"
@@ -89,3 +90,20 @@ def test_the_page_runs_only_its_own_code():
     csp = PAGE_HEADERS["Content-Security-Policy"]
     assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
     assert PAGE_HEADERS["Referrer-Policy"] == "no-referrer"
+
+
+def test_an_origin_is_its_hosts_whatever_the_texts_lengths():
+    """same_site looks at the origin in place: the same verdict as comparing it with
+    "http://" + host and "https://" + host, for origins near and far from them."""
+    hosts = ["", "a", "192.168.4.1", "crib.local:8000", "\u00e9t\u00e9"]
+    for host in hosts:
+        near = ["http://" + host, "https://" + host, "http:/" + host, "https//" + host,
+                "http://" + host + "x", "xhttp://" + host, "https://" + host[1:],
+                "http://" + host[:-1], "ftp://" + host, "http://x" + host, "", "http://",
+                "https://", "HTTP://" + host, "https://" + host + "/"]
+        for other in hosts:
+            near.append("http://" + other)
+            near.append("https://" + other)
+        for origin in near:
+            want = origin == "http://" + host or origin == "https://" + host
+            assert same_site(origin, host) == want, (origin, host)
