@@ -74,8 +74,10 @@ _SALT = []  # a random salt of this process's comparisons, made at the first (sa
 
 
 def _salt():
-    """This process's salt, made at its first comparison (its own function: on
-    MicroPython a function with a comprehension in it takes a heap block a call)."""
+    """This process's salt, made at its first comparison (its own function: the
+    comprehension reads the local `random`, which makes it a cell, and MicroPython
+    makes a function's cells at every call, where the salt was made: a heap block a
+    comparison)."""
     import random
 
     _SALT.append(b"".join([b"%08x" % random.getrandbits(32) for _ in range(4)]))
