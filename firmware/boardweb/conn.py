@@ -203,12 +203,15 @@ class Gathered:
     in one write: microdot writes each header line by itself, and small packets wait for
     the phone's delayed ACK (about 40 ms each on loopback)."""
 
+    # set on a connection only when they change (each attribute an instance holds is
+    # heap: a phone's POST sets none of these)
+    ended = False  # the head's blank line is in
+    dropped = False  # an event stream dropped for a newer one (Guarded)
+    seat = None  # an event stream's seat (Guarded.stream)
+
     def __init__(self, writer):
         self.writer = writer
         self.head = ()  # the head's lines so far, a list once one is (None: sent)
-        self.ended = False  # the head's blank line is in
-        self.dropped = False  # an event stream dropped for a newer one (Guarded)
-        self.seat = None  # an event stream's seat (Guarded.stream)
 
     def get_extra_info(self, name):
         return self.writer.get_extra_info(name)

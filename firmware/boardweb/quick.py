@@ -14,7 +14,9 @@ stays microdot's own; a hot request passes the same rules (app.check, the routes
 before_request's) and the same edge (the route's fn) as through microdot, and is answered
 with the same status, Content-Type and body.
 
-    app.hot = {path: (method, fn)}     # fn(req) -> (status, bytes): a JSON reply
+    app.hot = {path: (method, fn)}     # fn(req) -> (status, bytes): a JSON reply; or
+                                       # an int: a post taken, the state's version (200,
+                                       # cribcore.web.edge.ok's body)
     app.hot[path] = (method, fn, True)  # fn(req, gathered) -> boardweb.push.Follow: an
                                         # event stream (its head, then held: held())
     app.check = fn(method, path, header, given_key)  # (status, text) or None (rules)
@@ -48,6 +50,11 @@ DIGITS = "0123456789"
 # made in one formatting (one bytes object for the one write)
 OK_JSON = (b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d"
            b"\r\n\r\n%s")
+# a post taken: its reply made of the state's version in one formatting (its body is
+# edge.ok's, its length OK_LENGTH and the version's digits)
+OK_VERSION = (b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d"
+              b'\r\n\r\n{"ok":true,"version":%d}')
+OK_LENGTH = len(b'{"ok":true,"version":}')
 # an event stream's head, as microdot writes boardweb.routes' (STREAM's headers)
 STREAM_HEAD = (b"HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\n"
                b"Cache-Control: no-store\r\n\r\n")
@@ -271,12 +278,22 @@ def respond(app, timed, req, route, gathered):
                 app.done()
                 return follow  # held by the connection's task (held())
             else:
-                status, body = route[1](req)
+                got = route[1](req)
+                if type(got) is int:  # a post taken: the state's version it made
+                    status, body, kind = 200, got, None
+                else:
+                    status, body = got
         except Exception as e:  # noqa: BLE001 - as microdot answers a route's bug
             print_exception(e)
             status, body, kind = 500, b"Internal server error", TEXT
-        if status == 200 and kind is JSON:  # a phone's answer taken: its head and body
-            reply = OK_JSON % (len(body), body)  # from a constant, in one piece
+        if kind is None:  # a phone's answer taken: its head and body (edge.ok's) from
+            length, n = OK_LENGTH + 1, body  # a constant, in one formatting (the
+            while n >= 10:  # version's digits counted: no str made)
+                n //= 10
+                length += 1
+            reply = OK_VERSION % (length, body)
+        elif status == 200 and kind is JSON:
+            reply = OK_JSON % (len(body), body)
         else:
             reply = b"".join((("HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: "
                                "%d\r\n\r\n" % (status, "OK" if status == 200 else "N/A",

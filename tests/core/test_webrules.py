@@ -8,12 +8,12 @@ from cribcore.web.rules import (
     NOT_JSON,
     PAGE_HEADERS,
     UNKNOWN_HOST,
+    foreign,
     json_body,
     key_ok,
     length_refusal,
     public,
     refusal,
-    same_site,
 )
 
 KEY = "k3y-0123456789abcdef"
@@ -93,7 +93,7 @@ def test_the_page_runs_only_its_own_code():
 
 
 def test_an_origin_is_its_hosts_whatever_the_texts_lengths():
-    """same_site looks at the origin in place: the same verdict as comparing it with
+    """foreign() looks at the Origin in place: the same verdict as comparing it with
     "http://" + host and "https://" + host, for origins near and far from them."""
     hosts = ["", "a", "192.168.4.1", "crib.local:8000", "\u00e9t\u00e9"]
     for host in hosts:
@@ -105,5 +105,6 @@ def test_an_origin_is_its_hosts_whatever_the_texts_lengths():
             near.append("http://" + other)
             near.append("https://" + other)
         for origin in near:
-            want = origin == "http://" + host or origin == "https://" + host
-            assert same_site(origin, host) == want, (origin, host)
+            same = origin == "http://" + host or origin == "https://" + host
+            why = foreign("POST", headers(host=host, origin=origin))
+            assert why == (None if same else CROSS_ORIGIN), (origin, host)

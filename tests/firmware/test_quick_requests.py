@@ -463,3 +463,21 @@ def test_a_reply_the_socket_takes_in_part_is_sent_whole_then_closed(takes):
     assert stream.sent == quick_reply(srv.room.version) and stream.out_buf == b""
     assert stream.calls == ["write", "drain", "aclose", "close"] and stream.closed
     assert srv.app.serving == 0 and srv.app.conns == []
+
+
+def test_a_posts_reply_made_of_its_version_is_edge_oks_with_its_head():
+    """A post taken is answered with the version it made formatted into one constant
+    (its digits counted for the length): the same bytes as edge.ok's body after the 200
+    JSON head, whatever the version's number of digits."""
+    from cribcore.web.edge import Edge
+
+    srv = server()
+    versions = [0, 1, 9, 10, 11, 99, 100, 999, 1000, 12345, 10 ** 9 - 1, 10 ** 9, 10 ** 12]
+    for version in versions:
+        srv.app.hot["/api/answer"] = ("POST", lambda req, version=version: version)
+        stream = Stream()
+        asyncio.run(srv.app.handle_request(Socketed(post(b"{}")), stream))
+        assert stream.sent == quick_reply(version), version
+        body = Edge.ok(version)
+        assert stream.sent.endswith(b"\r\n\r\n" + body) and \
+            b"Content-Length: %d\r\n" % len(body) in stream.sent

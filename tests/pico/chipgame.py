@@ -149,7 +149,10 @@ class Reply:
         self.version = -1
         self.closed = False
         self.when = 0  # when it was closed (the reply is whole)
-        self.s = self  # its socket: close() (the stream's aclose closes it so)
+
+    @property
+    def s(self):  # its socket: close() (the stream's aclose closes it so)
+        return self
 
     def get_extra_info(self, name):
         return ("10.0.0.9", 50000)

@@ -73,21 +73,17 @@ def hmac_sha256(key, msg):
 _SALT = []  # a random salt of this process's comparisons, made at the first (same)
 
 
-def _salt():
-    """This process's salt, made at its first comparison (its own function: the
-    comprehension reads the local `random`, which makes it a cell, and MicroPython
-    makes a function's cells at every call, where the salt was made: a heap block a
-    comparison)."""
-    import random
-
-    _SALT.append(b"".join([b"%08x" % random.getrandbits(32) for _ in range(4)]))
-    return _SALT[0]
-
-
 def _salted(text):
     """The salted digest of text (bytes, or str: MicroPython's hashes its UTF-8 bytes as
     they are, with no bytes object made; CPython's takes bytes only)."""
-    h = hashlib.sha256(_SALT[0] if _SALT else _salt())
+    if not _SALT:
+        import random
+
+        salt = b""  # (a loop: a comprehension would read `random` as a cell, and
+        for _ in range(4):  # MicroPython makes a function's cells at every call)
+            salt += b"%08x" % random.getrandbits(32)
+        _SALT.append(salt)
+    h = hashlib.sha256(_SALT[0])
     try:
         h.update(text)
     except TypeError:  # CPython: a str (a lone surrogate too) as as_bytes makes it

@@ -56,14 +56,6 @@ def public(path):
     return path == "/" or path.startswith("/static/")
 
 
-def same_site(origin, host):
-    """Whether origin is "http://" or "https://" and host: looked at in place (a phone's
-    page names its origin on every POST: no str made per request)."""
-    scheme = len(origin) - len(host)
-    return (scheme == 7 and origin.startswith("http://") or
-            scheme == 8 and origin.startswith("https://")) and origin.endswith(host)
-
-
 def foreign(method, header):
     """Why a write comes from elsewhere (a refusal text), or None: a browser names the
     page's origin on every cross-site POST, and a page's own script posts JSON.
@@ -71,8 +63,12 @@ def foreign(method, header):
     if method not in WRITES:
         return None
     origin = header("origin")
-    if origin is not None and not same_site(origin, header("host") or ""):
-        return CROSS_ORIGIN
+    if origin is not None:  # "http://" or "https://" and the host, looked at in place
+        host = header("host") or ""  # (a page names its origin on every POST: no str
+        scheme = len(origin) - len(host)  # made per request)
+        if not ((scheme == 7 and origin.startswith("http://") or scheme == 8 and
+                 origin.startswith("https://")) and origin.endswith(host)):
+            return CROSS_ORIGIN
     kind = header("content-type")
     if kind is not None and kind != JSON and kind.split(";")[0].strip().lower() != JSON:
         return NOT_JSON  # (a page's own `application/json` is taken with no str made)
