@@ -65,12 +65,15 @@ class Quick:
     headers (the WANTED ones, by lower-case name: the last of each, as microdot keeps
     them), body (bytes)."""
 
+    args = NO_ARGS  # (on the class until a query's are set: each attribute an instance
+    body = b""  # holds is heap)
+
     def __init__(self, method, path, args, headers):
         self.method = method
         self.path = path
-        self.args = args
+        if args:
+            self.args = args
         self.headers = headers
-        self.body = b""
 
 
 def parse(buf, at, hot):

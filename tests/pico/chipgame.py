@@ -195,14 +195,6 @@ class Screen(Reply):
         self.when = 0
         self.clock = clock
 
-    out_buf = b""  # a socket's stream's buffer: the phone takes every write at once
-
-    async def awrite(self, data):
-        self.write(data)
-
-    async def drain(self):
-        pass
-
     def write(self, data):  # an event stream's writes after its first (boardweb.push)
         if isinstance(data, str):
             data = data.encode()
