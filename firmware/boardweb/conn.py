@@ -320,6 +320,8 @@ class Guarded(Microdot):
     response's head sent with its body (Gathered), and the connections and streams
     capped (module docstring)."""
 
+    hosts = ()  # the Host names answered (boardweb.quick takes one as it is: no str made)
+
     def __init__(self):
         super().__init__()
         self.conns = []  # [task (None: closed), Timed, Gathered] of each open connection

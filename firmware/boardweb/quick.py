@@ -44,6 +44,8 @@ for _i in range(len(WANTED)):
 NO_ARGS = {}  # type: dict[str, str]  # a plain request's query: none (read only)
 JSON = "application/json"
 TYPE = WANTED.index("content-type")
+TYPES = (JSON,)
+HOST = WANTED.index("host")
 TEXT = "text/plain; charset=UTF-8"  # microdot's type for a text reply (a rule's refusal)
 DIGITS = "0123456789"
 # an answer taken (200, JSON): its head as the general one below makes it, and its body,
@@ -76,7 +78,7 @@ class Quick:
         self.headers = headers
 
 
-def parse(buf, at, hot):
+def parse(buf, at, hot, hosts=()):
     """(a Quick without its body, where the body starts in buf, its length, its route:
     hot's entry) for the hot request whose whole head is in buf[at:]; None for anything
     else (module docstring). A phone's plain request is read in place (plain()): no copy
@@ -84,11 +86,11 @@ def parse(buf, at, hot):
     end = buf.find(b"\r\n\r\n", at)
     if end < 0:
         return None
-    got = plain(buf, at, end, hot)
+    got = plain(buf, at, end, hot, hosts)
     return general(buf, at, end, hot) if got is None else got
 
 
-def plain(buf, at, end, hot):
+def plain(buf, at, end, hot, hosts=()):
     """parse() of a plain head (what a phone's page sends), or None for general() to
     read: the chunk is ASCII up to the head's end (its text then shares buf's bytes: str
     and byte offsets agree), the request line is exactly `METHOD PATH HTTP/1.x` with a
@@ -138,9 +140,15 @@ def plain(buf, at, end, hot):
         start = colon + 1
         if head.startswith(" ", start):
             start += 1
-        if i == TYPE and eol - start == len(JSON) and head.startswith(JSON, start):
-            value = JSON  # a page's own Content-Type: the constant, no str made
+        value = None
+        if i == TYPE:  # a page's own Content-Type, a Host the board answers to: the
+            known = TYPES  # constant, no str made
         else:
+            known = hosts if i == HOST else ()
+        for text in known:
+            if eol - start == len(text) and head.startswith(text, start):
+                value = text
+        if value is None:
             value = head[start:eol]
             if value and (value[0] <= " " or value[-1] <= " "):
                 value = value.strip()
@@ -220,7 +228,7 @@ def answer(app, timed, gathered):
     serve() reads it)."""
     if not timed.ready():  # the socket's bytes taken, if there
         return None
-    got = parse(timed.buf, timed.at, app.hot)
+    got = parse(timed.buf, timed.at, app.hot, app.hosts)
     if got is None:
         return False
     req, start, length, route = got
@@ -241,7 +249,7 @@ async def serve(app, timed, gathered):
             await timed.fill()
         except OSError:
             return False  # microdot's read fails alike (its 400)
-    got = parse(timed.buf, timed.at, app.hot)
+    got = parse(timed.buf, timed.at, app.hot, app.hosts)
     if got is None:
         return False
     req, start, length, route = got

@@ -94,6 +94,7 @@ class BoardServer:
         self.probing = False
         self.dns_address = ADDRESS
         self.app = routes(self, hooks)
+        self.app.hosts = hosts or ()
         self.push = Push(room, self.app)
         self.push.after = self.answer_done  # once every screen has the answer's state
         self.settled = asyncio.Event()  # set when an answer is out (frames() waits on it)
@@ -113,7 +114,7 @@ class BoardServer:
 
     def moved(self, radio):
         """The radio changed network: the hosts and the joining address follow it."""
-        self.hosts = radio.hosts(self.port) + list(self.also)
+        self.hosts = self.app.hosts = radio.hosts(self.port) + list(self.also)
         self.probing = radio.state == "own"
         where = radio.address or ADDRESS
         if radio.state == "home" and radio.name:
