@@ -4,6 +4,11 @@ off, and the heap's allocation (gc.mem_alloc) counted around each step of an ans
 
     python bench/alloc.py [ANSWERS]     (default 150: at most; one game to 61, as
                                          bench/chip.py's first)
+    python bench/alloc.py ANSWERS request   the request path's own bytes a POST (its
+                                         connection's handling but room.act and
+                                         server.changed, with one wrapper each: no step's
+                                         wrapper in it, whose argument tuples and calls
+                                         add about 100 bytes to each row of the table)
 
 prints a table: each step's bytes per answer (its own: the steps it calls counted apart),
 and the answer's whole allocation (chipgame's `alloc`: from the request's first byte to
@@ -79,6 +84,43 @@ STEPS = (
 CONN = "conn: a POST's handling (rest)"
 
 
+def request_path(server, mem_alloc):
+    """Count a POST's handling but room.act and server.changed (each with one wrapper):
+    [bytes, POSTs] as the game goes."""
+    inner, total = [0], [0, 0]
+    room, act, changed = server.room, server.room.act, server.changed
+
+    def acting(kind, body, seat):
+        a0 = mem_alloc()
+        try:
+            return act(kind, body, seat)
+        finally:
+            inner[0] += mem_alloc() - a0
+
+    def changing():
+        a0 = mem_alloc()
+        try:
+            return changed()
+        finally:
+            inner[0] += mem_alloc() - a0
+
+    room.act, server.changed = acting, changing
+    handle = server.app.handle_request
+
+    async def handled(reader, writer):
+        if not reader.data.startswith(b"POST"):
+            return await handle(reader, writer)
+        a0, i0 = mem_alloc(), inner[0]
+        try:
+            return await handle(reader, writer)
+        finally:
+            total[0] += mem_alloc() - a0 - (inner[0] - i0)
+            total[1] += 1
+
+    server.app.handle_request = handled
+    return total
+
+
 def profile(answers):
     """Under MicroPython: play, print the table."""
     import asyncio
@@ -92,6 +134,18 @@ def profile(answers):
     gc.collect()
     gc.disable()
     mem_alloc = gc.mem_alloc
+    if len(sys.argv) > 3 and sys.argv[3] == "request":
+        app = desk.build({"store": folder, "config": None, "driven": False}, LoopPort())
+        parts = chipgame.Parts()
+        server = chipgame.build(app, parts, 61, folder + "/games")
+        server.hold_ms = 600000
+        total = request_path(server, mem_alloc)
+        server.push.after = server.flush
+        asyncio.run(chipgame.game(server, parts, 1, 11, answers, lambda line: None))
+        print("the request path (unix port, 64-bit): %d bytes a POST (%d POSTs; a POST's"
+              " handling but room.act and server.changed)" % (total[0] // max(total[1], 1),
+                                                                total[1]))
+        return
     own = {}
     stack = []
 
@@ -192,7 +246,7 @@ def host(argv):
     answers = argv[1] if len(argv) > 1 else "150"
     with tempfile.TemporaryDirectory() as tmp:
         return subprocess.run([micropython_path(), "-X", "heapsize=64M", __file__, answers,
-                               tmp], env=env).returncode
+                               tmp] + argv[2:3], env=env).returncode
 
 
 if __name__ == "__main__":

@@ -203,12 +203,15 @@ class Gathered:
     in one write: microdot writes each header line by itself, and small packets wait for
     the phone's delayed ACK (about 40 ms each on loopback)."""
 
+    # set on a connection only when they change (each attribute an instance holds is
+    # heap: a phone's POST sets none of these)
+    ended = False  # the head's blank line is in
+    dropped = False  # an event stream dropped for a newer one (Guarded)
+    seat = None  # an event stream's seat (Guarded.stream)
+
     def __init__(self, writer):
         self.writer = writer
-        self.head = []  # the head's lines so far (None: sent)
-        self.ended = False  # the head's blank line is in
-        self.dropped = False  # an event stream dropped for a newer one (Guarded)
-        self.seat = None  # an event stream's seat (Guarded.stream)
+        self.head = ()  # the head's lines so far, a list once one is (None: sent)
 
     def get_extra_info(self, name):
         return self.writer.get_extra_info(name)
@@ -217,7 +220,10 @@ class Gathered:
         try:
             if self.head is None:
                 return await self.writer.awrite(data)
-            self.head.append(data)
+            if self.head:
+                self.head.append(data)
+            else:  # a list only for microdot's responses (a quick reply is one write)
+                self.head = [data]
             if self.ended:
                 await self._send()
             elif data == b"\r\n":
@@ -238,11 +244,37 @@ class Gathered:
     async def drain(self):
         await self.writer.drain()
 
-    async def send(self, data):
-        """A whole response in one write, then the connection closed (boardweb.quick's)."""
-        self.head = None
+    def sent(self, data):
+        """A whole response written and the connection closed, with no coroutine (what a
+        phone's reply takes: the socket takes its few hundred bytes at once): True; False
+        if the writer is no socket's stream (nothing written) or its socket kept some of
+        data in the stream's buffer: send() then sends it (the rest) and closes."""
+        writer = self.writer
+        sock = getattr(writer, "s", None)
+        if sock is None or writer.out_buf:
+            return False
+        self.head = None  # written here: send() drains what the socket kept
         try:
-            await self.writer.awrite(data)
+            writer.write(data)
+        except (OSError, MemoryError):
+            pass  # the phone gone, or no heap to send it: closed all the same
+        if writer.out_buf:
+            return False
+        try:  # the stream's aclose() (asyncio's wait_closed), with no coroutine
+            sock.close()
+        except OSError:
+            pass
+        return True
+
+    async def send(self, data):
+        """A whole response in one write (or the rest of it, if sent() wrote it), then
+        the connection closed (boardweb.quick's)."""
+        written, self.head = self.head is None, None
+        try:
+            if written:
+                await self.writer.drain()
+            else:
+                await self.writer.awrite(data)
         except (OSError, MemoryError):
             pass  # the phone gone, or no heap to send it: closed all the same
         try:
@@ -287,6 +319,8 @@ class Guarded(Microdot):
     """microdot with every connection's request read under deadlines (Timed), each
     response's head sent with its body (Gathered), and the connections and streams
     capped (module docstring)."""
+
+    hosts = ()  # the Host names answered (boardweb.quick takes one as it is: no str made)
 
     def __init__(self):
         super().__init__()
@@ -376,7 +410,12 @@ class Guarded(Microdot):
         conn = [asyncio.current_task(), timed, gathered]
         self.conns.append(conn)
         try:
-            done = self.hot and await quick.serve(self, timed, gathered)
+            done = self.hot and quick.answer(self, timed, gathered)  # no coroutine
+            if done is None:  # not whole at once: read and served by a coroutine
+                done = await quick.serve(self, timed, gathered)
+            elif isinstance(done, bytes):  # a reply the socket did not take at once
+                await gathered.send(done)
+                done = quick.finish(self)
             if not done:
                 await super().handle_request(timed, gathered)
             elif done is not True:  # an event stream: held here, quick.serve's frame gone

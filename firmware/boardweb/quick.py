@@ -14,10 +14,13 @@ stays microdot's own; a hot request passes the same rules (app.check, the routes
 before_request's) and the same edge (the route's fn) as through microdot, and is answered
 with the same status, Content-Type and body.
 
-    app.hot = {path: (method, fn)}     # fn(req) -> (status, bytes): a JSON reply
+    app.hot = {path: (method, fn)}     # fn(req) -> (status, bytes): a JSON reply; or
+                                       # an int: a post taken, the state's version (200,
+                                       # cribcore.web.edge.ok's body)
     app.hot[path] = (method, fn, True)  # fn(req, gathered) -> boardweb.push.Follow: an
                                         # event stream (its head, then held: held())
     app.check = fn(method, path, header, given_key)  # (status, text) or None (rules)
+    done = answer(app, timed, gathered)  # a request whole at once, with no coroutine
     done = await serve(app, timed, gathered)   # False: microdot's to read; True: served;
                                                # a Follow: held(done, gathered) holds it
 """
@@ -40,12 +43,20 @@ for _i in range(len(WANTED)):
     NAMED[ord(WANTED[_i][0]) * 32 + len(WANTED[_i])] = _i
 NO_ARGS = {}  # type: dict[str, str]  # a plain request's query: none (read only)
 JSON = "application/json"
+TYPE = WANTED.index("content-type")
+TYPES = (JSON,)
+HOST = WANTED.index("host")
 TEXT = "text/plain; charset=UTF-8"  # microdot's type for a text reply (a rule's refusal)
 DIGITS = "0123456789"
 # an answer taken (200, JSON): its head as the general one below makes it, and its body,
 # made in one formatting (one bytes object for the one write)
 OK_JSON = (b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d"
            b"\r\n\r\n%s")
+# a post taken: its reply made of the state's version in one formatting (its body is
+# edge.ok's, its length OK_LENGTH and the version's digits)
+OK_VERSION = (b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d"
+              b'\r\n\r\n{"ok":true,"version":%d}')
+OK_LENGTH = len(b'{"ok":true,"version":}')
 # an event stream's head, as microdot writes boardweb.routes' (STREAM's headers)
 STREAM_HEAD = (b"HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\n"
                b"Cache-Control: no-store\r\n\r\n")
@@ -56,15 +67,18 @@ class Quick:
     headers (the WANTED ones, by lower-case name: the last of each, as microdot keeps
     them), body (bytes)."""
 
+    args = NO_ARGS  # (on the class until a query's are set: each attribute an instance
+    body = b""  # holds is heap)
+
     def __init__(self, method, path, args, headers):
         self.method = method
         self.path = path
-        self.args = args
+        if args:
+            self.args = args
         self.headers = headers
-        self.body = b""
 
 
-def parse(buf, at, hot):
+def parse(buf, at, hot, hosts=()):
     """(a Quick without its body, where the body starts in buf, its length, its route:
     hot's entry) for the hot request whose whole head is in buf[at:]; None for anything
     else (module docstring). A phone's plain request is read in place (plain()): no copy
@@ -72,11 +86,11 @@ def parse(buf, at, hot):
     end = buf.find(b"\r\n\r\n", at)
     if end < 0:
         return None
-    got = plain(buf, at, end, hot)
+    got = plain(buf, at, end, hot, hosts)
     return general(buf, at, end, hot) if got is None else got
 
 
-def plain(buf, at, end, hot):
+def plain(buf, at, end, hot, hosts=()):
     """parse() of a plain head (what a phone's page sends), or None for general() to
     read: the chunk is ASCII up to the head's end (its text then shares buf's bytes: str
     and byte offsets agree), the request line is exactly `METHOD PATH HTTP/1.x` with a
@@ -126,9 +140,18 @@ def plain(buf, at, end, hot):
         start = colon + 1
         if head.startswith(" ", start):
             start += 1
-        value = head[start:eol]
-        if value and (value[0] <= " " or value[-1] <= " "):
-            value = value.strip()
+        value = None
+        if i == TYPE:  # a page's own Content-Type, a Host the board answers to: the
+            known = TYPES  # constant, no str made
+        else:
+            known = hosts if i == HOST else ()
+        for text in known:
+            if eol - start == len(text) and head.startswith(text, start):
+                value = text
+        if value is None:
+            value = head[start:eol]
+            if value and (value[0] <= " " or value[-1] <= " "):
+                value = value.strip()
         headers[WANTED[i]] = value  # the last of the name, as microdot keeps it
     return checked(Quick(method, path, NO_ARGS, headers), end, route)
 
@@ -195,16 +218,38 @@ def args(query):
     return out
 
 
+def answer(app, timed, gathered):
+    """serve() with no coroutine of its own, for a hot request whole in the connection's
+    first read (a phone's: its task first runs with it there): True once its reply is
+    written and the connection closed; an event stream's Follow, for the caller to hold
+    (held()); the reply's bytes if the writer did not take them at once (the caller
+    awaits gathered.send(them), then finish()); False if it is not hot (nothing of it
+    consumed: microdot reads it); None if it is not whole yet (nothing consumed:
+    serve() reads it)."""
+    if not timed.ready():  # the socket's bytes taken, if there
+        return None
+    got = parse(timed.buf, timed.at, app.hot, app.hosts)
+    if got is None:
+        return False
+    req, start, length, route = got
+    if len(timed.buf) - start < length:
+        return None  # the body still to come: serve() awaits it (the head read again)
+    timed.head_read(start)
+    req.body = timed.taken(length)
+    return respond(app, timed, req, route, gathered)
+
+
 async def serve(app, timed, gathered):
     """Serve the connection's request here if it is a hot one (module docstring): True;
     an event stream's Follow, for the caller to hold (held()); False if it is not hot
-    (nothing of it consumed: microdot reads it)."""
+    (nothing of it consumed: microdot reads it). answer()'s, for a request whose bytes
+    are not all there at once."""
     if not timed.ready():  # the socket's bytes taken without a coroutine, if there
         try:
             await timed.fill()
         except OSError:
             return False  # microdot's read fails alike (its 400)
-    got = parse(timed.buf, timed.at, app.hot)
+    got = parse(timed.buf, timed.at, app.hot, app.hosts)
     if got is None:
         return False
     req, start, length, route = got
@@ -218,9 +263,21 @@ async def serve(app, timed, gathered):
         await res.write(gathered)
         await gathered.aclose()
         return True
+    done = respond(app, timed, req, route, gathered)
+    if isinstance(done, bytes):
+        await gathered.send(done)
+        return finish(app)
+    return done
+
+
+def respond(app, timed, req, route, gathered):
+    """The request's reply (the rules', its route's), written at once if the writer takes
+    it (Gathered.sent): True once sent and closed (finish() done); the route's Follow for
+    an event stream; else the reply's bytes, for the caller to await gathered.send(),
+    then finish()."""
     timed.reading = False  # the request is in: answered, never dropped
     app.took()  # the App's frames wait until it is sent (BoardServer.frames)
-    kind, follow = JSON, None
+    kind = JSON
     try:
         try:
             given = req.args.get("k") or req.headers.get("x-crib-key")
@@ -229,23 +286,40 @@ async def serve(app, timed, gathered):
                 status, body, kind = why[0], why[1].encode(), TEXT
             elif len(route) > 2:  # an event stream
                 follow = route[1](req, gathered)
+                app.done()
+                return follow  # held by the connection's task (held())
             else:
-                status, body = route[1](req)
+                got = route[1](req)
+                if type(got) is int:  # a post taken: the state's version it made
+                    status, body, kind = 200, got, None
+                else:
+                    status, body = got
         except Exception as e:  # noqa: BLE001 - as microdot answers a route's bug
             print_exception(e)
             status, body, kind = 500, b"Internal server error", TEXT
-        if follow is None:
-            if status == 200 and kind is JSON:  # a phone's answer taken: its head and
-                reply = OK_JSON % (len(body), body)  # body from a constant, in one piece
-            else:
-                reply = b"".join((("HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: "
-                                   "%d\r\n\r\n" % (status, "OK" if status == 200 else "N/A",
-                                                     kind, len(body))).encode(), body))
-            await gathered.send(reply)
-    finally:
+        if kind is None:  # a phone's answer taken: its head and body (edge.ok's) from
+            length, n = OK_LENGTH + 1, body  # a constant, in one formatting (the
+            while n >= 10:  # version's digits counted: no str made)
+                n //= 10
+                length += 1
+            reply = OK_VERSION % (length, body)
+        elif status == 200 and kind is JSON:
+            reply = OK_JSON % (len(body), body)
+        else:
+            reply = b"".join((("HTTP/1.0 %d %s\r\nContent-Type: %s\r\nContent-Length: "
+                               "%d\r\n\r\n" % (status, "OK" if status == 200 else "N/A",
+                                                 kind, len(body))).encode(), body))
+        if not gathered.sent(reply):
+            return reply
+    except BaseException:
         app.done()
-    if follow is not None:
-        return follow  # held by the connection's task (held()), this frame gone
+        raise
+    return finish(app)
+
+
+def finish(app):
+    """A hot request's reply sent: counted done, the server's hooks told: True."""
+    app.done()
     if app.answered is not None:
         app.answered()
     if app.noted is not None:

@@ -90,9 +90,11 @@ def stream_seat(edge, req, names):
 
 def poster(server, kind):
     """A post's handler for boardweb.quick (the request plain: its length in digits,
-    not chunked)."""
+    not chunked): the state's version it made (quick's 200 reply, edge.ok's body), or a
+    refusal's (status, JSON)."""
     def post(req):
-        return server.act_on(kind, req.headers.get("content-length"), False, req.body)
+        why = server.act_on(kind, req.headers.get("content-length"), False, req.body)
+        return server.room.version if why is None else why
     return post
 
 

@@ -94,6 +94,7 @@ class BoardServer:
         self.probing = False
         self.dns_address = ADDRESS
         self.app = routes(self, hooks)
+        self.app.hosts = hosts or ()
         self.push = Push(room, self.app)
         self.push.after = self.answer_done  # once every screen has the answer's state
         self.settled = asyncio.Event()  # set when an answer is out (frames() waits on it)
@@ -113,7 +114,7 @@ class BoardServer:
 
     def moved(self, radio):
         """The radio changed network: the hosts and the joining address follow it."""
-        self.hosts = radio.hosts(self.port) + list(self.also)
+        self.hosts = self.app.hosts = radio.hosts(self.port) + list(self.also)
         self.probing = radio.state == "own"
         where = radio.address or ADDRESS
         if radio.state == "home" and radio.name:
@@ -170,12 +171,14 @@ class BoardServer:
     def act(self, req, kind):
         """An answer, an undo or a redo through microdot (a request not plain enough for
         boardweb.quick): act_on's reply as a Response."""
-        return json(self.act_on(kind, length(req), "Transfer-Encoding" in req.headers,
-                                req.body))
+        why = self.act_on(kind, length(req), "Transfer-Encoding" in req.headers, req.body)
+        return json((200, self.edge.ok(self.room.version)) if why is None else why)
 
     def act_on(self, kind, size, chunked, raw):
         """An answer, an undo or a redo (its Content-Length as sent, whether chunked, its
-        body): the edge's checks, then the room once; (status, the reply's JSON)."""
+        body): the edge's checks, then the room once; None once the room took it (the
+        reply: edge.ok of the room's version, which boardweb.quick makes with its head in
+        one piece), else the refusal's (status, JSON)."""
         edge = self.edge
         try:
             edge.head(size, chunked)
@@ -190,7 +193,7 @@ class BoardServer:
             raise
         finally:
             self.changed()  # a refusal may have caught the room up: every screen too
-        return 200, edge.ok(self.room.version)
+        return None
 
     def join(self, req):
         """A seat joined, or taken from another phone (the edge's)."""

@@ -8,6 +8,7 @@ from cribcore.web.rules import (
     NOT_JSON,
     PAGE_HEADERS,
     UNKNOWN_HOST,
+    foreign,
     json_body,
     key_ok,
     length_refusal,
@@ -89,3 +90,21 @@ def test_the_page_runs_only_its_own_code():
     csp = PAGE_HEADERS["Content-Security-Policy"]
     assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
     assert PAGE_HEADERS["Referrer-Policy"] == "no-referrer"
+
+
+def test_an_origin_is_its_hosts_whatever_the_texts_lengths():
+    """foreign() looks at the Origin in place: the same verdict as comparing it with
+    "http://" + host and "https://" + host, for origins near and far from them."""
+    hosts = ["", "a", "192.168.4.1", "crib.local:8000", "\u00e9t\u00e9"]
+    for host in hosts:
+        near = ["http://" + host, "https://" + host, "http:/" + host, "https//" + host,
+                "http://" + host + "x", "xhttp://" + host, "https://" + host[1:],
+                "http://" + host[:-1], "ftp://" + host, "http://x" + host, "", "http://",
+                "https://", "HTTP://" + host, "https://" + host + "/"]
+        for other in hosts:
+            near.append("http://" + other)
+            near.append("https://" + other)
+        for origin in near:
+            same = origin == "http://" + host or origin == "https://" + host
+            why = foreign("POST", headers(host=host, origin=origin))
+            assert why == (None if same else CROSS_ORIGIN), (origin, host)

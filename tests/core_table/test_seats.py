@@ -201,3 +201,35 @@ def test_our_side_of_a_comparison_is_salted_once_and_the_kept_ones_are_bounded()
             assert len(seats._OURS) <= seats.MADE_MAX
     finally:
         seats._salted = real
+
+
+def test_a_seats_check_makes_only_the_given_tokens_digest():
+    """A request's token checked again (Holders.check): the token made before is found
+    with no tuple made, and the given token is hashed as it is (no bytes made of it):
+    on MicroPython it allocates the salted digest's hash and digest alone (two objects;
+    before, a lookup tuple and the token's bytes came with them). The key's check alike."""
+    import gc
+
+    holders = Holders(KEY)
+    token = holders.join(0, 2, ["Ann", "Bob"])
+    assert holders.check(0, token, 2) == 0 and key_ok(KEY, KEY)
+    if not hasattr(gc, "mem_alloc"):
+        return  # CPython: no heap to measure; MicroPython's below
+    given, key = "".join([token, ""]), "".join([KEY, ""])  # new str, as a request's
+    import hashlib
+
+    gc.collect()
+    gc.disable()
+    try:
+        a = gc.mem_alloc()
+        h = hashlib.sha256(b"salt")
+        h.update(given)
+        h.digest()
+        b = gc.mem_alloc()
+        assert holders.check(0, given, 2) == 0
+        c = gc.mem_alloc()
+        assert key_ok(KEY, key)
+        d = gc.mem_alloc()
+    finally:
+        gc.enable()
+    assert c - b == b - a and d - c == b - a, (b - a, c - b, d - c)

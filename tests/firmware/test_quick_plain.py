@@ -93,6 +93,25 @@ def test_whatever_plain_takes_it_reads_as_the_general_parse(first, lines, body, 
     if got is not None:
         assert fields(got) == fields(general(buf)), buf
     assert fields(quick.parse(buf, 0, HOT)) == fields(general(buf)), buf
+    # the Host names the board answers to, taken as they are: the same reading
+    assert fields(quick.plain(buf, 0, end, HOT, HOSTS)) == fields(got), buf
+    assert fields(quick.parse(buf, 0, HOT, HOSTS)) == fields(general(buf)), buf
+
+
+HOSTS = ["192.168.4", "192.168.4.1", "", " 192.168.4.1", "192.168.4.10"]
+
+
+def test_a_known_host_and_a_pages_content_type_are_the_constants_not_new_text():
+    """A Host the board answers to and a page's application/json are given as the
+    constants they equal (no str made per request); any other value as it is."""
+    known = "".join(["192.168.", "4.1"])  # a host name of the board's, not the literal
+    got = quick.plain(request(PHONE), 0, request(PHONE).find(b"\r\n\r\n"), HOT,
+                      ["crib.local", known])
+    assert got[0].headers["host"] is known
+    assert got[0].headers["content-type"] is quick.JSON
+    other = quick.plain(request(PHONE), 0, request(PHONE).find(b"\r\n\r\n"), HOT,
+                        ["192.168.4.10"])[0].headers["host"]
+    assert other == known and other is not known
 
 
 def test_a_request_not_at_the_buffers_start_is_the_general_parses():

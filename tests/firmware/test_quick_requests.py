@@ -374,3 +374,110 @@ def test_parse_takes_a_head_only_when_every_line_is_name_colon_value(extra):
     got = parse(post(b"{}", headers=good + lines), 0, {"/api/answer": ("POST", None)})
     plain = all(ln[:1] not in (" ", "\t") and ":" in ln for ln in lines)
     assert (got is not None) is plain, lines
+
+
+class Stream:
+    """A connection's writer as MicroPython's asyncio stream is one (extmod/asyncio/
+    stream.py): write() gives the socket (.s) what it takes and keeps the rest in
+    out_buf; drain() always yields to the loop (a sleep) and sends the rest; aclose()
+    (its wait_closed) closes the socket. takes: bytes the socket takes a write."""
+
+    def __init__(self, takes=1 << 20):
+        self.s = self
+        self.out_buf = b""
+        self.sent = b""
+        self.takes = takes
+        self.closed = False
+        self.calls = []
+
+    def get_extra_info(self, name):
+        return ("10.0.0.9", 50000)
+
+    def write(self, data):
+        self.calls.append("write")
+        if not self.out_buf:
+            took = data[:self.takes]
+            self.sent += took
+            data = data[len(took):]
+        self.out_buf += data
+
+    async def drain(self):
+        self.calls.append("drain")
+        await asyncio.sleep(0)
+        self.sent, self.out_buf = self.sent + self.out_buf, b""
+
+    async def awrite(self, data):
+        self.calls.append("awrite")
+        self.write(data)
+        await self.drain()
+
+    def close(self):  # the socket's
+        self.calls.append("close")
+        self.closed = True
+
+    async def aclose(self):
+        self.calls.append("aclose")
+        self.close()
+
+
+def test_a_phones_answer_is_read_answered_and_closed_in_its_tasks_first_step():
+    """A phone's POST whole in its socket is served with no coroutine of quick's or the
+    writer's (each a generator on the heap): its connection's task ends at its first
+    step, having written the reply once to a stream that takes it and closed the socket
+    as the stream's aclose() would. Before, serve(), send(), the stream's awrite() and
+    aclose() were coroutines, and its drain() yielded to the loop."""
+    srv = server()
+    before = srv.room.version
+    stream = Stream()
+
+    async def first_step():
+        handling = srv.app.handle_request(Socketed(post(answer_body(srv))), stream)
+        try:
+            handling.send(None)
+        except StopIteration:
+            return True  # ended here: nothing awaited
+        handling.close()
+        return False
+
+    assert asyncio.run(first_step())
+    assert stream.calls == ["write", "close"] and stream.closed
+    assert srv.room.version > before
+    assert stream.sent == quick_reply(srv.room.version)
+    assert srv.app.serving == 0 and srv.app.conns == []
+
+
+def quick_reply(version):
+    body = b'{"ok":true,"version":%d}' % version
+    return b"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d" \
+        b"\r\n\r\n%s" % (len(body), body)
+
+
+@pytest.mark.parametrize("takes", [0, 1, 40])
+def test_a_reply_the_socket_takes_in_part_is_sent_whole_then_closed(takes):
+    """A socket that takes only part of the reply at once: the rest is kept in the
+    stream's buffer and drained (awaited), then the socket closed; the reply whole, once,
+    and the request counted done only then."""
+    srv = server()
+    stream = Stream(takes)
+    asyncio.run(srv.app.handle_request(Socketed(post(answer_body(srv))), stream))
+    assert stream.sent == quick_reply(srv.room.version) and stream.out_buf == b""
+    assert stream.calls == ["write", "drain", "aclose", "close"] and stream.closed
+    assert srv.app.serving == 0 and srv.app.conns == []
+
+
+def test_a_posts_reply_made_of_its_version_is_edge_oks_with_its_head():
+    """A post taken is answered with the version it made formatted into one constant
+    (its digits counted for the length): the same bytes as edge.ok's body after the 200
+    JSON head, whatever the version's number of digits."""
+    from cribcore.web.edge import Edge
+
+    srv = server()
+    versions = [0, 1, 9, 10, 11, 99, 100, 999, 1000, 12345, 10 ** 9 - 1, 10 ** 9, 10 ** 12]
+    for version in versions:
+        srv.app.hot["/api/answer"] = ("POST", lambda req, version=version: version)
+        stream = Stream()
+        asyncio.run(srv.app.handle_request(Socketed(post(b"{}")), stream))
+        assert stream.sent == quick_reply(version), version
+        body = Edge.ok(version)
+        assert stream.sent.endswith(b"\r\n\r\n" + body) and \
+            b"Content-Length: %d\r\n" % len(body) in stream.sent

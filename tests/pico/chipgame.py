@@ -137,7 +137,11 @@ def _number_after(data, key):
 class Reply:
     """A POST's connection: what the server wrote back, read as the phone reads it (its
     status and the state's version, digit by digit: nothing allocated); the bytes kept
-    only for a reply other than 200, to say it."""
+    only for a reply other than 200, to say it. Written and closed as asyncio's stream
+    is: write() (its socket takes it all at once), then its socket (.s) closed; or
+    awrite() and aclose()."""
+
+    out_buf = b""  # a socket's stream's buffer: the phone takes every write at once
 
     def __init__(self):
         self.out = []
@@ -146,10 +150,14 @@ class Reply:
         self.closed = False
         self.when = 0  # when it was closed (the reply is whole)
 
+    @property
+    def s(self):  # its socket: close() (the stream's aclose closes it so)
+        return self
+
     def get_extra_info(self, name):
         return ("10.0.0.9", 50000)
 
-    async def awrite(self, data):
+    def write(self, data):
         if isinstance(data, str):
             data = data.encode()
         if self.status < 0:
@@ -159,9 +167,18 @@ class Reply:
         elif self.version < 0:
             self.version = _number_after(data, b'"version":')
 
-    async def aclose(self):
+    async def awrite(self, data):
+        self.write(data)
+
+    async def drain(self):
+        pass
+
+    def close(self):
         self.closed = True
         self.when = ticks_us()
+
+    async def aclose(self):
+        self.close()
 
     def body(self):
         """(status, body) of a reply other than 200."""
@@ -178,14 +195,6 @@ class Screen(Reply):
         self.coming = -1  # the version of an event begun, not yet whole
         self.when = 0
         self.clock = clock
-
-    out_buf = b""  # a socket's stream's buffer: the phone takes every write at once
-
-    async def awrite(self, data):
-        self.write(data)
-
-    async def drain(self):
-        pass
 
     def write(self, data):  # an event stream's writes after its first (boardweb.push)
         if isinstance(data, str):
@@ -327,6 +336,7 @@ def build(app, parts, target, record="/games"):
 
     server = make(app, KEY, "http://%s/?k=%s" % (HOST, KEY), "/page", record,
                   Setup(list(NAMES[:2]), False, target, 0), clock=ticks_ms, nonce="c1",
+                  hosts=[HOST],  # as a board on its network answers its own names only
                   log_files=None if record is None else timed_files(parts))
     timed_tap(server.board, parts)
     tick = server.board.tick

@@ -73,13 +73,21 @@ def hmac_sha256(key, msg):
 _SALT = []  # a random salt of this process's comparisons, made at the first (same)
 
 
-def _salted(data):
+def _salted(text):
+    """The salted digest of text (bytes, or str: MicroPython's hashes its UTF-8 bytes as
+    they are, with no bytes object made; CPython's takes bytes only)."""
     if not _SALT:
         import random
 
-        _SALT.append(b"".join([b"%08x" % random.getrandbits(32) for _ in range(4)]))
+        salt = b""  # (a loop: a comprehension would read `random` as a cell, and
+        for _ in range(4):  # MicroPython makes a function's cells at every call)
+            salt += b"%08x" % random.getrandbits(32)
+        _SALT.append(salt)
     h = hashlib.sha256(_SALT[0])
-    h.update(data)
+    try:
+        h.update(text)
+    except TypeError:  # CPython: a str (a lone surrogate too) as as_bytes makes it
+        h.update(as_bytes(text))
     return h.digest()
 
 
@@ -103,8 +111,8 @@ def same_as_ours(given, ours):
     if digest is None:
         if len(_OURS) >= MADE_MAX:
             _OURS.clear()
-        digest = _OURS[ours] = _salted(as_bytes(ours))
-    return _salted(as_bytes(given)) == digest
+        digest = _OURS[ours] = _salted(ours)
+    return _salted(given) == digest
 
 
 def key_ok(key, given):
@@ -114,7 +122,9 @@ def key_ok(key, given):
     return same_as_ours(given, key)
 
 
-_MADE = {}  # (key, seat, gen) -> token: each made once (seat_token)
+_MADE = {}  # key -> {seat: {gen: token}}: each made once (seat_token); no tuple made to
+# look one up (a request looks up its seat's)
+_COUNT = [0]  # tokens in _MADE
 MADE_MAX = 16  # tokens kept at most (a few seats, a few takes each)
 
 
@@ -122,8 +132,9 @@ def seat_token(key, seat, gen=0):
     """The token of a seat in this session: its gen-th (gen 0: the first phone's). Each is
     made once and kept (at most MADE_MAX): every request checks its token, twice, and an
     HMAC in Python costs milliseconds on a Pico (about 0.17 ms on a desktop's unix port)."""
-    made = (key, seat, gen)
-    token = _MADE.get(made)
+    made = _MADE.get(key)
+    made = None if made is None else made.get(seat)
+    token = None if made is None else made.get(gen)
     if token is None:
         if not gen:
             digest = hmac_sha256(as_bytes(key), as_bytes("seat:%s" % (seat,)))
@@ -131,9 +142,11 @@ def seat_token(key, seat, gen=0):
         else:
             digest = hmac_sha256(as_bytes(key), as_bytes("seat:%s:%d" % (seat, gen)))
             token = "%d-%s" % (gen, hexlify(digest).decode()[:24])
-        if len(_MADE) >= MADE_MAX:
+        if _COUNT[0] >= MADE_MAX:
             _MADE.clear()
-        _MADE[made] = token
+            _COUNT[0] = 0
+        _MADE.setdefault(key, {}).setdefault(seat, {})[gen] = token
+        _COUNT[0] += 1
     return token
 
 

@@ -63,9 +63,12 @@ def foreign(method, header):
     if method not in WRITES:
         return None
     origin = header("origin")
-    host = header("host") or ""
-    if origin is not None and origin != "http://" + host and origin != "https://" + host:
-        return CROSS_ORIGIN
+    if origin is not None:  # "http://" or "https://" and the host, looked at in place
+        host = header("host") or ""  # (a page names its origin on every POST: no str
+        scheme = len(origin) - len(host)  # made per request)
+        if not ((scheme == 7 and origin.startswith("http://") or scheme == 8 and
+                 origin.startswith("https://")) and origin.endswith(host)):
+            return CROSS_ORIGIN
     kind = header("content-type")
     if kind is not None and kind != JSON and kind.split(";")[0].strip().lower() != JSON:
         return NOT_JSON  # (a page's own `application/json` is taken with no str made)
