@@ -64,7 +64,8 @@ class ShowStage:
 
     def show(self, cards=None, points=None):
         """Count the next entry of show_order(): its cards, a stated total, or known cards."""
-        self._need(SHOW)
+        if self.phase != SHOW:
+            self._not_now()
         entry = self.show_next()
         known = self.known_cards(entry)
         if cards is not None and points is not None:

@@ -115,7 +115,8 @@ def parse(raw):
 
 def entry_data(e):
     """An Entry as the JSON of its line."""
-    return [e.hand, e.kind, e.player, e.side, e.points, e.reason, e.source, list(e.args),
+    # args as they are (a tuple): JSON writes a tuple as a list, on both runtimes
+    return [e.hand, e.kind, e.player, e.side, e.points, e.reason, e.source, e.args,
             e.info, e.answered_by]
 
 

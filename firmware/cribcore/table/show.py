@@ -132,7 +132,7 @@ class ShowTurns:
                 continue  # back to the cards of this hand
             break
         info["entry"] = entry
-        self.t.record("show", [None, pegged], player=who, info=info, announce=False)
+        self.t.record("show", (None, pegged), player=who, info=info, announce=False)
         self.view.say(self.name(who), "crib" if crib else "hand", pegged)
         self.t.show_board(g.side_of(who) if pegged else None)
         if not crib and who in dealt and not self.t.game.over:
@@ -314,7 +314,7 @@ class ShowTurns:
         if side is None:
             self.t.note("note", {"for_seq": show.seq, "muggins": "passed"})
             return
-        self.t.record("muggins", [side, n, "muggins"], player=None,
+        self.t.record("muggins", (side, n, "muggins"), player=None,
                       info={"for_seq": show.seq}, announce=False)
         self.view.say(self.t.side_names[side], f"muggins on {describe(self.t, show)}", n)
         self.t.show_board(side)

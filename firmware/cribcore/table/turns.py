@@ -102,7 +102,7 @@ class Turns:
         cuts = yield Ask("cut", f"Cut for deal ({' '.join(names)})", parse,
                          hint="one card per player, in the order named, e.g. 5h kd",
                          legal={"cards": names_of(ALL_CARDS), "count": len(names)})
-        self.t.record("cut", [cuts], info={"cuts": [card_name(c) for c in cuts]})
+        self.t.record("cut", (cuts,), info={"cuts": [card_name(c) for c in cuts]})
         self.view.say(self.name(self.t.game.dealer), "cuts lowest and deals")
 
     def _next_dealt(self):
@@ -165,7 +165,7 @@ class Turns:
         c = yield Ask("starter", "Starter", parse, hint="the card turned up, e.g. 5h",
                       asks=g.dealer,
                       legal={"cards": names_of(c for c in ALL_CARDS if c not in known)})
-        step = self.t.record("starter", [c], player=g.dealer,
+        step = self.t.record("starter", (c,), player=g.dealer,
                              info={"dealer": g.dealer, "card": card_name(c),
                                    "text": card_symbol(c)}, announce=False)
         self.view.say("starter", card_symbol(c))
@@ -280,7 +280,7 @@ class Turns:
         return parse, legal
 
     def _go(self, p, auto=False):
-        step = self.t.record("go", [], player=p, announce=False,
+        step = self.t.record("go", (), player=p, announce=False,
                              info={AUTO: True} if auto else None)
         self.view.say(self.name(p), "go (no card fits)" if auto else "go")
         self._announce(step)
@@ -289,7 +289,7 @@ class Turns:
         count = self.t.game.play.count + value(card)
         text = play_text(card, lent)
         try:
-            step = self.t.record("lay", [card], player=p, announce=False,
+            step = self.t.record("lay", (card,), player=p, announce=False,
                                  info={"card": card_name(card), "lent": lent, "text": text})
         except ValueError as e:  # the play tracker refused it (IllegalPlayError)
             self.view.problem(str(e))
@@ -310,7 +310,7 @@ class Turns:
         order = [(g.dealer + k) % self.t.players for k in range(1, self.t.players + 1)]
         todo = [p for p in order if p not in typed]
         if not todo:
-            self.t.record("end_play", [], info={AUTO: True})
+            self.t.record("end_play", (), info={AUTO: True})
             return
         p = todo[0]
         while True:
@@ -327,13 +327,13 @@ class Turns:
                     break
             except UndoRequest:
                 pass  # back to the points
-        step = self.t.record("peg", [g.side_of(p), n, "play"], player=p,
+        step = self.t.record("peg", (g.side_of(p), n, "play"), player=p,
                              info={"typed": True, "scorer": p}, announce=False)
         if step.points:  # what was pegged: the game stops at its target
             self.view.say(self.name(p), "the play", step.points)
             self.t.show_board(g.side_of(p))
         if len(todo) == 1 and not self.t.game.over:
-            self.t.record("end_play", [], info={AUTO: True})
+            self.t.record("end_play", (), info={AUTO: True})
 
     def confirm(self, prompt, default=True, undo=True):
         """A yes/no question (a generator: its value is the answer)."""
