@@ -65,9 +65,9 @@ def test_the_crc_of_a_question_is_made_once_an_ask():
     made = []
     real = engine_module._crc_sig
 
-    def counted(sig):
+    def counted(*sig):
         made.append(sig)
-        return real(sig)
+        return real(*sig)
     engine_module._crc_sig = counted
     try:
         ask = engine._ask
@@ -76,7 +76,7 @@ def test_the_crc_of_a_question_is_made_once_an_ask():
         q = engine.question(known=False)
         engine.answer(q.id, choose(q.to_dict(), Lcg(3), "cards"))
         assert engine._ask is not ask
-        assert engine._crc_of(engine._ask) == real(engine._ask.signature())
+        assert engine._crc_of(engine._ask) == real(*engine._ask.signature()[:4])
         assert engine._crc_of(ask) == first  # an older ask made again, as it was
     finally:
         engine_module._crc_sig = real

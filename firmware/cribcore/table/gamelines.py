@@ -88,7 +88,7 @@ def line(game, seq, kind, data):
     (one copy of the line less an entry: about 130 bytes on the chip)."""
     head = "%d %d %s " % (game, seq, kind)
     text = ascii_json(data)
-    return "%08x %s%s\n" % (running(text, running(head)) & 0xFFFFFFFF, head, text)
+    return "%08x %s%s\n" % (running(text, running(head)), head, text)  # unsigned: no mask
 
 
 def parse(raw):
