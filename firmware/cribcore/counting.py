@@ -67,12 +67,12 @@ class ShowStage:
         if self.phase != SHOW:
             self._not_now()
         entry = self.show_next()
-        known = self.known_cards(entry)
         if cards is not None and points is not None:
             raise GameError("give the cards or the points, not both")
         if points is not None:
-            n = check_total(points)
+            n = check_total(points)  # the cards known are not read (no copy of them made)
         else:
+            known = self.known_cards(entry)
             if cards is None:
                 if known is None:
                     raise GameError("the cards of %r are not known: give cards or points"

@@ -68,11 +68,10 @@ class TableEngine:
         self.board = session.board
         self._events = session.view
         self._flow = session.run(setup or Setup(), resume)
-        self._send = self._flow.send  # kept: a bound method made once a flow, not an answer
         self._ask = None
         self._started = False
         self._serial = 0  # questions opened at the record's position self._pos
-        self._pos = None  # its text (Session.position), made when first read (_position_at)
+        self._pos = None  # its text (Session.position), made when first kept (_keep)
         self._pos_table = None  # the table and its record's position the serial counts at
         self._pos_n = -1
         self._qid = None
@@ -147,7 +146,6 @@ class TableEngine:
                 raise
             table.rebuild()
             self._flow = self.session.games(table)
-            self._send = self._flow.send
             self._ask = next(self._flow)
             self._light_turn()
             raise
@@ -191,7 +189,7 @@ class TableEngine:
         self._id_ask = ask
         if self._fresh or not _same_question(ask, self._sig):
             # where the record is, read as numbers: its text (Session.position) is made
-            # only when something reads it (_position_at), not an answer
+            # only when something keeps it (_keep), not an answer
             table = self.session.table
             n = table.rec.position() if table is not None and table.rec is not None else -1
             if table is not self._pos_table or n != self._pos_n:
@@ -203,17 +201,10 @@ class TableEngine:
             self._qid = self._make_id()
         return self._qid
 
-    def _position_at(self):
-        """The text of the record's position the open question's id was made at
-        (Session.position's), made once a position."""
-        if self._pos is None:
-            self._pos = self._position()
-        return self._pos
-
     def _make_id(self):
         table, n = self._pos_table, self._pos_n
-        if table is None or n < 0 or self._pos is not None:  # its text as it is
-            return "%s-%s-%d-%.4s" % (self._nonce, self._position_at(), self._serial,
+        if table is None or n < 0:  # no record: its text as it is ("0")
+            return "%s-%s-%d-%.4s" % (self._nonce, self._position(), self._serial,
                                       self._crc_of(self._ask))
         # Session.position's "game.position" spelled in the id itself: no text of its own
         return "%s-%d.%d-%d-%.4s" % (self._nonce, table.game_id, n, self._serial,
@@ -309,7 +300,7 @@ class TableEngine:
                     "text": "%s answered for %s: %s" % (names[by], names[ask.asks], text)}
             table.answering = (by, ask.asks)
         try:
-            self._run(self._send, value)
+            self._run(self._flow.send, value)
         finally:
             if table is not None:
                 table.answering = None
@@ -325,7 +316,7 @@ class TableEngine:
             # no line written: kept apart
             self._pending.append((crc, text, by))
             self._keep()
-        else:
+        elif self._pending:  # a new list only when there was one to drop
             self._pending = []
         if said:  # said first, in the list _take made (no other list made for it)
             events.insert(0, Event("note", said["by"], said["text"], 0, None))
@@ -368,7 +359,9 @@ class TableEngine:
         A store that fails is no reason to refuse an answer the game took."""
         try:
             undone = self._undone
-            self.session.keep({"pos": self._position_at(), "n": self._serial,
+            if self._pos is None:  # the position's text, made once a position kept
+                self._pos = self._position()
+            self.session.keep({"pos": self._pos, "n": self._serial,
                                "answers": self._pending,
                                "undone": None if undone is None or undone[0] != self._qid
                                else [undone[1], undone[2]]})

@@ -141,10 +141,13 @@ class Events:
         self._add("say", who, text, points)
 
     def show(self, hand, starter, crib, items, total, who=None):
-        """A hand itemised (who: whose, when it is not the player asked)."""
+        """A hand itemised (who: whose, when it is not the player asked). hand and items,
+        when lists, are the event's as they are (the flow makes them for it: no copy)."""
         self._add("show", who, text="crib" if crib else "hand", points=total,
-                  data={"cards": list(hand), "starter": starter, "crib": crib,
-                        "items": list(items), "total": total})
+                  data={"cards": hand if type(hand) is list else list(hand),
+                        "starter": starter, "crib": crib,
+                        "items": items if type(items) is list else list(items),
+                        "total": total})
 
     def board(self, names, scores, target, fresh=None, skunk=None):
         """The scores after a peg (fresh: the lane just pegged). names, a list, is the

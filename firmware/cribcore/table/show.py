@@ -4,11 +4,18 @@ checked against cards the game already knows; the discard review after a hand; a
 claims. Generators of Asks, like cribcore.table.turns (whose Turns holds a ShowTurns).
 """
 
-from cribcore.cards import InvalidCardError, card_name, card_symbol, parse_card, parse_cards
+from cribcore.cards import (
+    CARD_NAMES,
+    InvalidCardError,
+    card_name,
+    card_symbol,
+    parse_card,
+    parse_cards,
+)
 from cribcore.counting import CRIB, check_total
 from cribcore.show import show_breakdown
 from cribcore.table.answers import AnswerError, UndoRequest, is_digits, parse_choice, whole_number
-from cribcore.table.cards import names_of, parse_rank, play_text, rank_text
+from cribcore.table.cards import parse_rank, play_text, rank_text
 from cribcore.table.entries import describe
 from cribcore.table.questions import Ask
 from cribcore.table.ranks import CODES, describe_flags, rank_name, score_ranks, suit_choices
@@ -45,19 +52,29 @@ class ShowTurns:
         return None
 
     def _taken(self, entry, dealt, lent):
-        """Cards that cannot be in this entry: seen elsewhere this hand (lent suits aside)."""
+        """Cards that cannot be in this entry, seen elsewhere this hand (lent suits aside),
+        as a mask (taken[card] 1): no list of them grown, searched a card."""
         g = self.t.game
-        taken = [g.starter]
+        taken = bytearray(52)
+        if g.starter is not None:
+            taken[g.starter] = 1
         for _, cards, _ in g.shown:
-            taken += cards or []
-        for q in range(self.t.players):
-            laid = g.play.laid[q] if g.play else []
-            if q != entry:
-                taken += [c for c in laid if not lent.get(c)]
+            for c in cards or ():
+                taken[c] = 1
+        if g.play:
+            for q in range(self.t.players):
+                if q != entry:
+                    for c in g.play.laid[q]:
+                        if not lent.get(c):
+                            taken[c] = 1
         for q, (cards, dis) in dealt.items():
-            taken += dis if entry != CRIB else [c for c in cards if c not in dis]
-            if entry not in (CRIB, q):
-                taken += [c for c in cards if c not in dis]
+            for c in dis if entry != CRIB else cards:
+                if entry != CRIB or c not in dis:
+                    taken[c] = 1
+            if entry != CRIB and entry != q:
+                for c in cards:
+                    if c not in dis:
+                        taken[c] = 1
         return taken
 
     def ask_show(self):
@@ -86,7 +103,7 @@ class ShowTurns:
                 raise AnswerError(f"give 4 cards (the starter is added) or a total,"
                                   f" not {text!r}")
             for c in cards:
-                if c in taken:
+                if taken[c]:
                     raise AnswerError(f"{card_symbol(c)} is accounted for elsewhere this hand")
             if len(laid) == 4 and sorted(c >> 2 for c in cards) != sorted(c >> 2 for c in laid):
                 said = " ".join(play_text(c, lent.get(c)) for c in laid)
@@ -96,7 +113,7 @@ class ShowTurns:
         hint = ("4 cards (5h 5c jd 4s), 4 ranks (5 5 j 4) or the total; Enter takes the"
                 " cards shown")
         by_ranks = bool(self.opts.get("ranks"))
-        legal = {"cards": names_of(c for c in range(52) if c not in taken), "count": 4,
+        legal = {"cards": [CARD_NAMES[c] for c in range(52) if not taken[c]], "count": 4,
                  "totals": TOTALS, "known": [card_name(c) for c in default or ()],
                  "ranks": [play_text(c, True) for c in laid] if len(laid) == 4 else None,
                  "room": _room_of(room),
@@ -143,15 +160,20 @@ class ShowTurns:
         the cards laid by the others (by the crib's owners: all of them) and the hands
         shown (all by rank: their suits may be lent)."""
         g = self.t.game
-        room = [4] * 13
-        seen = [g.starter]
+        seen = bytearray(52)  # a mask of the cards seen: each counted once
+        if g.starter is not None:
+            seen[g.starter] = 1
         for q in range(self.t.players):
             if g.play and (crib or q != entry):
-                seen += g.play.laid[q]
+                for c in g.play.laid[q]:
+                    seen[c] = 1
         for _, cards, _ in g.shown:
-            seen += [c for c in cards or () if c not in seen]
-        for c in seen:
-            room[c >> 2] -= 1
+            for c in cards or ():
+                seen[c] = 1
+        room = [4] * 13
+        for c in range(52):
+            if seen[c]:
+                room[c >> 2] -= 1
         return room
 
     def _check_ranks(self, who, ranks, laid, lent, room):
