@@ -48,8 +48,16 @@ class ShowStage:
         return show_order(self.players, self.dealer)
 
     def show_next(self):
-        """The next entry of show_order() to count, or None outside the show."""
-        return self.show_order()[len(self.shown)] if self.phase == SHOW else None
+        """The next entry of show_order() to count, or None outside the show (read from
+        the dealer and the entries counted: no list of the order made a call)."""
+        if self.phase != SHOW:
+            return None
+        k = len(self.shown)
+        if k < self.players:
+            return (self.dealer + 1 + k) % self.players
+        if k == self.players:
+            return CRIB
+        raise IndexError("the show is over: %d entries counted" % k)
 
     def known_cards(self, entry):
         """The 4 cards of a show entry (player or CRIB) if the game knows them, else None."""

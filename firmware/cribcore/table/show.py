@@ -4,18 +4,11 @@ checked against cards the game already knows; the discard review after a hand; a
 claims. Generators of Asks, like cribcore.table.turns (whose Turns holds a ShowTurns).
 """
 
-from cribcore.cards import (
-    CARD_NAMES,
-    InvalidCardError,
-    card_name,
-    card_symbol,
-    parse_card,
-    parse_cards,
-)
+from cribcore.cards import InvalidCardError, card_name, card_symbol, parse_card, parse_cards
 from cribcore.counting import CRIB, check_total
 from cribcore.show import show_breakdown
 from cribcore.table.answers import AnswerError, UndoRequest, is_digits, parse_choice, whole_number
-from cribcore.table.cards import parse_rank, play_text, rank_text
+from cribcore.table.cards import free_names, parse_rank, play_text, rank_text
 from cribcore.table.entries import describe
 from cribcore.table.questions import Ask
 from cribcore.table.ranks import CODES, describe_flags, rank_name, score_ranks, suit_choices
@@ -113,7 +106,11 @@ class ShowTurns:
         hint = ("4 cards (5h 5c jd 4s), 4 ranks (5 5 j 4) or the total; Enter takes the"
                 " cards shown")
         by_ranks = bool(self.opts.get("ranks"))
-        legal = {"cards": [CARD_NAMES[c] for c in range(52) if not taken[c]], "count": 4,
+        free = 52
+        for c in range(52):  # counted first: the list made at its size (free_names)
+            if taken[c]:
+                free -= 1
+        legal = {"cards": free_names(taken, 52, free), "count": 4,
                  "totals": TOTALS, "known": [card_name(c) for c in default or ()],
                  "ranks": [play_text(c, True) for c in laid] if len(laid) == 4 else None,
                  "room": _room_of(room),
