@@ -7,7 +7,14 @@ claims. Generators of Asks, like cribcore.table.turns (whose Turns holds a ShowT
 from cribcore.cards import InvalidCardError, card_name, card_symbol, parse_card, parse_cards
 from cribcore.counting import CRIB, check_total
 from cribcore.show import show_breakdown
-from cribcore.table.answers import AnswerError, UndoRequest, is_digits, parse_choice, whole_number
+from cribcore.table.answers import (
+    AnswerError,
+    UndoRequest,
+    is_digits,
+    parse_choice,
+    whole_number,
+    yes_parser,
+)
 from cribcore.table.cards import free_names, parse_rank, play_text, rank_text
 from cribcore.table.entries import describe
 from cribcore.table.questions import Ask
@@ -80,7 +87,8 @@ class ShowTurns:
         dealt, lent = self.turns.context()
         default = self._default(entry, dealt, lent)
         taken = self._taken(entry, dealt, lent)
-        laid = [] if crib or not g.play else list(g.play.laid[entry])
+        # the play's own list (the play is over: nothing changes it), not a copy
+        laid = () if crib or not g.play else g.play.laid[entry]
         room = self._rank_room(entry, crib)
         held = (self, who, laid, lent, room, taken)  # one cell for the parser, not six
 
@@ -269,8 +277,8 @@ class ShowTurns:
         info["actual"] = actual
         if not manual:
             self.view.show(cards, g.starter, crib, items, actual)
-            if self.opts.get("confirm", True) and not (
-                    yield from self.turns.confirm(f"Peg {actual}")):
+            # the confirmation's Ask yielded here (no generator of Turns.confirm's made)
+            if self.opts.get("confirm", True) and not (yield confirm_ask(f"Peg {actual}")):
                 raise UndoRequest()
             return actual, info
         return (yield from self._stated(who, cards, crib, items, actual, info)), info
@@ -337,6 +345,14 @@ class ShowTurns:
                       info={"for_seq": show.seq}, announce=False)
         self.view.say(self.t.side_names[side], f"muggins on {describe(self.t, show)}", n)
         self.t.show_board(side)
+
+
+def confirm_ask(prompt, default=True, undo=True, kind="confirm"):
+    """The Ask of a yes/no question; Enter gives default. (Here, not in
+    cribcore.table.turns, which imports this module: the show yields it as it is.)"""
+    marker = "Y/n" if default else "y/N"
+    return Ask(kind, f"{prompt} ({marker})", yes_parser(default), hint="y or n",
+               undo=undo, legal={"choices": ["y", "n"], "default": default})
 
 
 def _room_of(room):

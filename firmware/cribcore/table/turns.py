@@ -12,7 +12,7 @@ from cribcore import CoreError
 from cribcore.cards import card_name, card_symbol, parse_card, parse_cards, value
 from cribcore.deal import DISCARDS, HAND_SIZES, first_dealer
 from cribcore.game import CUT, DEAL, PLAY, SHOW
-from cribcore.table.answers import AnswerError, UndoRequest, parse_int, yes_parser
+from cribcore.table.answers import AnswerError, UndoRequest, parse_int
 from cribcore.table.cards import (
     GO,
     free_names,
@@ -24,7 +24,7 @@ from cribcore.table.cards import (
 )
 from cribcore.table.entries import AUTO
 from cribcore.table.questions import Ask
-from cribcore.table.show import ShowTurns
+from cribcore.table.show import ShowTurns, confirm_ask  # noqa: F401 - confirm_ask: here too
 
 TYPED = "points"  # the play answer that switches a hand to typed play points
 HAND = 4  # cards each player keeps for the play, whatever the number of players
@@ -271,9 +271,11 @@ class Turns:
 
         def parse(text):
             self, p, play, mine, lent, taken = held
-            low = text.lower()
-            if not low:
+            if not text:
                 raise AnswerError("lay a card (5h) or a rank (5), or say go")
+            # lower case made only for a text that can be a word (go, points): no copy of
+            # a card's name (a ten, "th", is looked at twice, as it was)
+            low = text.lower() if text[0] in "gGpPtT" else text
             # GO and TYPED's words as literals: a tuple of constants is the compiler's
             # own, where (GO, "g") was built at every answer
             if low in ("go", "g"):
@@ -360,13 +362,6 @@ class Turns:
     def confirm(self, prompt, default=True, undo=True):
         """A yes/no question (a generator: its value is the answer)."""
         return (yield confirm_ask(prompt, default, undo))
-
-
-def confirm_ask(prompt, default=True, undo=True, kind="confirm"):
-    """The Ask of a yes/no question; Enter gives default."""
-    marker = "Y/n" if default else "y/N"
-    return Ask(kind, f"{prompt} ({marker})", yes_parser(default), hint="y or n",
-               undo=undo, legal={"choices": ["y", "n"], "default": default})
 
 
 def _open_cards(out, room):
