@@ -34,7 +34,9 @@ def running(data, c=0):
 def crc(data):
     """CRC-32 of bytes or of an ASCII text as 8 hex digits: the firmware's one spelling of
     it (board texts, the store's slots, layout.cache)."""
-    return "%08x" % (running(data) & 0xFFFFFFFF)
+    # crc32 is unsigned on both runtimes: no mask (on the chip a 32-bit value past 2**30
+    # is a long int, so `& 0xFFFFFFFF` made one more)
+    return "%08x" % running(data)
 
 
 def checksum(text):

@@ -7,6 +7,8 @@ SUITS = "CDHS"
 SYMBOLS = "\u2663\u2666\u2665\u2660"  # clubs diamonds hearts spades, in SUITS order
 # Forgiving input: the white (outline) suit symbols name the same suits.
 _WHITE_SYMBOLS = "\u2667\u2662\u2661\u2664"
+_RANKS_ANY = "A23456789TJQKa23456789tjqk"  # RANKS in either case (parse_card)
+_SUITS_ANY = "CDHScdhs"
 DECK = tuple(range(52))
 JACK = 10  # the rank of a jack: nobs and his heels
 # Each card's name and symbol, as literals: frozen into our image they stay in flash (no
@@ -72,21 +74,28 @@ def parse_card(text):
     """Parse '5h', '5H', '10d', 'TD', 'jc', 'As', '5\u2665' (spaces allowed) to a card int."""
     if type(text) is not str:
         raise InvalidCardError("not a card: %r" % (text,))
-    s = text.strip().upper()
-    if len(s) < 2:
-        raise InvalidCardError("not a card: %r" % (text,))
-    r, u = s[:-1], s[-1]
-    if r == "10":
+    # read a character at a time, each case found in a text of both (no upper-case copy,
+    # no slice: a card an answer, and one each card laid folded, on the chip)
+    s = text.strip()
+    n = len(s)
+    if n == 2:
+        r = s[0]
+    elif n == 3 and s[0] == "1" and s[1] == "0":
         r = "T"
-    ri = RANKS.find(r) if len(r) == 1 else -1
-    si = SUITS.find(u)
+    else:
+        raise InvalidCardError("not a card: %r" % (text,))
+    u = s[n - 1]
+    ri = _RANKS_ANY.find(r)
+    si = _SUITS_ANY.find(u)
     if si < 0:
         si = SYMBOLS.find(u)
+    elif si >= 4:
+        si -= 4
     if si < 0:
         si = _WHITE_SYMBOLS.find(u)
     if ri < 0 or si < 0:
         raise InvalidCardError("not a card: %r" % (text,))
-    return (ri << 2) | si
+    return ((ri % 13) << 2) | si
 
 
 def card_name(c):

@@ -48,8 +48,16 @@ class ShowStage:
         return show_order(self.players, self.dealer)
 
     def show_next(self):
-        """The next entry of show_order() to count, or None outside the show."""
-        return self.show_order()[len(self.shown)] if self.phase == SHOW else None
+        """The next entry of show_order() to count, or None outside the show (read from
+        the dealer and the entries counted: no list of the order made a call)."""
+        if self.phase != SHOW:
+            return None
+        k = len(self.shown)
+        if k < self.players:
+            return (self.dealer + 1 + k) % self.players
+        if k == self.players:
+            return CRIB
+        raise IndexError("the show is over: %d entries counted" % k)
 
     def known_cards(self, entry):
         """The 4 cards of a show entry (player or CRIB) if the game knows them, else None."""
@@ -64,14 +72,15 @@ class ShowStage:
 
     def show(self, cards=None, points=None):
         """Count the next entry of show_order(): its cards, a stated total, or known cards."""
-        self._need(SHOW)
+        if self.phase != SHOW:
+            self._not_now()
         entry = self.show_next()
-        known = self.known_cards(entry)
         if cards is not None and points is not None:
             raise GameError("give the cards or the points, not both")
         if points is not None:
-            n = check_total(points)
+            n = check_total(points)  # the cards known are not read (no copy of them made)
         else:
+            known = self.known_cards(entry)
             if cards is None:
                 if known is None:
                     raise GameError("the cards of %r are not known: give cards or points"

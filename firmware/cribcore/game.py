@@ -62,6 +62,9 @@ HEELS = "his heels"
 
 Peg = namedtuple("Peg", ("side", "player", "points", "reason"))
 Step = namedtuple("Step", ("points", "over", "pegs"))
+# What an action that pegs nothing while the game goes on returns: one Step, shared (it is
+# read, never changed), not a new one each card laid or go said
+NOTHING = Step(0, False, ())
 
 
 class Game(ShowStage):
@@ -114,7 +117,10 @@ class Game(ShowStage):
 
     def _need(self, *phases):
         if self.phase not in phases:
-            raise GameError("not now: the game is in phase %r" % (self.phase,))
+            self._not_now()
+
+    def _not_now(self):
+        raise GameError("not now: the game is in phase %r" % (self.phase,))
 
     def side_of(self, player):
         """The side (score lane) player belongs to."""
@@ -138,6 +144,8 @@ class Game(ShowStage):
         return rec
 
     def _step(self, pegs):
+        if not pegs and self.winner < 0:
+            return NOTHING  # nothing pegged, the game goes on (most cards laid): shared
         t = 0
         for rec in pegs:
             t += rec.points
@@ -214,15 +222,17 @@ class Game(ShowStage):
 
     def lay(self, card):
         """The player to move (play.turn) lays card; pegs what it scores."""
-        self._need(PLAY)
-        events = self.play.lay(card)
+        if self.phase != PLAY:  # not _need(PLAY): its *phases is a tuple made a call
+            self._not_now()
+        events = self.play._lay(card)  # () when it scores nothing: no list made
         self._history[-1].append(card)  # plain ints: a play has many lays
         return self._play_step(events)
 
     def go(self):
         """The player to move says go; pegs the last-card point when it falls due."""
-        self._need(PLAY)
-        events = self.play.go()
+        if self.phase != PLAY:
+            self._not_now()
+        events = self.play._go()
         self._history[-1].append(-1)
         return self._play_step(events)
 

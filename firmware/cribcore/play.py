@@ -55,6 +55,7 @@ GO = "go"
 HAND_CARDS = 4
 
 PlayItem = namedtuple("PlayItem", ("kind", "points"))
+LAST = PlayItem(LAST_CARD, 1)  # the last card's point: one item, shared (read, never changed)
 Event = namedtuple("Event", ("player", "points", "reasons"))
 
 
@@ -68,20 +69,21 @@ def _value(c):
 
 
 def _items(pile, count):
-    """PlayItems for the last card of a valid, non-empty pile whose values sum to count."""
-    items = []
+    """PlayItems for the last card of a valid, non-empty pile whose values sum to count: a
+    list, or the empty tuple when the card scores nothing (most cards: no list made)."""
+    items = ()
     if count == 15:
-        items.append(PlayItem(FIFTEEN, 2))
+        items = [PlayItem(FIFTEEN, 2)]
     elif count == 31:
-        items.append(PlayItem(THIRTY_ONE, 2))
+        items = [PlayItem(THIRTY_ONE, 2)]
     n = len(pile)
     last = pile[-1] >> 2
     same = 1
     while same < n and pile[n - 1 - same] >> 2 == last:
         same += 1
     if same > 1:
-        items.append(PlayItem(_PAIR_KINDS[same], same * (same - 1)))
-        return items  # the last two ranks are equal: no run can end here
+        # the last two ranks are equal: no run can end here
+        return _plus(items, PlayItem(_PAIR_KINDS[same], same * (same - 1)))
     # Grow the suffix leftwards; a repeated rank ends every longer suffix's chance of a run.
     seen = 0
     lo = hi = last
@@ -98,8 +100,16 @@ def _items(pile, count):
         if k >= 3 and hi - lo == k - 1:
             run = k
     if run:
-        items.append(PlayItem(RUN, run))
+        return _plus(items, PlayItem(RUN, run))
     return items
+
+
+def _plus(items, item):
+    """items (a list, or the empty tuple) with item added at the end: a list."""
+    if items:
+        items.append(item)
+        return items
+    return [item]
 
 
 def _check_pile(pile):
@@ -118,7 +128,7 @@ def _check_pile(pile):
 def play_breakdown(pile):
     """The scoring items (kind, points) of the last card of pile, in announcing order."""
     count = _check_pile(pile)
-    return _items(pile, count) if len(pile) else []
+    return list(_items(pile, count)) if len(pile) else []
 
 
 def score_play(pile):
@@ -238,6 +248,11 @@ class Play:
 
     def lay(self, card, player=None):
         """The player to move lays card; returns the scoring events (a list of Event)."""
+        return self._lay(card, player) or []
+
+    def _lay(self, card, player=None):
+        """lay(), its events the empty tuple when the card scores nothing (the game's own
+        call, cribcore.game: no empty list made a card)."""
         self._check_turn(player)
         check_card(card)
         p = self.turn
@@ -261,7 +276,7 @@ class Play:
         items = _items(self.pile, self.count)
         if self._all_laid():
             if self.count < 31:
-                items.append(PlayItem(LAST_CARD, 1))  # 31 is 2 in all, never 2 + 1
+                items = _plus(items, LAST)  # 31 is 2 in all, never 2 + 1
             self.over = True
             self.turn = -1
         elif self.count == 31:
@@ -269,7 +284,7 @@ class Play:
         else:
             nxt = self._next(p)
             if nxt < 0:
-                items.append(PlayItem(LAST_CARD, 1))
+                items = _plus(items, LAST)
                 self._new_series(p)
             else:
                 self.turn = nxt
@@ -277,6 +292,10 @@ class Play:
 
     def go(self, player=None):
         """The player to move says go; returns the events (the last-card point, if due)."""
+        return self._go(player) or []
+
+    def _go(self, player=None):
+        """go(), its events the empty tuple when nothing is pegged (the game's own call)."""
         self._check_turn(player)
         if not self.can_go():
             raise IllegalPlayError("player %d can still play at count %d" % (
@@ -287,11 +306,11 @@ class Play:
         nxt = self._next(p)
         if nxt >= 0:
             self.turn = nxt
-            return []
+            return ()
         # Nobody can play: the last to lay takes the point (31 resets before any go).
         q = self.last
         self._new_series(q)
-        return self._event(q, [PlayItem(LAST_CARD, 1)])
+        return self._event(q, [LAST])
 
     def undo(self):
         """Take back the last lay or go, restoring exactly the state before it."""
@@ -332,7 +351,7 @@ class Play:
 
     def _event(self, p, items):
         if not items:
-            return []
+            return ()
         t = 0
         for item in items:
             t += item.points

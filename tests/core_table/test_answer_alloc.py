@@ -65,9 +65,9 @@ def test_the_crc_of_a_question_is_made_once_an_ask():
     made = []
     real = engine_module._crc_sig
 
-    def counted(sig):
+    def counted(*sig):
         made.append(sig)
-        return real(sig)
+        return real(*sig)
     engine_module._crc_sig = counted
     try:
         ask = engine._ask
@@ -76,7 +76,7 @@ def test_the_crc_of_a_question_is_made_once_an_ask():
         q = engine.question(known=False)
         engine.answer(q.id, choose(q.to_dict(), Lcg(3), "cards"))
         assert engine._ask is not ask
-        assert engine._crc_of(engine._ask) == real(engine._ask.signature())
+        assert engine._crc_of(engine._ask) == real(*engine._ask.signature()[:4])
         assert engine._crc_of(ask) == first  # an older ask made again, as it was
     finally:
         engine_module._crc_sig = real
@@ -175,3 +175,95 @@ def test_the_literals_spelled_for_speed_are_the_constants():
     from cribcore.table.turns import TYPED
 
     assert (PLAY, SHOW) == ("play", "show") and GO == "go" and TYPED == "points"
+
+
+def test_a_card_is_read_in_either_case_without_copies():
+    # s9: parse_card reads a character at a time (no upper-case copy, no slice): every
+    # card's name and symbol in each case reads as the card; what is not a card is refused
+    from cribcore.cards import CARD_NAMES, CARD_SYMBOLS, InvalidCardError, parse_card
+
+    for c in range(52):
+        name = CARD_NAMES[c]
+        for text in (name, name.lower(), name[0].lower() + name[1], " %s " % name,
+                     CARD_SYMBOLS[c]):
+            assert parse_card(text) == c, text
+        if name[0] == "T":
+            assert parse_card("10" + name[1]) == c and parse_card("10" + name[1].lower()) == c
+    for bad in ("", "5", "5x", "xh", "1h", "100h", "10", "5hh", "t", "11h", "1 0h", 5):
+        try:
+            parse_card(bad)
+        except InvalidCardError:
+            continue
+        raise AssertionError("taken as a card: %r" % (bad,))
+
+
+def test_the_show_order_is_read_without_a_list():
+    # s9: show_next computes the entry from the dealer and the count so far
+    from cribcore.counting import CRIB, show_order
+    from cribcore.deal import SHOW
+    from cribcore.game import Game
+
+    for players in (2, 3, 4):
+        for dealer in range(players):
+            g = Game(players, 121, dealer=dealer)
+            g.phase = SHOW
+            order = show_order(players, dealer)
+            for k in range(players + 1):
+                g.shown = [None] * k
+                assert g.show_next() == order[k]
+            assert order[-1] == CRIB
+
+
+def test_a_card_that_pegs_nothing_returns_the_shared_step():
+    from cribcore.game import NOTHING, Game
+    from cribcore.play import Play
+
+    g = Game(2, 121, dealer=0)  # the game as a table plays it: cards named, not dealt
+    g.turn_starter(4 * 4)  # a five: nothing for the dealer
+    assert g.lay(2 * 4) is NOTHING  # a three: count 3, nothing pegged (fails before)
+    step = g.lay(9 * 4 + 1)  # a ten: 13 in all, nothing
+    assert step is NOTHING and step.pegs == () and not step.over
+    assert g.lay(1 * 4 + 2).points == 2  # a two: fifteen
+    p = Play(2, 0)
+    assert p.lay(2 * 4) == [] and type(p.lay(3 * 4)) is list  # the public lists as before
+
+
+def test_free_names_are_the_cards_not_taken_in_a_list_of_their_size():
+    from cribcore.cards import CARD_NAMES
+    from cribcore.table.cards import free_names
+
+    taken = bytearray(52)
+    for c in (0, 5, 17, 30, 51):
+        taken[c] = 1
+    for top in (0, 4, 20, 52):
+        want = [CARD_NAMES[c] for c in range(top) if not taken[c]]
+        assert free_names(taken, top, len(want)) == want
+
+
+def test_one_generator_serves_a_hands_play():
+    # s9: ask_play asks again while the play goes on: one generator a hand's play (and
+    # one more after a switch to typed points), not one made a card laid
+    from cribcore.table.turns import Turns
+
+    engine = engine_for(2, "cards", target=61)
+    engine.start()
+    made = []
+    real = Turns.ask_play
+
+    def counted(self):
+        made.append(self.t.game.hand_no)
+        return real(self)
+    Turns.ask_play = counted
+    try:
+        rng = Lcg(5)
+        plays = 0
+        for _ in range(60):
+            q = engine.asked()
+            if q is None or q["kind"] == "another":
+                break
+            plays += q["kind"] == "play"
+            engine.answer(q["id"], choose(q, rng, "cards"))
+    finally:
+        Turns.ask_play = real
+    assert plays >= 8 and len(made) * 4 <= plays, (plays, made)  # fails before: one a card
+    assert len(made) == len(set(made))  # one a hand

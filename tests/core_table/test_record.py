@@ -24,13 +24,18 @@ def test_an_entry_reads_its_defaults_and_its_id_is_its_seq():
     assert full.seq == 7
 
 
-def test_an_entry_owns_its_info_and_its_args():
+def test_an_entry_takes_the_info_made_for_it_and_owns_its_args():
+    # the info dict given is the entry's own from then on (s9: no copy an answer; every
+    # caller makes one for it), its args a tuple of their own (a tuple given is kept)
     info, args = {"card": "5H"}, [17]
     e = Entry(1, "lay", 0, args=args, info=info)
-    e.info["scorer"] = 0
+    assert e.info is info  # fails before: a copy made an entry
     args.append(3)
-    assert info == {"card": "5H"} and e.args == (17,)
+    assert e.args == (17,)
+    held = (17, 3)
+    assert Entry(1, "lay", 0, args=held).args is held
     assert Entry(1, "go").info is not Entry(1, "go").info  # each its own, even empty
+    assert Entry(1, "go", info={}).info == {}
 
 
 def test_an_entry_round_trips_through_its_line():

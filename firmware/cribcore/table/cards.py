@@ -35,6 +35,19 @@ def parse_play_card(text):
         return None, parse_rank(text)
 
 
+def free_names(taken, top, n):
+    """The names of the cards below top not taken (taken[card] 1 when taken), n of them
+    (the caller counted them as it marked the mask): a list of its exact size, filled in
+    place. A comprehension grows its list by doubling (40 names took a table of 64)."""
+    out = [None] * n
+    i = 0
+    for c in range(top):
+        if not taken[c]:
+            out[i] = CARD_NAMES[c]
+            i += 1
+    return out
+
+
 def names_of(cards):
     """Card names, for the legal answers of a question (cards the game made: each a card,
     so looked up without card_name's check, a call a card: 52 a question on the chip)."""

@@ -71,9 +71,11 @@ class TableEngine:
         self._ask = None
         self._started = False
         self._serial = 0  # questions opened at the record's position self._pos
-        self._pos = None
+        self._pos = None  # its text (Session.position), made when first kept (_keep)
+        self._pos_table = None  # the table and its record's position the serial counts at
+        self._pos_n = -1
         self._qid = None
-        self._sig = None
+        self._sig = None  # the ask whose signature the id was made for (_same_question)
         self._id_ask = None  # the ask the id was last made or checked for
         self._fresh = True
         self._nonce = nonce
@@ -185,25 +187,34 @@ class TableEngine:
         if ask is self._id_ask and not self._fresh:
             return self._qid  # the ask its id was made for (asked most, once each call)
         self._id_ask = ask
-        sig = ask.signature()
-        if self._fresh or sig != self._sig:
-            pos = self._position()
-            if pos != self._pos:
-                self._pos, self._serial = pos, 0
+        if self._fresh or not _same_question(ask, self._sig):
+            # where the record is, read as numbers: its text (Session.position) is made
+            # only when something keeps it (_keep), not an answer
+            table = self.session.table
+            n = table.rec.position() if table is not None and table.rec is not None else -1
+            if table is not self._pos_table or n != self._pos_n:
+                self._pos_table, self._pos_n, self._serial = table, n, 0
+                self._pos = None
             self._serial += 1
-            self._sig = sig
+            self._sig = ask
             self._fresh = False
             self._qid = self._make_id()
         return self._qid
 
     def _make_id(self):
-        return "%s-%s-%d-%.4s" % (self._nonce, self._pos, self._serial, self._crc_of(self._ask))
+        table, n = self._pos_table, self._pos_n
+        if table is None or n < 0:  # no record: its text as it is ("0")
+            return "%s-%s-%d-%.4s" % (self._nonce, self._position(), self._serial,
+                                      self._crc_of(self._ask))
+        # Session.position's "game.position" spelled in the id itself: no text of its own
+        return "%s-%d.%d-%d-%.4s" % (self._nonce, table.game_id, n, self._serial,
+                                     self._crc_of(self._ask))
 
     def _crc_of(self, ask):
         """The CRC of an ask's signature (_crc_sig), made once for each ask: its id, the
         answers remembered and kept are each given it."""
         if self._crc_ask is not ask:  # two fields, not a tuple made an ask
-            self._crc = _crc_sig(ask.signature())
+            self._crc = _crc_sig(ask.kind, ask.prompt, ask.default, ask.asks)
             self._crc_ask = ask
         return self._crc
 
@@ -282,7 +293,7 @@ class TableEngine:
                 raise
             raise AnswerError(str(e) or "not understood: %r" % (text,)) from None
         crc = self._crc_of(ask)
-        pos = self._pos
+        pos_table, pos_n = self._pos_table, self._pos_n
         said = None
         if by is not None and ask.asks is not None and by != ask.asks:  # for another player
             said = {"by": names[by], "for": names[ask.asks],
@@ -301,10 +312,11 @@ class TableEngine:
         events = self._take(ask)  # before question_id(): it starts the flow, taking them
         after = self.question_id()
         self._for = (after, said) if said and after is not None else None
-        if after is not None and self._pos == pos:  # no line written: kept apart
+        if after is not None and self._pos_n == pos_n and self._pos_table is pos_table:
+            # no line written: kept apart
             self._pending.append((crc, text, by))
             self._keep()
-        else:
+        elif self._pending:  # a new list only when there was one to drop
             self._pending = []
         if said:  # said first, in the list _take made (no other list made for it)
             events.insert(0, Event("note", said["by"], said["text"], 0, None))
@@ -326,11 +338,11 @@ class TableEngine:
         ask = self._ask
         if ask is None or not ask.undo:
             raise AnswerError("nothing to undo at this question")
-        pos = self._pos
+        pos_table, pos_n = self._pos_table, self._pos_n
         self._run(self._flow.throw, UndoRequest())
         events = self._take(ask)
         self._remember_undo(events)
-        if self.question_id() is None or self._pos != pos:
+        if self.question_id() is None or self._pos_n != pos_n or self._pos_table is not pos_table:
             self._pending = []  # lines written: the answers kept were for before them
         elif self._pending:
             # a step back inside a question: the answers kept up to the one it asks again
@@ -347,6 +359,8 @@ class TableEngine:
         A store that fails is no reason to refuse an answer the game took."""
         try:
             undone = self._undone
+            if self._pos is None:  # the position's text, made once a position kept
+                self._pos = self._position()
             self.session.keep({"pos": self._pos, "n": self._serial,
                                "answers": self._pending,
                                "undone": None if undone is None or undone[0] != self._qid
@@ -492,12 +506,20 @@ def _remembered(item):
     return item[:8], item[colon + 1:], int(by) if by else None
 
 
-def _crc_sig(sig):
+def _same_question(ask, other):
+    """Whether two asks are the same question (Ask.signature's fields compared one by
+    one: no tuple of them made an answer); other may be None."""
+    return other is not None and (ask is other or (
+        ask.kind == other.kind and ask.prompt == other.prompt
+        and ask.default == other.default and ask.asks == other.asks
+        and ask.legal == other.legal))
+
+
+def _crc_sig(kind, prompt, default, asks):
     """A question's signature as 8 hex digits, the same in every run and on both runtimes:
     its kind, prompt, default and who is asked (the hash of its legal answers is left out:
     Python's hash of a text changes from run to run, and MicroPython's dicts print in
     another order; repr spells a text's symbols, 4♣, in its own way on each)."""
-    kind, prompt, default, asks = sig[0], sig[1], sig[2], sig[3]
     if isinstance(default, list) or isinstance(default, tuple):
         return crc("|".join([_text(v) for v in (kind, prompt, default, asks)]))
     # the same text in one piece ("%s" spells a text, an int and None as str() does)

@@ -88,7 +88,7 @@ def line(game, seq, kind, data):
     (one copy of the line less an entry: about 130 bytes on the chip)."""
     head = "%d %d %s " % (game, seq, kind)
     text = ascii_json(data)
-    return "%08x %s%s\n" % (running(text, running(head)) & 0xFFFFFFFF, head, text)
+    return "%08x %s%s\n" % (running(text, running(head)), head, text)  # unsigned: no mask
 
 
 def parse(raw):
@@ -115,7 +115,8 @@ def parse(raw):
 
 def entry_data(e):
     """An Entry as the JSON of its line."""
-    return [e.hand, e.kind, e.player, e.side, e.points, e.reason, e.source, list(e.args),
+    # args as they are (a tuple): JSON writes a tuple as a list, on both runtimes
+    return [e.hand, e.kind, e.player, e.side, e.points, e.reason, e.source, e.args,
             e.info, e.answered_by]
 
 

@@ -42,19 +42,29 @@ def event_dict(ev):
 class Ask:
     """A question as a flow yields it (see the module docstring)."""
 
-    __slots__ = ("kind", "prompt", "parse", "default", "hint", "undo", "asks", "legal", "_sig")
+    # A field left at its default is read from the class, not set on the ask (no
+    # __slots__: MicroPython has none, and an instance's table of attributes grows with
+    # each one set: an ask an answer, 9 set took a table of 10, the play's 6 one of 6).
+    default = None
+    hint = ""
+    undo = True
+    asks = None
+    _sig = None
 
     def __init__(self, kind, prompt, parse, default=None, hint="", undo=True, asks=None,
                  legal=None):
         self.kind = kind
         self.prompt = prompt
         self.parse = parse
-        self.default = default
-        self.hint = hint
-        self.undo = undo
-        self.asks = asks
+        if default is not None:
+            self.default = default
+        if hint:
+            self.hint = hint
+        if not undo:
+            self.undo = undo
+        if asks is not None:
+            self.asks = asks
         self.legal = legal or {}
-        self._sig = None
 
     def signature(self):
         """What makes two asks the same question (a board peg between them changes none):
@@ -131,10 +141,13 @@ class Events:
         self._add("say", who, text, points)
 
     def show(self, hand, starter, crib, items, total, who=None):
-        """A hand itemised (who: whose, when it is not the player asked)."""
+        """A hand itemised (who: whose, when it is not the player asked). hand and items,
+        when lists, are the event's as they are (the flow makes them for it: no copy)."""
         self._add("show", who, text="crib" if crib else "hand", points=total,
-                  data={"cards": list(hand), "starter": starter, "crib": crib,
-                        "items": list(items), "total": total})
+                  data={"cards": hand if type(hand) is list else list(hand),
+                        "starter": starter, "crib": crib,
+                        "items": items if type(items) is list else list(items),
+                        "total": total})
 
     def board(self, names, scores, target, fresh=None, skunk=None):
         """The scores after a peg (fresh: the lane just pegged). names, a list, is the

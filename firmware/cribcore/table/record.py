@@ -48,7 +48,8 @@ def button_event(verb, args):
 
 class Entry:
     """One entry of the record: who did what (and who answered for them), its points and
-    the action it replays."""
+    the action it replays. info, when given, becomes the entry's own dict (not copied):
+    give it one made for it, and change it no more."""
 
     # A field left at its default is read from the class, not kept on the entry: a game
     # keeps every entry in the heap, and MicroPython keeps an instance's attributes in a
@@ -74,8 +75,11 @@ class Entry:
         if source != "table":
             self.source = source
         if args:
-            self.args = tuple(args)
-        self.info = dict(info) if info else {}
+            self.args = tuple(args)  # a tuple given is kept as it is (no copy)
+        # the dict given is the entry's own from here on, not copied: every caller makes
+        # one for the entry (the table's flow, a line read back), so a copy an entry was
+        # a dict made and dropped an answer
+        self.info = {} if info is None else info
         if answered_by is not None:
             self.answered_by = answered_by  # who answered for `player` (None: they did)
 

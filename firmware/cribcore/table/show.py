@@ -7,8 +7,15 @@ claims. Generators of Asks, like cribcore.table.turns (whose Turns holds a ShowT
 from cribcore.cards import InvalidCardError, card_name, card_symbol, parse_card, parse_cards
 from cribcore.counting import CRIB, check_total
 from cribcore.show import show_breakdown
-from cribcore.table.answers import AnswerError, UndoRequest, is_digits, parse_choice, whole_number
-from cribcore.table.cards import names_of, parse_rank, play_text, rank_text
+from cribcore.table.answers import (
+    AnswerError,
+    UndoRequest,
+    is_digits,
+    parse_choice,
+    whole_number,
+    yes_parser,
+)
+from cribcore.table.cards import free_names, parse_rank, play_text, rank_text
 from cribcore.table.entries import describe
 from cribcore.table.questions import Ask
 from cribcore.table.ranks import CODES, describe_flags, rank_name, score_ranks, suit_choices
@@ -45,19 +52,29 @@ class ShowTurns:
         return None
 
     def _taken(self, entry, dealt, lent):
-        """Cards that cannot be in this entry: seen elsewhere this hand (lent suits aside)."""
+        """Cards that cannot be in this entry, seen elsewhere this hand (lent suits aside),
+        as a mask (taken[card] 1): no list of them grown, searched a card."""
         g = self.t.game
-        taken = [g.starter]
+        taken = bytearray(52)
+        if g.starter is not None:
+            taken[g.starter] = 1
         for _, cards, _ in g.shown:
-            taken += cards or []
-        for q in range(self.t.players):
-            laid = g.play.laid[q] if g.play else []
-            if q != entry:
-                taken += [c for c in laid if not lent.get(c)]
+            for c in cards or ():
+                taken[c] = 1
+        if g.play:
+            for q in range(self.t.players):
+                if q != entry:
+                    for c in g.play.laid[q]:
+                        if not lent.get(c):
+                            taken[c] = 1
         for q, (cards, dis) in dealt.items():
-            taken += dis if entry != CRIB else [c for c in cards if c not in dis]
-            if entry not in (CRIB, q):
-                taken += [c for c in cards if c not in dis]
+            for c in dis if entry != CRIB else cards:
+                if entry != CRIB or c not in dis:
+                    taken[c] = 1
+            if entry != CRIB and entry != q:
+                for c in cards:
+                    if c not in dis:
+                        taken[c] = 1
         return taken
 
     def ask_show(self):
@@ -70,7 +87,8 @@ class ShowTurns:
         dealt, lent = self.turns.context()
         default = self._default(entry, dealt, lent)
         taken = self._taken(entry, dealt, lent)
-        laid = [] if crib or not g.play else list(g.play.laid[entry])
+        # the play's own list (the play is over: nothing changes it), not a copy
+        laid = () if crib or not g.play else g.play.laid[entry]
         room = self._rank_room(entry, crib)
         held = (self, who, laid, lent, room, taken)  # one cell for the parser, not six
 
@@ -86,7 +104,7 @@ class ShowTurns:
                 raise AnswerError(f"give 4 cards (the starter is added) or a total,"
                                   f" not {text!r}")
             for c in cards:
-                if c in taken:
+                if taken[c]:
                     raise AnswerError(f"{card_symbol(c)} is accounted for elsewhere this hand")
             if len(laid) == 4 and sorted(c >> 2 for c in cards) != sorted(c >> 2 for c in laid):
                 said = " ".join(play_text(c, lent.get(c)) for c in laid)
@@ -96,7 +114,11 @@ class ShowTurns:
         hint = ("4 cards (5h 5c jd 4s), 4 ranks (5 5 j 4) or the total; Enter takes the"
                 " cards shown")
         by_ranks = bool(self.opts.get("ranks"))
-        legal = {"cards": names_of(c for c in range(52) if c not in taken), "count": 4,
+        free = 52
+        for c in range(52):  # counted first: the list made at its size (free_names)
+            if taken[c]:
+                free -= 1
+        legal = {"cards": free_names(taken, 52, free), "count": 4,
                  "totals": TOTALS, "known": [card_name(c) for c in default or ()],
                  "ranks": [play_text(c, True) for c in laid] if len(laid) == 4 else None,
                  "room": _room_of(room),
@@ -132,7 +154,7 @@ class ShowTurns:
                 continue  # back to the cards of this hand
             break
         info["entry"] = entry
-        self.t.record("show", [None, pegged], player=who, info=info, announce=False)
+        self.t.record("show", (None, pegged), player=who, info=info, announce=False)
         self.view.say(self.name(who), "crib" if crib else "hand", pegged)
         self.t.show_board(g.side_of(who) if pegged else None)
         if not crib and who in dealt and not self.t.game.over:
@@ -143,15 +165,20 @@ class ShowTurns:
         the cards laid by the others (by the crib's owners: all of them) and the hands
         shown (all by rank: their suits may be lent)."""
         g = self.t.game
-        room = [4] * 13
-        seen = [g.starter]
+        seen = bytearray(52)  # a mask of the cards seen: each counted once
+        if g.starter is not None:
+            seen[g.starter] = 1
         for q in range(self.t.players):
             if g.play and (crib or q != entry):
-                seen += g.play.laid[q]
+                for c in g.play.laid[q]:
+                    seen[c] = 1
         for _, cards, _ in g.shown:
-            seen += [c for c in cards or () if c not in seen]
-        for c in seen:
-            room[c >> 2] -= 1
+            for c in cards or ():
+                seen[c] = 1
+        room = [4] * 13
+        for c in range(52):
+            if seen[c]:
+                room[c >> 2] -= 1
         return room
 
     def _check_ranks(self, who, ranks, laid, lent, room):
@@ -250,8 +277,8 @@ class ShowTurns:
         info["actual"] = actual
         if not manual:
             self.view.show(cards, g.starter, crib, items, actual)
-            if self.opts.get("confirm", True) and not (
-                    yield from self.turns.confirm(f"Peg {actual}")):
+            # the confirmation's Ask yielded here (no generator of Turns.confirm's made)
+            if self.opts.get("confirm", True) and not (yield confirm_ask(f"Peg {actual}")):
                 raise UndoRequest()
             return actual, info
         return (yield from self._stated(who, cards, crib, items, actual, info)), info
@@ -314,10 +341,18 @@ class ShowTurns:
         if side is None:
             self.t.note("note", {"for_seq": show.seq, "muggins": "passed"})
             return
-        self.t.record("muggins", [side, n, "muggins"], player=None,
+        self.t.record("muggins", (side, n, "muggins"), player=None,
                       info={"for_seq": show.seq}, announce=False)
         self.view.say(self.t.side_names[side], f"muggins on {describe(self.t, show)}", n)
         self.t.show_board(side)
+
+
+def confirm_ask(prompt, default=True, undo=True, kind="confirm"):
+    """The Ask of a yes/no question; Enter gives default. (Here, not in
+    cribcore.table.turns, which imports this module: the show yields it as it is.)"""
+    marker = "Y/n" if default else "y/N"
+    return Ask(kind, f"{prompt} ({marker})", yes_parser(default), hint="y or n",
+               undo=undo, legal={"choices": ["y", "n"], "default": default})
 
 
 def _room_of(room):

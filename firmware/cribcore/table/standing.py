@@ -93,13 +93,13 @@ class Standing:
             self.last_show, self.show_done = e, False
         elif self.last_show is not None and e.info.get("for_seq") == self.last_show.seq:
             self.show_done = True
-        # a new dict at each change (never one changed in place): a parser made for an
-        # earlier question keeps the dicts it was given as they were
-        if e.kind == "dealt" and e.info.get("cards"):
-            self._dealt = dict(self._dealt)
+        # changed in place (a new pair each hand): no copy of either dict a card laid. A
+        # parser holds the dicts of the question it was made for, and only the open
+        # question's parser is ever called (the engine refuses an answer to another), so
+        # none reads them after an entry of its hand changed them
+        if kind == "dealt" and e.info.get("cards"):
             _known(e, self._dealt, None)
-        elif e.kind == "lay":
-            self._lent = dict(self._lent)
+        elif kind == "lay":
             _known(e, None, self._lent)
 
     def hand_entries(self, hand):

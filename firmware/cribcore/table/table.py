@@ -139,9 +139,13 @@ class Table:
         if reason is None and pegs:
             reason = pegs[0].reason
         # a button peg, or a difference found on the board, is on the board already
-        sent = [p for p in pegs if p.points > 0] if pegs and source == TABLE else ()
+        sent = pegs if pegs and source == TABLE else ()
+        for p in sent:  # the pegs as they are when each pegs points (no list made)
+            if p.points <= 0:
+                sent = [p for p in pegs if p.points > 0]
+                break
         entry = Entry(hand, kind, player, side, points, reason, source, args, info,
-                      self.answered_by(player))  # its own copy of info
+                      self.answered_by(player))  # info the entry's own: not copied
         if pegs:
             entry.info.setdefault("scorer", pegs[0].player)
         try:
@@ -161,9 +165,10 @@ class Table:
             self.board.peg(p.side, p.points, self.op_id())
 
     def note(self, kind, info, auto=False, player=None):
-        """A table-only entry (no game action, nothing pegged)."""
-        info = dict(info)
+        """A table-only entry (no game action, nothing pegged). info becomes the entry's
+        own (Entry: not copied)."""
         if auto:
+            info = dict(info)
             info[AUTO] = True
         self.write(Entry(self.game.hand_no, kind, player, info=info,
                          answered_by=self.answered_by(player)), ())
@@ -221,7 +226,7 @@ class Table:
             self.undo_on_board(lane, n)
             return False
         self.view.say(self.side_names[lane], PEGGED_ON_BOARD, n)
-        self.record("peg", [lane, n, PEGGED_ON_BOARD], source=BOARD, info={"lane": lane})
+        self.record("peg", (lane, n, PEGGED_ON_BOARD), source=BOARD, info={"lane": lane})
         return self.game.over
 
     def board_undo(self, lane):
