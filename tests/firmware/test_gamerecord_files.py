@@ -47,6 +47,10 @@ class RealFiles(Files):
         self.ops += 1
         Files.append(self, self._p(name), data)
 
+    def dump(self, name, items):
+        self.ops += 1
+        Files.dump(self, self._p(name), items)
+
     def last(self, name):
         return Files.last(self, self._p(name))
 

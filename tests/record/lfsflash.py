@@ -125,6 +125,12 @@ class LfsFiles:
         with f:
             f.write(data)
 
+    def dump(self, name, items):
+        """Files.dump: each item's JSON line, appended at once."""
+        import json
+
+        self.append(name, "".join([json.dumps(i) + "\n" for i in items]).encode())
+
     def last(self, name):
         data = self.read(name)
         return data[-1:] if data else b""

@@ -88,6 +88,12 @@ class MemFiles:
             raise PowerCut
         self.files[name] = old + (bytes(data),)
 
+    def dump(self, name, items):
+        """Files.dump: each item's JSON line, appended at once."""
+        import json
+
+        self.append(name, "".join([json.dumps(i) + "\n" for i in items]).encode())
+
     def last(self, name):
         for chunk in reversed(self.files.get(name, ())):
             if chunk:
