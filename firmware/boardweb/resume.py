@@ -67,11 +67,11 @@ class KeptSession(RecordSession):
         added = self.waiting
         if not added:
             return
-        self.waiting = []
         try:
             self._append(added)
         except (OSError, ValueError, MemoryError):
             pass
+        added.clear()  # the same list for the next answer's events
 
     _logged = 0  # the events in LOG (kept_log() counts them at boot)
     _name = None  # LOG's path, made once

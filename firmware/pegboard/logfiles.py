@@ -35,9 +35,21 @@ class Files(StateFiles):
             f.write(data)
 
     def append(self, name, data):
-        """Add to the end of a file (made if absent; committed whole when closed)."""
+        """Add to the end of a file (made if absent; committed whole when closed): data is
+        bytes or ASCII text, or a list of them written one after the other (nothing
+        joined; MicroPython writes a str's own bytes)."""
         with open(name, "ab") as f:
-            f.write(data)
+            if type(data) is not list:
+                try:
+                    f.write(data)  # MicroPython: bytes or str alike, no copy
+                except TypeError:
+                    f.write(data.encode())  # CPython's binary file takes no str (tests)
+                return
+            for chunk in data:
+                try:
+                    f.write(chunk)
+                except TypeError:
+                    f.write(chunk.encode())
 
     def dump(self, name, items):
         """Append each item's JSON and a newline to a file (made if absent; committed whole

@@ -122,6 +122,10 @@ class LfsFiles:
             f = self.fs.open(name, "ab")
         except FileNotFoundError:  # littlefs-python's "a" does not create (MicroPython's does)
             f = self.fs.open(name, "wb")
+        if type(data) is list:  # Files.append's chunks: one write of them all, as on flash
+            data = b"".join([c.encode() if type(c) is str else c for c in data])
+        elif type(data) is str:
+            data = data.encode()
         with f:
             f.write(data)
 
