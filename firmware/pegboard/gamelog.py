@@ -188,8 +188,8 @@ class GameLog:
     def _seg_folder(self, n):
         return "%s/s%d" % (self.path, n)
 
-    def _seg_file(self, n):
-        return "%s/s%d/t" % (self.path, n)
+    def _seg_file(self, n, folder=None):
+        return (folder or self._seg_folder(n)) + "/t"
 
     def playing(self):
         """The game in play (its lines in the segments, not closed), or 0."""
@@ -258,7 +258,7 @@ class GameLog:
         """Begin a game (header: a dict, the setup: names, target, ...): its FlashRecord.
         Whatever the segments hold goes to its game's file first; old games may be
         dropped."""
-        self._seal(self.segs)  # none after settle(): it seals a closed game whole
+        self._seal(self.segs[:])  # none after settle(): it seals a closed game whole
         self._clear()  # the segments hold one game's lines: the new game's only, now
         game = max(list(self.sizes) + [self.game, 0]) + 1
         self.over = True  # the oldest games past the budget dropped by settle()
@@ -285,8 +285,8 @@ class GameLog:
                 self.settle()  # no more than SEAL full segments wait for settle()
             if not self.ready:
                 self._prepare()  # no folder made ahead (a restart, or a failed settle)
-            seg = Segment(self._seg_file(self.ready), self._seg_folder(self.ready), True,
-                          self.ready_pages)
+            folder = self._seg_folder(self.ready)
+            seg = Segment(self._seg_file(0, folder), folder, True, self.ready_pages)
             seg.kept = self.ready_kept
             self.files.append(seg.path, text)
             self.ready = 0
@@ -361,20 +361,22 @@ class GameLog:
         """The next segment's folder made, and its file, empty: its first line is then one
         commit (an append), not two (the file made, then written)."""
         n = self.number + 1
+        folder = self._seg_folder(n)
         try:
-            self.files.mkdir(self._seg_folder(n))
+            self.files.mkdir(folder)
         except OSError:
-            if self.files.size(self._seg_file(n)):
+            if self.files.size(self._seg_file(n, folder)):
                 raise  # there, with lines: not a folder to begin a segment in
         self.number = n
-        self.files.write(self._seg_file(n), b"")
+        self.files.write(self._seg_file(n, folder), b"")
         self.ready = n
         self.ready_pages = 2  # the folder's first commit, and its empty file's
         self.ready_kept = False
 
     def _seal(self, segs):
-        """Append the lines of the segments segs not yet in their game's file to that file,
-        then remove the segments (a closed game's last: it is not in play any more)."""
+        """Append the lines of the segments segs (a list of its own, not self.segs) not yet
+        in their game's file to that file, then remove the segments (a closed game's last:
+        it is not in play any more)."""
         game = self.game
         name = self.path_of(game)
         out = []
@@ -398,7 +400,7 @@ class GameLog:
             self.ends = game
             self.sizes[game] = self.sizes.get(game, 0) + size
             self.sealed = last
-        for seg in list(segs):  # removed by settle(): their lines are in the file now
+        for seg in segs:  # (a copy) removed by settle(): their lines are in the file now
             self.segs.remove(seg)
             self.stale.append(seg)
         if not self.segs:
@@ -425,8 +427,12 @@ class GameLog:
     def _drop(self, keep):
         """Drop the oldest games while the kept ones pass the budget (never game `keep`,
         the game in play or beginning, nor the newest before it)."""
-        if sum(self.sizes.values()) <= self.budget:
-            return  # the usual case: no list made
+        sizes = self.sizes
+        total = 0
+        for g in sizes:  # no view or list made: the usual case ends here
+            total += sizes[g]
+        if total <= self.budget:
+            return
         newest = max([g for g in self.sizes if g != keep] + [0])
         while sum(self.sizes.values()) > self.budget:
             old = [g for g in sorted(self.sizes) if g != keep and g != newest]
