@@ -166,3 +166,28 @@ def test_an_answers_events_go_to_the_log_with_no_text_made_under_micropython(tmp
     alloc, text = [int(x) for x in line.split()[1:]]
     assert alloc < text // 2, line
     assert len((tmp_path / "l").read_bytes().splitlines()) == 6
+
+
+def test_the_log_stays_open_between_answers_and_each_answers_lines_are_in_it_at_once(
+        tmp_path, monkeypatch):
+    """Files.dump keeps the log's file open from one answer to the next (on the Pico a
+    LittleFS open makes its file object and a 1 KB cache: once, not once an answer) and
+    flushes it after each: what an answer kept is in the file when dump returns (read by
+    another reader, as a restart would); a rename (LOG_KEEP events) closes it first."""
+    import pegboard.logfiles as logfiles
+
+    opened = []
+
+    def counted(name, mode="r", *args):
+        if "a" in mode:
+            opened.append(name)
+        return open(name, mode, *args)
+
+    monkeypatch.setattr(logfiles, "open", counted, raising=False)
+    s = session_at(tmp_path)
+    events = []
+    for _ in range(3 * LOG_KEEP // 2):  # past two renames of l to m
+        events += keep(s, [2], start=len(events))
+        assert session_at(tmp_path).kept_log() == events[-LOG_KEEP:]
+    renames = len(events) // LOG_KEEP - (len(events) % LOG_KEEP == 0)
+    assert len(opened) == 1 + renames, (len(opened), renames)
