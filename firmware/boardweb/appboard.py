@@ -115,11 +115,11 @@ class AppBoard:
         later = self.later
         if not later:
             return True
-        self.later = []
         try:
             done = apply(self.app, later)
         except Exception:  # noqa: BLE001 - OSError, MemoryError, a bug: all taken back
             done = False
+        later.clear()  # the same list for the next answer's calls (no new one an answer)
         if not done:
             self.behind = True
         return done

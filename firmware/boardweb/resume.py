@@ -67,22 +67,25 @@ class KeptSession(RecordSession):
         added = self.waiting
         if not added:
             return
-        self.waiting = []
         try:
             self._append(added)
         except (OSError, ValueError, MemoryError):
             pass
+        added.clear()  # the same list for the next answer's events
+
+    _logged = 0  # the events in LOG (kept_log() counts them at boot)
+    _name = None  # LOG's path, made once
 
     def _append(self, added):
-        name = self.log.path + LOG
+        name = self._name
+        if name is None:
+            name = self._name = self.log.path + LOG
         files = self.log.files
-        if getattr(self, "_logged", 0) >= LOG_KEEP:
+        if self._logged >= LOG_KEEP:
             files.rename(name, self.log.path + OLDER)
             self._logged = 0
-        # one text of the lines, then its bytes (no line and newline made a text each)
-        text = "\n".join([json.dumps(e) for e in added])
-        files.append(name, (text + "\n").encode())
-        self._logged = getattr(self, "_logged", 0) + len(added)
+        files.dump(name, added)  # each event's JSON written into the file: no text made
+        self._logged += len(added)
 
     def kept_log(self):
         """The log kept before the restart: its last events, the older file's then the

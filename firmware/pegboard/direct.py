@@ -30,12 +30,12 @@ def apply(app, calls):
     made: False then. A save that fails takes them all back, as the App's _change does
     (the state on flash is the one before), and raises. The copy is made in the board the
     App had before the last apply (same()): no new board an answer."""
-    old = (app.board, app.settings, app.ids)
+    was = app.board  # settings and ids are not apply's: as they are
     b = getattr(app, "spare", None)
     if b is None:
-        b = old[0].copy()
+        b = was.copy()
     else:
-        same(b, old[0])
+        same(b, was)
     app.spare = None
     done = True
     for verb, fields in calls:
@@ -50,16 +50,16 @@ def apply(app, calls):
                 done = False
         except PegError:
             done = False
-    if b.rev == old[0].rev:
+    if b.rev == was.rev:
         return done  # nothing to save: the turn alone, or every call refused
     app.board = b
     app._saving = False
     try:
         app._save(("board ", head(b), b._htext))
     except Exception:
-        app._abort(old)
+        app._abort((was, app.settings, app.ids))
         raise
-    app.spare = old[0]  # no longer the App's: the next apply's copy, made in place
+    app.spare = was  # no longer the App's: the next apply's copy, made in place
     app.renderer.wake(app.now)
     return done
 

@@ -83,6 +83,7 @@ class Segment:
         self.seqs = []
         self.size = 0
         self.pages = pages  # its folder's commits so far, in pages (_pages)
+        self.kept = not own  # keep()'s file may be in its folder (one found at boot: may)
 
 
 def _pages(n):
@@ -106,6 +107,8 @@ class GameLog:
         self.stale = []  # segments sealed, or empty folders: removed by settle()
         self.ready = 0  # the number of the segment whose folder is made, empty (0: none)
         self.ready_pages = 0  # that folder's commits so far, in pages
+        self.ready_kept = False  # keep() wrote its file in that folder
+        self.ends = 0  # the game whose file is known to end with a whole line (or empty)
         self.closed = False  # the segments end with the game's close line: settle() seals all
         self.folders = []  # the segments' folder numbers found by open() (keep()'s files)
         self.old_kept = False  # an earlier firmware's kept file in the record's folder
@@ -185,8 +188,8 @@ class GameLog:
     def _seg_folder(self, n):
         return "%s/s%d" % (self.path, n)
 
-    def _seg_file(self, n):
-        return "%s/s%d/t" % (self.path, n)
+    def _seg_file(self, n, folder=None):
+        return (folder or self._seg_folder(n)) + "/t"
 
     def playing(self):
         """The game in play (its lines in the segments, not closed), or 0."""
@@ -255,7 +258,7 @@ class GameLog:
         """Begin a game (header: a dict, the setup: names, target, ...): its FlashRecord.
         Whatever the segments hold goes to its game's file first; old games may be
         dropped."""
-        self._seal(self.segs)  # none after settle(): it seals a closed game whole
+        self._seal(self.segs[:])  # none after settle(): it seals a closed game whole
         self._clear()  # the segments hold one game's lines: the new game's only, now
         game = max(list(self.sizes) + [self.game, 0]) + 1
         self.over = True  # the oldest games past the budget dropped by settle()
@@ -275,7 +278,6 @@ class GameLog:
     def _put(self, text, seq):
         """The line appended to the newest segment, or to a new one when it is full (or
         not this run's)."""
-        data = text.encode()
         seg = self.segs[-1] if self.segs else None
         if seg is None or not seg.own or seg.size + len(text) > TAIL or \
                 len(seg.lines) >= LINES or seg.pages + _pages(seg.size + len(text)) > PAGES:
@@ -283,14 +285,15 @@ class GameLog:
                 self.settle()  # no more than SEAL full segments wait for settle()
             if not self.ready:
                 self._prepare()  # no folder made ahead (a restart, or a failed settle)
-            seg = Segment(self._seg_file(self.ready), self._seg_folder(self.ready), True,
-                          self.ready_pages)
-            self.files.append(seg.path, data)
+            folder = self._seg_folder(self.ready)
+            seg = Segment(self._seg_file(0, folder), folder, True, self.ready_pages)
+            seg.kept = self.ready_kept
+            self.files.append(seg.path, text)
             self.ready = 0
             self.segs.append(seg)
         else:
-            self.files.append(seg.path, data)
-        seg.lines.append(data)  # the bytes written: sealed as they are, no copy made again
+            self.files.append(seg.path, text)
+        seg.lines.append(text)  # the text written (ASCII): sealed as it is, never copied
         seg.seqs.append(seq)
         seg.size += len(text)
         seg.pages += _pages(seg.size)
@@ -305,11 +308,13 @@ class GameLog:
         seg = self.segs[-1] if self.segs else None
         need = _pages(len(data))
         if seg is not None and seg.own and seg.pages + need <= PAGES:
+            seg.kept = True  # before the write: a failed one may have made the file
             self.files.write(seg.folder + KEPT, data)
             seg.pages += need
             return
         if not self.ready:
             self._prepare()  # no folder made ahead (a restart, or a failed settle)
+        self.ready_kept = True
         self.files.write(self._seg_folder(self.ready) + KEPT, data)
         self.ready_pages += need
 
@@ -356,37 +361,46 @@ class GameLog:
         """The next segment's folder made, and its file, empty: its first line is then one
         commit (an append), not two (the file made, then written)."""
         n = self.number + 1
+        folder = self._seg_folder(n)
         try:
-            self.files.mkdir(self._seg_folder(n))
+            self.files.mkdir(folder)
         except OSError:
-            if self.files.size(self._seg_file(n)):
+            if self.files.size(self._seg_file(n, folder)):
                 raise  # there, with lines: not a folder to begin a segment in
         self.number = n
-        self.files.write(self._seg_file(n), b"")
+        self.files.write(self._seg_file(n, folder), b"")
         self.ready = n
         self.ready_pages = 2  # the folder's first commit, and its empty file's
+        self.ready_kept = False
 
     def _seal(self, segs):
-        """Append the lines of the segments segs not yet in their game's file to that file,
-        then remove the segments (a closed game's last: it is not in play any more)."""
+        """Append the lines of the segments segs (a list of its own, not self.segs) not yet
+        in their game's file to that file, then remove the segments (a closed game's last:
+        it is not in play any more)."""
         game = self.game
         name = self.path_of(game)
         out = []
+        size = 0
         last = self.sealed
         for seg in segs:
             seqs = seg.seqs
             for i in range(len(seqs)):
                 if seqs[i] > last:
                     out.append(seg.lines[i])
+                    size += len(seg.lines[i])
                     last = seqs[i]
         if out:
-            if self.files.last(name) not in (b"", b"\n"):
+            # Read the file's last byte only when this run has not appended to it: every
+            # line sealed ends with its newline (a torn one is never in a segment's lines)
+            if self.ends != game and self.files.last(name) not in (b"", b"\n"):
                 out.insert(0, b"\n")  # a torn line ends here: the next line stays whole
-            data = b"".join(out)
-            self.files.append(name, data)
-            self.sizes[game] = self.sizes.get(game, 0) + len(data)
+                size += 1
+            self.ends = 0  # an append cut short may leave a torn line
+            self.files.append(name, out)  # the lines one after the other: never joined
+            self.ends = game
+            self.sizes[game] = self.sizes.get(game, 0) + size
             self.sealed = last
-        for seg in list(segs):  # removed by settle(): their lines are in the file now
+        for seg in segs:  # (a copy) removed by settle(): their lines are in the file now
             self.segs.remove(seg)
             self.stale.append(seg)
         if not self.segs:
@@ -395,20 +409,30 @@ class GameLog:
             self._drop(game)
 
     def _remove(self, seg):
-        """A sealed segment's files (keep()'s first: a file of a folder removed is older
-        than the newest kept), then its folder (a cut between: an empty folder, removed
-        again at the next boot)."""
-        for path in ((seg.path,) if seg.folder is None else (seg.folder + KEPT, seg.path)):
-            try:
-                self.files.remove(path)
-            except OSError:
-                pass  # absent: a folder made ahead, or removed before a cut
+        """A sealed segment's files (keep()'s first, if it may be there: a file of a folder
+        removed is older than the newest kept), then its folder (a cut between: an empty
+        folder, removed again at the next boot)."""
+        if seg.folder is not None and seg.kept:
+            self._gone(seg.folder + KEPT)
+        self._gone(seg.path)
         if seg.folder is not None:
             self.files.rmdir(seg.folder)
+
+    def _gone(self, path):
+        try:
+            self.files.remove(path)
+        except OSError:
+            pass  # absent: a folder made ahead, or removed before a cut
 
     def _drop(self, keep):
         """Drop the oldest games while the kept ones pass the budget (never game `keep`,
         the game in play or beginning, nor the newest before it)."""
+        sizes = self.sizes
+        total = 0
+        for g in sizes:  # no view or list made: the usual case ends here
+            total += sizes[g]
+        if total <= self.budget:
+            return
         newest = max([g for g in self.sizes if g != keep] + [0])
         while sum(self.sizes.values()) > self.budget:
             old = [g for g in sorted(self.sizes) if g != keep and g != newest]

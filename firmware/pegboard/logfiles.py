@@ -35,9 +35,67 @@ class Files(StateFiles):
             f.write(data)
 
     def append(self, name, data):
-        """Add to the end of a file (made if absent; committed whole when closed)."""
+        """Add to the end of a file (made if absent; committed whole when closed): data is
+        bytes or ASCII text, or a list of them written one after the other (nothing
+        joined; MicroPython writes a str's own bytes)."""
         with open(name, "ab") as f:
-            f.write(data)
+            if type(data) is not list:
+                try:
+                    f.write(data)  # MicroPython: bytes or str alike, no copy
+                except TypeError:
+                    f.write(data.encode())  # CPython's binary file takes no str (tests)
+                return
+            for chunk in data:
+                try:
+                    f.write(chunk)
+                except TypeError:
+                    f.write(chunk.encode())
+
+    held = None  # (name, file): the file dump() keeps open from one call to the next
+
+    def dump(self, name, items):
+        """Append each item's JSON and a newline to a file (made if absent), committed
+        before it returns: json.dump writes into the file's own buffer, so no text of an
+        item is made (the screens' log: about 1 KB of garbage an answer on the unix port
+        when each item's JSON was a str, joined, then encoded). The file stays open for
+        the next call and is flushed after each (LittleFS commits the lines then, as a
+        close would: a power cut leaves the file before them or after them), so its
+        LittleFS file object and cache (about 1.1 KB on the Pico) are made once, not once
+        an answer; rename() and remove() of it, or a failure, close it first. An item that
+        fails to write (no memory) still ends its line: the next call's lines stay whole,
+        and the torn one is dropped when read."""
+        import json
+
+        held = self.held
+        if held is None or held[0] != name:
+            self.let_go()
+            held = self.held = (name, open(name, "a"))  # text: json.dump writes str
+        f = held[1]
+        try:
+            for item in items:
+                json.dump(item, f)
+                f.write("\n")
+            f.flush()
+        except BaseException:
+            self.let_go("\n")
+            raise
+
+    def let_go(self, end=None):
+        """Close the file dump() keeps open (its last text end written first), if any."""
+        held = self.held
+        if held is None:
+            return
+        self.held = None
+        f = held[1]
+        try:
+            if end:
+                f.write(end)
+        except Exception:  # noqa: BLE001 - a flash that fails: closed all the same
+            pass
+        try:
+            f.close()
+        except Exception:  # noqa: BLE001 - and let go of all the same
+            pass
 
     def last(self, name):
         """The file's last byte (b"" when it is empty or absent)."""
@@ -70,6 +128,8 @@ class Files(StateFiles):
     def remove(self, name):
         import os
 
+        if self.held is not None and self.held[0] == name:
+            self.let_go()
         os.remove(name)
 
     def rmdir(self, name):
@@ -83,4 +143,7 @@ class Files(StateFiles):
         LittleFS: a power cut leaves the one or the other)."""
         import os
 
+        held = self.held
+        if held is not None and (held[0] == name or held[0] == new):
+            self.let_go()
         os.rename(name, new)

@@ -9,6 +9,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "record"))
 
 import pytest  # noqa: E402
+from memfiles import MemFiles  # noqa: E402
 from recordgame import answer_for, boot, reference, state  # noqa: E402
 from tablegame import Lcg  # noqa: E402
 
@@ -46,6 +47,10 @@ class RealFiles(Files):
     def append(self, name, data):
         self.ops += 1
         Files.append(self, self._p(name), data)
+
+    def dump(self, name, items):
+        self.ops += 1
+        Files.dump(self, self._p(name), items)
 
     def last(self, name):
         return Files.last(self, self._p(name))
@@ -132,3 +137,71 @@ def test_a_game_just_won_is_listed_once_settle_sealed_it_whole(tmp_path):
             break
         last, at = got["line"], at + len(got["line"]) + 1
     assert last.split(" ")[3] == "c" and log.replay(1).result is not None
+
+
+class Counted(MemFiles):
+    """The fake flash, counting the reads of a file's last byte and the removals of files
+    that are not there."""
+
+    def __init__(self):
+        MemFiles.__init__(self)
+        self.lasts = 0
+        self.absent = 0
+
+    def last(self, name):
+        self.lasts += 1
+        return MemFiles.last(self, name)
+
+    def remove(self, name):
+        if name not in self.files:
+            self.absent += 1
+        return MemFiles.remove(self, name)
+
+
+@pytest.mark.parametrize("kept", [False, True])
+def test_a_run_reads_a_games_last_byte_once_and_removes_no_file_that_is_not_there(kept):
+    """settle() after each reply, a game to 61 and the next one begun: the game's file is
+    read for a torn last line once a run (before its first seal), not at every seal; a
+    sealed segment's folder is emptied of the files it holds, and no removal is tried of
+    a kept-answers file keep() never wrote there (each a failing call, an OSError made)."""
+    files = Counted()
+    answers, states, _, _ = reference(target=61, files=files, settled=True, kept=kept, games=2,
+                                      stop=90)
+    log = GameLog("rec", files).open()
+    assert len(log.games()) == 1 and log.playing() == 2
+    assert files.lasts == 2 and files.absent == 0, (files.lasts, files.absent)
+    assert not [n for n in files.files if n.endswith("/a")] or kept
+    assert log.replay(1).result is not None and log.replay(2).damage is None
+
+
+class Spy(MemFiles):
+    """The fake flash, keeping what each append to a game's file was given."""
+
+    def __init__(self):
+        MemFiles.__init__(self)
+        self.given = []
+
+    def append(self, name, data):
+        if "/g" in name:
+            self.given.append(data)
+        return MemFiles.append(self, name, data)
+
+
+def test_a_seal_writes_the_lines_as_they_were_written_never_joined():
+    """settle() appends a full segment's lines to the game's file one after the other:
+    the very texts written to the segment, not a copy of them joined (about 450 bytes a
+    seal, and the texts are encoded: no bytes copy of a line either)."""
+    files = Spy()
+    log = GameLog("rec", files, token="0badf00d").open()
+    rec = log.new_game({"names": ["Ann", "Bob"], "target": 61})
+    log.settle()
+    written = list(log.segs[0].lines)  # the header's
+    for seq in range(2, 40):
+        log.add(rec.game, seq, "u", ["x" * 90, seq])
+        written.append(log.segs[-1].lines[-1])
+        log.settle()
+    assert len(files.given) > 3
+    for data in files.given:
+        assert type(data) is list and all(any(c is w for w in written) for c in data)
+    r = GameLog("rec", files).open().replay(1)
+    assert r.damage is None and r.seq == 39

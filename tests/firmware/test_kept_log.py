@@ -98,3 +98,96 @@ def test_a_power_cut_at_any_flash_operation_keeps_the_log_before_it():
         allowed = [events[:x][-LOG_KEEP:] for x in range(ends[answer], ends[
             min(answer + 1, len(sizes))] + 1)]
         assert got in allowed, (k, cut, files.history[k - 1][:2])
+
+
+def test_the_real_files_log_reads_back_and_a_failed_item_leaves_the_next_lines_whole(tmp_path):
+    """pegboard.logfiles' Files.dump (json.dump into the file): the events read back; an
+    item that fails to write ends its line all the same, so only it is lost."""
+    from pegboard.logfiles import Files
+
+    s = session(Files())
+    s.log.path = str(tmp_path)
+    events = keep(s, [2, 3, 1])
+    try:
+        s._append([event(7), {"seq": 8, "data": object()}])
+    except TypeError:
+        pass
+    events.append(event(7))
+    events += keep(s, [2], start=8)
+    assert session_at(tmp_path).kept_log() == events
+
+
+def session_at(folder):
+    from pegboard.logfiles import Files
+
+    s = session(Files())
+    s.log.path = str(folder)
+    return s
+
+
+APPEND = """
+import gc
+import json
+from boardweb.resume import KeptSession
+from pegboard.logfiles import Files
+
+class Log:
+    path = %r
+    files = Files()
+
+class Kept(KeptSession):
+    def __init__(self):  # its record's games are not what is tried here
+        self.log = Log()
+
+s = Kept()
+added = [{"seq": i, "kind": "peg", "who": "Ann", "text": "Ann pegs 2 for fifteen two",
+          "points": 2, "data": {"cards": ["5h", "Td"], "total": 15}} for i in range(3)]
+s._append(added)
+gc.collect()
+gc.disable()
+a = gc.mem_alloc()
+s._append(added)
+print("ALLOC", gc.mem_alloc() - a, sum([len(json.dumps(e)) for e in added]))
+"""
+
+
+def test_an_answers_events_go_to_the_log_with_no_text_made_under_micropython(tmp_path):
+    """Under the unix MicroPython, appending an answer's three events allocates less than
+    half their JSON's length: each is written into the file as json makes it (it was each
+    event's str, their join and its bytes: more than twice their length)."""
+    from support import run_micropython
+
+    script = tmp_path / "append.py"
+    script.write_text(APPEND % str(tmp_path))
+    proc = run_micropython([script], heap="256K", env={"MICROPYPATH": ":".join(
+        [".frozen", str(FIRMWARE)])})
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    line = [ln for ln in proc.stdout.splitlines() if ln.startswith("ALLOC ")][0]
+    alloc, text = [int(x) for x in line.split()[1:]]
+    assert alloc < text // 2, line
+    assert len((tmp_path / "l").read_bytes().splitlines()) == 6
+
+
+def test_the_log_stays_open_between_answers_and_each_answers_lines_are_in_it_at_once(
+        tmp_path, monkeypatch):
+    """Files.dump keeps the log's file open from one answer to the next (on the Pico a
+    LittleFS open makes its file object and a 1 KB cache: once, not once an answer) and
+    flushes it after each: what an answer kept is in the file when dump returns (read by
+    another reader, as a restart would); a rename (LOG_KEEP events) closes it first."""
+    import pegboard.logfiles as logfiles
+
+    opened = []
+
+    def counted(name, mode="r", *args):
+        if "a" in mode:
+            opened.append(name)
+        return open(name, mode, *args)
+
+    monkeypatch.setattr(logfiles, "open", counted, raising=False)
+    s = session_at(tmp_path)
+    events = []
+    for _ in range(3 * LOG_KEEP // 2):  # past two renames of l to m
+        events += keep(s, [2], start=len(events))
+        assert session_at(tmp_path).kept_log() == events[-LOG_KEEP:]
+    renames = len(events) // LOG_KEEP - (len(events) % LOG_KEEP == 0)
+    assert len(opened) == 1 + renames, (len(opened), renames)

@@ -122,8 +122,18 @@ class LfsFiles:
             f = self.fs.open(name, "ab")
         except FileNotFoundError:  # littlefs-python's "a" does not create (MicroPython's does)
             f = self.fs.open(name, "wb")
+        if type(data) is list:  # Files.append's chunks: one write of them all, as on flash
+            data = b"".join([c.encode() if type(c) is str else c for c in data])
+        elif type(data) is str:
+            data = data.encode()
         with f:
             f.write(data)
+
+    def dump(self, name, items):
+        """Files.dump: each item's JSON line, appended at once."""
+        import json
+
+        self.append(name, "".join([json.dumps(i) + "\n" for i in items]).encode())
 
     def last(self, name):
         data = self.read(name)

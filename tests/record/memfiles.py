@@ -31,7 +31,7 @@ class MemFiles:
     def _cut(self, kind="", name="", data=b""):
         self.ops += 1
         if self.history is not None:
-            self.history.append((kind, name, bytes(data)))
+            self.history.append((kind, name, _bytes(data)))
         return self.cut_at is not None and self.ops == self.cut_at
 
     def data(self, name):
@@ -78,15 +78,21 @@ class MemFiles:
             if name not in self.files:
                 self.files[name] = ()
             raise PowerCut
-        self.files[name] = (bytes(data),)
+        self.files[name] = (_bytes(data),)
 
     def append(self, name, data):
         self._folder(name)
         old = self.files.get(name, ())
         if self._cut("append", name, data):
-            self.files[name] = old + (bytes(data[:self.keep]),)
+            self.files[name] = old + (_bytes(data)[:self.keep],)
             raise PowerCut
-        self.files[name] = old + (bytes(data),)
+        self.files[name] = old + (_bytes(data),)
+
+    def dump(self, name, items):
+        """Files.dump: each item's JSON line, appended at once."""
+        import json
+
+        self.append(name, "".join([json.dumps(i) + "\n" for i in items]).encode())
 
     def last(self, name):
         for chunk in reversed(self.files.get(name, ())):
@@ -129,6 +135,13 @@ class MemFiles:
         if self._cut("rmdir", name):
             raise PowerCut  # not removed
         self.dirs.discard(name)
+
+
+def _bytes(data):
+    """What Files.append writes of data (bytes or text, or a list of them)."""
+    if type(data) is list:
+        return b"".join([_bytes(c) for c in data])
+    return data.encode() if type(data) is str else bytes(data)
 
 
 def _run(files, op):

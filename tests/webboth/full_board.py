@@ -34,6 +34,11 @@ class FullFiles(Files):
             raise OSError(28)
         return super().append(name, data)
 
+    def dump(self, name, items):
+        if FullFiles.full:
+            raise OSError(28)
+        return super().dump(name, items)
+
 
 def main(argv):
     port, key, store = int(argv[1]), argv[2], argv[3]
