@@ -4,6 +4,8 @@ board) with the calls a log needs besides the state's; tests pass a fake with th
 
 from pegboard.store import Files as StateFiles
 
+KEEP_OPEN = 2  # the files append() keeps open: the newest segment's and the game's
+
 
 class Files(StateFiles):
     """The real filesystem (LittleFS on the board): the state's read and mkdir, and what a
@@ -31,25 +33,58 @@ class Files(StateFiles):
 
     def write(self, name, data):
         """Create or replace a file (committed whole when closed)."""
+        self._close_kept(name)
         with open(name, "wb") as f:
             f.write(data)
 
+    kept = None  # [(name, file), ...]: the files append() keeps open, the newest last
+
     def append(self, name, data):
-        """Add to the end of a file (made if absent; committed whole when closed): data is
+        """Add to the end of a file (made if absent), committed before it returns: data is
         bytes or ASCII text, or a list of them written one after the other (nothing
-        joined; MicroPython writes a str's own bytes)."""
-        with open(name, "ab") as f:
+        joined; MicroPython writes a str's own bytes). The file stays open for the next
+        append to it and is flushed after each (LittleFS commits the data then, as a close
+        would: a power cut leaves the file before it or after it). The two files appended
+        to last stay open (an answer's line goes to a new segment's file, and its seal
+        after the reply to the game's file), so the game's file has its LittleFS file
+        object and cache (about 1.1 KB on the Pico) made once a run, not once an answer
+        (docs/image.md, s9 lead); a write, rename or removal of one, or a failure,
+        closes it first."""
+        kept = self.kept
+        if kept is None:
+            kept = self.kept = []
+        f = None
+        for i in range(len(kept)):
+            if kept[i][0] == name:
+                f = kept[i][1]
+                if i != len(kept) - 1:
+                    kept.append(kept.pop(i))  # the newest last
+                break
+        if f is None:
+            if len(kept) >= KEEP_OPEN:
+                _close(kept.pop(0))
+            f = open(name, "ab")
+            kept.append((name, f))
+        try:
             if type(data) is not list:
-                try:
-                    f.write(data)  # MicroPython: bytes or str alike, no copy
-                except TypeError:
-                    f.write(data.encode())  # CPython's binary file takes no str (tests)
-                return
-            for chunk in data:
-                try:
-                    f.write(chunk)
-                except TypeError:
-                    f.write(chunk.encode())
+                _put(f, data)
+            else:
+                for chunk in data:
+                    _put(f, chunk)
+            f.flush()
+        except BaseException:
+            self._close_kept(name)  # what it holds is committed, as a close did before
+            raise
+
+    def _close_kept(self, name):
+        """Close the files append() keeps open that are name or in the folder name."""
+        kept = self.kept
+        i = len(kept) if kept else 0
+        while i:  # no list nor text made: called at every write and removal
+            i -= 1
+            k = kept[i][0]
+            if k.startswith(name) and (len(k) == len(name) or k.startswith("/", len(name))):
+                _close(kept.pop(i))
 
     held = None  # (name, file): the file dump() keeps open from one call to the next
 
@@ -130,12 +165,14 @@ class Files(StateFiles):
 
         if self.held is not None and self.held[0] == name:
             self.let_go()
+        self._close_kept(name)
         os.remove(name)
 
     def rmdir(self, name):
         """Remove an empty folder (OSError if it holds a file)."""
         import os
 
+        self._close_kept(name)
         os.rmdir(name)
 
     def rename(self, name, new):
@@ -146,4 +183,20 @@ class Files(StateFiles):
         held = self.held
         if held is not None and (held[0] == name or held[0] == new):
             self.let_go()
+        self._close_kept(name)
+        self._close_kept(new)
         os.rename(name, new)
+
+
+def _close(held):
+    try:
+        held[1].close()
+    except Exception:  # noqa: BLE001 - a flash that fails: let go all the same
+        pass
+
+
+def _put(f, chunk):
+    try:
+        f.write(chunk)  # MicroPython: bytes or str alike, no copy
+    except TypeError:
+        f.write(chunk.encode())  # CPython's binary file takes no str (tests)

@@ -205,3 +205,39 @@ def test_a_seal_writes_the_lines_as_they_were_written_never_joined():
         assert type(data) is list and all(any(c is w for w in written) for c in data)
     r = GameLog("rec", files).open().replay(1)
     assert r.damage is None and r.seq == 39
+
+
+def test_the_records_appends_keep_the_segments_file_open_and_each_line_is_in_it_when_taken(
+        tmp_path, append_opens):
+    """Files.append keeps the newest segment's file open from one answer's line to the
+    next (on the Pico a LittleFS open makes its file object and about 1 KB of cache:
+    once a segment of several lines, not once an answer; the game's file beside it,
+    appended at a seal) and flushes each append: a line taken is in the file when the
+    answer returns (read by another reader, as a restart reads it), a segment's removal
+    closes it first, and the game reads back whole."""
+    opened = append_opens
+    appended = []
+
+    class Appends(RealFiles):
+        def append(self, name, data):
+            appended.append(name)
+            RealFiles.append(self, name, data)
+
+    files = Appends(tmp_path)
+    engine = boot(files, target=61)
+    log = engine.session.log
+    rng = Lcg(3)
+    while engine.question().kind != "another":
+        engine.answer(engine.question().id, answer_for(engine, rng, 1))
+        taken = sum(len(s.lines) for s in log.segs)
+        on_files = sum(len((tmp_path / s.path).read_bytes().splitlines()) for s in log.segs)
+        assert on_files == taken, (on_files, taken)  # whole, before the reply
+        if engine.question().kind != "another":
+            log.settle()  # as the board's server does after each reply
+    lines = [n for n in appended if not n.endswith("/g1")]  # an answer's lines
+    segments = set(lines)
+    assert len(lines) > 60 and len(lines) > 2 * len(segments)  # several lines a segment
+    assert len([n for n in opened if not n.endswith("/g1")]) == len(segments)  # once each
+    assert len([n for n in opened if n.endswith("/g1")]) <= len(appended) - len(lines)
+    r = GameLog("rec", files).open().replay(1)  # read back as a restart reads it
+    assert r.damage is None and r.seq == log.segs[-1].seqs[-1]

@@ -169,21 +169,12 @@ def test_an_answers_events_go_to_the_log_with_no_text_made_under_micropython(tmp
 
 
 def test_the_log_stays_open_between_answers_and_each_answers_lines_are_in_it_at_once(
-        tmp_path, monkeypatch):
+        tmp_path, append_opens):
     """Files.dump keeps the log's file open from one answer to the next (on the Pico a
     LittleFS open makes its file object and a 1 KB cache: once, not once an answer) and
     flushes it after each: what an answer kept is in the file when dump returns (read by
     another reader, as a restart would); a rename (LOG_KEEP events) closes it first."""
-    import pegboard.logfiles as logfiles
-
-    opened = []
-
-    def counted(name, mode="r", *args):
-        if "a" in mode:
-            opened.append(name)
-        return open(name, mode, *args)
-
-    monkeypatch.setattr(logfiles, "open", counted, raising=False)
+    opened = append_opens
     s = session_at(tmp_path)
     events = []
     for _ in range(3 * LOG_KEEP // 2):  # past two renames of l to m

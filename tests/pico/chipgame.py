@@ -267,19 +267,17 @@ def timed_files(parts):
     class TimedFiles(Files):
         def write(self, name, data):
             parts.start("flash")
-            with open(name, "wb") as f:
-                f.write(data)
-            parts.stop("flash")
+            try:
+                Files.write(self, name, data)
+            finally:
+                parts.stop("flash")
 
-        def append(self, name, data):  # Files.append's writes (as deep: no call of it)
+        def append(self, name, data):  # Files.append's: its file kept open between calls
             parts.start("flash")
-            with open(name, "ab") as f:
-                if type(data) is list:
-                    for chunk in data:
-                        f.write(chunk)
-                else:
-                    f.write(data)
-            parts.stop("flash")
+            try:
+                Files.append(self, name, data)
+            finally:
+                parts.stop("flash")
 
         def rename(self, name, new):
             parts.start("flash")
