@@ -165,7 +165,8 @@ def bom_rows(config: Config, spec: FaceSpec = face.DEFAULT_SPEC,
     sb = stripboard.board(config, spec)
     return [
         ("U1", 1, "", "Raspberry Pi Pico 2 W (RP2350 with Wi-Fi), MicroPython 1.23 or newer: "
-         "plays without a computer; a Pico or Pico W works on USB (per board below)",
+         "plays without a computer (so does a Pico W, on crib's own image); a Pico works on USB "
+         "(per board below)",
          BOARDS[-1][1], BOARDS[-1][2],
          "sits on the stripboard on HDR1; a WH or H board has them. Every board has the same "
          "pins (the radio uses GP23-GP25 and GP29, not on the header)"),
