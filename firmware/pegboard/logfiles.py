@@ -4,7 +4,8 @@ board) with the calls a log needs besides the state's; tests pass a fake with th
 
 from pegboard.store import Files as StateFiles
 
-KEEP_OPEN = 2  # the files append() keeps open: the newest segment's and the game's
+KEEP_OPEN = 3  # the files kept open (_opened): the record's newest segment, the game's
+# file (a seal appends to it) and the screens' log
 
 
 class Files(StateFiles):
@@ -37,34 +38,35 @@ class Files(StateFiles):
         with open(name, "wb") as f:
             f.write(data)
 
-    kept = None  # [(name, file), ...]: the files append() keeps open, the newest last
+    kept = None  # [(name, file), ...]: the files append() and dump() keep open, newest last
+
+    def _opened(self, name, mode):
+        """The file name open in mode, kept open from one call to the next (KEEP_OPEN of
+        them, the least used closed first): on the Pico a LittleFS open makes its file
+        object and cache (about 1.1 KB), and the record's newest segment, the game's file
+        and the screens' log are each written an answer (docs/image.md, s9). A write,
+        rename or removal of one (or of its folder), or a failed write, closes it first
+        (_close_kept). Each writer flushes what it wrote: LittleFS commits it then, as a
+        close would, so a power cut leaves the file before it or after it."""
+        kept = self.kept
+        if kept is None:
+            kept = self.kept = []
+        for i in range(len(kept)):
+            if kept[i][0] == name:
+                if i != len(kept) - 1:
+                    kept.append(kept.pop(i))  # the newest last
+                return kept[-1][1]
+        if len(kept) >= KEEP_OPEN:
+            _close(kept.pop(0))
+        f = open(name, mode)
+        kept.append((name, f))
+        return f
 
     def append(self, name, data):
         """Add to the end of a file (made if absent), committed before it returns: data is
         bytes or ASCII text, or a list of them written one after the other (nothing
-        joined; MicroPython writes a str's own bytes). The file stays open for the next
-        append to it and is flushed after each (LittleFS commits the data then, as a close
-        would: a power cut leaves the file before it or after it). The two files appended
-        to last stay open (an answer's line goes to a new segment's file, and its seal
-        after the reply to the game's file), so the game's file has its LittleFS file
-        object and cache (about 1.1 KB on the Pico) made once a run, not once an answer
-        (docs/image.md, s9 lead); a write, rename or removal of one, or a failure,
-        closes it first."""
-        kept = self.kept
-        if kept is None:
-            kept = self.kept = []
-        f = None
-        for i in range(len(kept)):
-            if kept[i][0] == name:
-                f = kept[i][1]
-                if i != len(kept) - 1:
-                    kept.append(kept.pop(i))  # the newest last
-                break
-        if f is None:
-            if len(kept) >= KEEP_OPEN:
-                _close(kept.pop(0))
-            f = open(name, "ab")
-            kept.append((name, f))
+        joined; MicroPython writes a str's own bytes). The file stays open (_opened)."""
+        f = self._opened(name, "ab")
         try:
             if type(data) is not list:
                 _put(f, data)
@@ -76,8 +78,32 @@ class Files(StateFiles):
             self._close_kept(name)  # what it holds is committed, as a close did before
             raise
 
+    def dump(self, name, items):
+        """Append each item's JSON and a newline to a file (made if absent), committed
+        before it returns: json.dump writes into the file's own buffer, so no text of an
+        item is made (the screens' log: about 1 KB of garbage an answer on the unix port
+        when each item's JSON was a str, joined, then encoded). The file stays open
+        (_opened; text: json.dump writes str). An item that fails to write (no memory)
+        still ends its line: the next call's lines stay whole, and the torn one is
+        dropped when read."""
+        import json
+
+        f = self._opened(name, "a")
+        try:
+            for item in items:
+                json.dump(item, f)
+                f.write("\n")
+            f.flush()
+        except BaseException:
+            try:
+                f.write("\n")
+            except Exception:  # noqa: BLE001 - a flash that fails: closed all the same
+                pass
+            self._close_kept(name)
+            raise
+
     def _close_kept(self, name):
-        """Close the files append() keeps open that are name or in the folder name."""
+        """Close the files kept open that are name or in the folder name."""
         kept = self.kept
         i = len(kept) if kept else 0
         while i:  # no list nor text made: called at every write and removal
@@ -85,52 +111,6 @@ class Files(StateFiles):
             k = kept[i][0]
             if k.startswith(name) and (len(k) == len(name) or k.startswith("/", len(name))):
                 _close(kept.pop(i))
-
-    held = None  # (name, file): the file dump() keeps open from one call to the next
-
-    def dump(self, name, items):
-        """Append each item's JSON and a newline to a file (made if absent), committed
-        before it returns: json.dump writes into the file's own buffer, so no text of an
-        item is made (the screens' log: about 1 KB of garbage an answer on the unix port
-        when each item's JSON was a str, joined, then encoded). The file stays open for
-        the next call and is flushed after each (LittleFS commits the lines then, as a
-        close would: a power cut leaves the file before them or after them), so its
-        LittleFS file object and cache (about 1.1 KB on the Pico) are made once, not once
-        an answer; rename() and remove() of it, or a failure, close it first. An item that
-        fails to write (no memory) still ends its line: the next call's lines stay whole,
-        and the torn one is dropped when read."""
-        import json
-
-        held = self.held
-        if held is None or held[0] != name:
-            self.let_go()
-            held = self.held = (name, open(name, "a"))  # text: json.dump writes str
-        f = held[1]
-        try:
-            for item in items:
-                json.dump(item, f)
-                f.write("\n")
-            f.flush()
-        except BaseException:
-            self.let_go("\n")
-            raise
-
-    def let_go(self, end=None):
-        """Close the file dump() keeps open (its last text end written first), if any."""
-        held = self.held
-        if held is None:
-            return
-        self.held = None
-        f = held[1]
-        try:
-            if end:
-                f.write(end)
-        except Exception:  # noqa: BLE001 - a flash that fails: closed all the same
-            pass
-        try:
-            f.close()
-        except Exception:  # noqa: BLE001 - and let go of all the same
-            pass
 
     def last(self, name):
         """The file's last byte (b"" when it is empty or absent)."""
@@ -163,8 +143,6 @@ class Files(StateFiles):
     def remove(self, name):
         import os
 
-        if self.held is not None and self.held[0] == name:
-            self.let_go()
         self._close_kept(name)
         os.remove(name)
 
@@ -180,9 +158,6 @@ class Files(StateFiles):
         LittleFS: a power cut leaves the one or the other)."""
         import os
 
-        held = self.held
-        if held is not None and (held[0] == name or held[0] == new):
-            self.let_go()
         self._close_kept(name)
         self._close_kept(new)
         os.rename(name, new)
