@@ -1,7 +1,7 @@
 """Measure a play policy against the pro level's search, seat by seat, over paired deals.
 
     nice -n 19 python bench/policy.py [--deals 20000] [--seed 1] [--policies greedy,defensive]
-        [--situations] [--look-cards 4]
+        [--situations] [--look-cards 4] [--search greedy]
 
 Each deal gives both players 4 random cards and turns a starter (the play alone: no
 discard). Both seats lay by the search (crib.analysis.playsearch.card_values, the pro
@@ -14,6 +14,12 @@ the luck of the cards out). The play runs through cribcore.play.Play. A policy a
 player accepts costs under 0.05 points a deal in either seat (issue 38). --situations
 splits the cost by where the policy first lays a card the search would not (its first
 lead, a later lead, an answer with or without points to take, after the opponent's go).
+
+A policy is one of crib.analysis.pegging's (greedy, defensive, lookahead), or NAME-search:
+the search itself with its play-outs laid by the policy NAME instead of greedy
+(`--policies lookahead-search`: the search laying its play-outs by the table's policy,
+tried for issue 38; docs/advisor.md has what it measured). `--search NAME` makes that
+search the one both seats lay by and the others are measured against.
 """
 
 import argparse
@@ -28,17 +34,30 @@ from crib.analysis.playsearch import best_card, card_values
 from cribcore.play import Play
 
 Z95 = 1.959964
+SEARCH = {"policy": pegging.greedy}  # how the search's play-outs lay (--search)
 
 
-def search(play, p, dealt, starter):
+def search(play, p, dealt, starter, policy=None):
     """The search's card for player p: the pro level's choice (card_values) on ranks;
-    dealt[p]: the cards p has seen of its own (its hand, and its discard when it made one)."""
+    dealt[p]: the cards p has seen of its own (its hand, and its discard when it made one);
+    policy: how its play-outs lay after the card (default SEARCH's: greedy, the pro
+    level's)."""
     mine = set(dealt[p])
     laid = {c for h in play.laid for c in h}
     unseen = [c >> 2 for c in range(52) if c not in mine and c not in laid and c != starter]
     r = best_card(card_values([c >> 2 for c in play.hands[p]], [c >> 2 for c in play.pile],
-                              play.count, unseen, play.cards_left(1 - p), play.gone[1 - p]))
+                              play.count, unseen, play.cards_left(1 - p), play.gone[1 - p],
+                              policy=policy or SEARCH["policy"]))
     return r
+
+
+def chooser(name):
+    """The chooser a --policies name lays by: a policy of crib.analysis.pegging, or
+    NAME-search, the search with its play-outs laid by the policy NAME."""
+    if name.endswith("-search"):
+        policy = getattr(pegging, name.removesuffix("-search"))
+        return lambda play, p, dealt, starter: search(play, p, dealt, starter, policy)
+    return by_policy(getattr(pegging, name))
 
 
 def by_policy(policy):
@@ -120,16 +139,19 @@ def main():
                          " the search's")
     ap.add_argument("--look-cards", type=int, default=pegging.LOOK_CARDS,
                     help="the lookahead weighs cards while holding at least this many")
+    ap.add_argument("--search", default="greedy", help="the policy the search's play-outs"
+                    " lay by (default greedy, the pro level's)")
     args = ap.parse_args()
     pegging.LOOK_CARDS = args.look_cards
+    SEARCH["policy"] = getattr(pegging, args.search)
     names = args.policies.split(",")
-    policies = {n: by_policy(getattr(pegging, n)) for n in names}
+    policies = {n: chooser(n) for n in names}
     rng = random.Random(args.seed)
     cost = {(n, seat): [] for n in names for seat in (0, 1)}
     where = {}  # (policy, seat, situation) -> [deals, total cost]
     base = []
     start = time.perf_counter()
-    print(f"python {platform.python_version()}; the search's playouts lay greedy")
+    print(f"python {platform.python_version()}; the search's play-outs lay {args.search}")
 
     def report(done):
         el = time.perf_counter() - start

@@ -6,7 +6,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crib.analysis.pegging import VALUE, play_out
+from crib.analysis.pegging import TABLE_POLICY, VALUE, play_out
 from crib.analysis.playsearch import best_card, card_values, holdings
 
 
@@ -35,6 +35,22 @@ def test_one_card_left_is_averaged_over_every_unseen_card(deck, laid):
             continue
         outs = [play_out((hand, (u,)), 0, count, pile, first=r) for u in unseen]
         assert v == Fraction(sum(a - b for a, b in outs), len(unseen))
+
+
+def test_the_play_outs_lay_greedy_unless_given_another_policy():
+    """5 9 J on an ace led, the opponent's last card unknown: each value is the exact
+    average of the play laid out by the policy given (greedy unless told: the pro level's;
+    bench/policy.py measures the search laying its play-outs by the table's policy)."""
+    hand, pile = [4, 8, 10], (0,)
+    unseen = [r for r in range(13) for _ in range(4 - hand.count(r) - pile.count(r))]
+    values = card_values(hand, pile, 1, unseen, 1, False)
+    looked = card_values(hand, pile, 1, unseen, 1, False, policy=TABLE_POLICY)
+    for got, policy in ((looked, TABLE_POLICY), (values, None)):
+        for r, v in got.items():
+            outs = [play_out((hand, (u,)), 0, 1, pile, first=r,
+                             **({"policy": policy} if policy else {})) for u in unseen]
+            assert v == Fraction(sum(a - b for a, b in outs), len(unseen))
+    assert values[10] == Fraction(41, 24) and looked[10] == Fraction(11, 6)
 
 
 def test_only_cards_that_fit_are_weighed_and_the_go_narrows_their_hand():

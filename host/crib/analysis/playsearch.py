@@ -14,11 +14,11 @@ This is the pro level's play and the practice review's "best card" (docs/practic
 """
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 from math import comb
 
-from crib.analysis.pegging import VALUE, play_out
+from crib.analysis.pegging import VALUE, greedy, play_out
 
 SAMPLES = 32  # opponent hands drawn when 2 to 4 of its cards are unseen
 EXACT_UP_TO = 1  # opponent cards left up to which every hand is enumerated
@@ -53,13 +53,15 @@ def holdings(pool: Sequence[int], k: int, samples: int = SAMPLES, seed: int = 0
 
 
 def card_values(hand: Sequence[int], pile: Sequence[int], count: int, unseen: Sequence[int],
-                opp_left: int, opp_gone: bool, samples: int = SAMPLES) -> dict[int, Fraction]:
+                opp_left: int, opp_gone: bool, samples: int = SAMPLES,
+                policy: Callable = greedy) -> dict[int, Fraction]:
     """{rank: Fraction} for each rank of hand that fits at count: the expected points this
     player pegs less those the opponent pegs from laying it to the end of the play.
 
     hand: ranks held (the player is to lay); pile: ranks laid since the count was last 0;
     unseen: the ranks of the cards the player has not seen; opp_left: cards the opponent
-    still holds; opp_gone: whether it said go in this series.
+    still holds; opp_gone: whether it said go in this series; policy: how both sides lay
+    after the card (greedy, the pro level's; bench/policy.py measures others).
     """
     hand = tuple(sorted(hand))
     fits = sorted({r for r in hand if count + VALUE[r] <= 31})
@@ -76,7 +78,8 @@ def card_values(hand: Sequence[int], pile: Sequence[int], count: int, unseen: Se
     for r in fits:
         total = 0
         for opp, w in hands:
-            a, b = play_out((hand, opp), 0, count, tuple(pile), (False, opp_gone), first=r)
+            a, b = play_out((hand, opp), 0, count, tuple(pile), (False, opp_gone), first=r,
+                            policy=policy)
             total += w * (a - b)
         out[r] = Fraction(total, total_weight)
     return out
