@@ -17,6 +17,9 @@ seeing its own 6 cards). Per seat, over the hands that differ, full less half:
   opponent's real discard, and the seat's net play (its points less the opponent's);
 - play (policy): the net play on the same cards with both sides laying by the table's own
   policy (crib.analysis.pegging.TABLE_POLICY) instead of the search;
+- play (seat by policy), play (other by policy): the same with only this seat, or only
+  the other, laying by the table's policy and the other searching: which side's play
+  makes the search realise less of the table's difference than the table's policy does;
 - play (own 6 out), with --own-out: the table's net play made as the table is (its policy,
   every opponent hand, exact) but with the opponent's 4 drawn from the 46 cards the seat was
   not dealt (the table lets the opponent hold the two laid away); about 0.3 s a hand;
@@ -57,7 +60,8 @@ from cribcore.show import score_show
 
 Z95 = 1.959964
 KEYS = ("hand", "crib", "play (table)", "expected", "hand (real)", "crib (real)",
-        "play (real)", "play (policy)", "play (own 6 out)", "real")
+        "play (real)", "play (policy)", "play (seat by policy)", "play (other by policy)",
+        "play (own 6 out)", "real")
 LAY = by_policy(TABLE_POLICY)
 
 
@@ -97,15 +101,19 @@ def own_out_net(keep, six, dealer):
 def outcome(cards, starter, p, dis, opp_dis):
     """(hand, crib signed for p, p's net play) when seat p (0 pone, 1 dealer) lays away dis
     and the other seat opp_dis, both laying by the search; then p's net play with both
-    laying by the table's policy."""
+    laying by the table's policy, with p alone laying by it, and with the other alone."""
     discards = [None, None]
     discards[p], discards[1 - p] = dis, opp_dis
     kept = [[c for c in cards[q] if c not in discards[q]] for q in (0, 1)]
     pts = play_points(kept, starter, (search, search), known=cards)
     crib = score_show(list(discards[0]) + list(discards[1]), starter, crib=True)
-    lay = play_points(kept, starter, (LAY, LAY))
-    return (score_show(kept[p], starter), crib if p else -crib, pts[p] - pts[1 - p],
-            lay[p] - lay[1 - p])
+    nets = []
+    for mine, theirs in ((LAY, LAY), (LAY, search), (search, LAY)):
+        by = [theirs, theirs]
+        by[p] = mine
+        lay = play_points(kept, starter, by, known=cards)
+        nets.append(lay[p] - lay[1 - p])
+    return (score_show(kept[p], starter), crib if p else -crib, pts[p] - pts[1 - p], *nets)
 
 
 def compare(cards, starter, p, own_out=False):
@@ -123,7 +131,8 @@ def compare(cards, starter, p, own_out=False):
          "play (table)": table_net(ef.keep, dealer) - table_net(eh.keep, dealer)}
     d["expected"] = d["hand"] + d["crib"] + d["play (table)"]
     of, oh = outcome(cards, starter, p, full, opp), outcome(cards, starter, p, half, opp)
-    for i, k in enumerate(("hand (real)", "crib (real)", "play (real)", "play (policy)")):
+    for i, k in enumerate(("hand (real)", "crib (real)", "play (real)", "play (policy)",
+                           "play (seat by policy)", "play (other by policy)")):
         d[k] = of[i] - oh[i]
     d["real"] = sum(of[:3]) - sum(oh[:3])
     if own_out:
@@ -146,7 +155,8 @@ def report(n, diffs, start):
             m, h = interval([r[k] for r in rows])
             print(f"    {k:<13} {m:+.3f} +-{h:.3f}")
         t = statistics.fmean(r["play (table)"] for r in rows)
-        for k in ("play (real)", "play (policy)", "play (own 6 out)"):
+        for k in ("play (real)", "play (policy)", "play (seat by policy)",
+                  "play (other by policy)", "play (own 6 out)"):
             if k not in rows[0]:
                 continue
             print(f"    realised      {statistics.fmean(r[k] for r in rows) / t:.2f}"

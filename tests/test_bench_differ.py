@@ -45,3 +45,19 @@ def test_compare_splits_full_less_half_by_source():
         assert abs(d["expected"] - d["hand"] - d["crib"] - d["play (table)"]) < 1e-9
         assert d["real"] == d["hand (real)"] + d["crib (real)"] + d["play (real)"]
         assert d["expected"] >= 0  # full weight's choice gains by its own measure
+        # the play split by who lays by the table's policy: each the seat's net, full less half
+        opp = table_discard(cards[1 - p], p == 0, differ.table(), Fraction(1))
+        lay, search = differ.LAY, differ.search
+        for key, mine, theirs in (("play (real)", search, search), ("play (policy)", lay, lay),
+                                  ("play (seat by policy)", lay, search),
+                                  ("play (other by policy)", search, lay)):
+            nets = []
+            for dis in (full, half):
+                discards = [opp, opp]
+                discards[p] = dis
+                kept = [[c for c in cards[q] if c not in discards[q]] for q in (0, 1)]
+                by = [theirs, theirs]
+                by[p] = mine
+                pts = differ.play_points(kept, deck[12], by, known=cards)
+                nets.append(pts[p] - pts[1 - p])
+            assert d[key] == nets[0] - nets[1]
