@@ -10,8 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from crib.analysis import pegging
 from crib.analysis.pegging import TABLE_FILE, read_rows
+from crib.practice.game import Seen
 from crib.practice.levels import TablePro
+from cribcore.cards import parse_cards, value
 
 ROOT = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("bench_practice", ROOT / "bench" / "practice.py")
@@ -94,3 +97,61 @@ def test_versus_compares_two_runs_game_by_game_on_the_seeds_both_played(capsys):
     assert "pro v pro-then       6 games: +0.67 (" in out  # 4 points over 6 games
     practice.versus(new, [_run(2, 8, (0, 1), [(121, 100)] * 8)])  # another seed: none shared
     assert capsys.readouterr().out.splitlines()[-1] == "  pro v pro-then: 0 games in common"
+
+
+class _Own:
+    """A level that lays its lowest playable card and says which seat asked."""
+
+    def __init__(self):
+        self.asked = []
+
+    def discard(self, seen):
+        return seen.hand[:2]
+
+    def play(self, seen):
+        self.asked.append(seen.dealer)
+        return min(seen.playable)
+
+
+def _seen(dealer, hand, pile=()):
+    count = sum(value(c) for c in pile)
+    return Seen(me=0, dealer=dealer, hand=tuple(hand), kept=tuple(hand), discard=(),
+                starter=51, count=count, pile=tuple(pile), played=(),
+                playable=tuple(c for c in hand if count + value(c) <= 31), opp_left=4,
+                opp_gone=False, scores=(0, 0), target=121)
+
+
+def test_pone_play_lays_the_policys_card_as_pone_and_the_levels_own_as_dealer():
+    hand = parse_cards("5C 5H 6D KS")
+    own = _Own()
+    seat = practice.PonePlay(own, pegging.lookahead)
+    ranks = sorted({c >> 2 for c in hand})
+    r = pegging.lookahead(ranks, (), 0, tuple(sorted(c >> 2 for c in hand)), 4, False)
+    assert seat.play(_seen(False, hand)) == max(c for c in hand if c >> 2 == r)
+    assert own.asked == []  # as pone the level was not asked
+    assert seat.play(_seen(True, hand)) == min(hand) and own.asked == [True]
+    assert seat.discard(_seen(False, hand)) == tuple(hand[:2])
+    greedy = practice.PonePlay(own, pegging.greedy)  # a policy that sees only the pile
+    pile = parse_cards("TD")
+    assert greedy.play(_seen(False, hand, pile)) >> 2 == pegging.greedy(ranks, (9,), 10)
+
+
+def test_pone_play_plays_whole_games_and_its_runs_merge_only_with_their_own(
+        tmp_path, monkeypatch, capsys):
+    wins, _, tally = practice.duel("pro", "pro-half", 2, 5, 61, pone_play=pegging.lookahead)
+    assert len(tally.scores) == 2 and all(max(s) >= 61 for s in tally.scores)
+    saves = []
+    for play in ("lookahead", None):
+        save = tmp_path / f"{play}.json"
+        monkeypatch.setattr(sys, "argv", ["practice.py", "--games", "2", "--target", "61",
+                                          "--pairings", "easy:standard", "--save", str(save)]
+                            + (["--pone-play", play] if play else []))
+        practice.main()
+        saves.append(str(save))
+    monkeypatch.setattr(sys, "argv", ["practice.py", "--merge", saves[0]])
+    practice.main()
+    assert "both lay as pone by lookahead" in capsys.readouterr().out
+    monkeypatch.setattr(sys, "argv", ["practice.py", "--merge", *saves])
+    with pytest.raises(SystemExit):
+        practice.main()
+    assert "lay as pone by different policies" in capsys.readouterr().err
