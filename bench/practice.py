@@ -25,11 +25,12 @@ A long run splits over processes: `--part 0/2 --save a.json` and `--part 1/2 --s
 b.json` play the two halves of the seeds, `--merge a.json b.json` prints the whole. A
 --save file is rewritten every 500 games too: a run stopped early merges what it played.
 
---pone-play POLICY makes both levels lay their cards as pone by a play policy of
-crib.analysis.pegging (e.g. lookahead, the pegging table's own) instead of their own play;
-as dealer each plays as before. It asks which side of the gap between the table and the
-pro level's search matters in whole games (issue 38: the search as pone realises less of
-the table's difference between kept hands than the table's policy does).
+--play POLICY makes both levels lay their cards by a play policy of crib.analysis.pegging
+(e.g. lookahead, the pegging table's own) instead of their own play, in the seats --play-as
+names (pone, dealer or both, the default); they still discard as their level does. Where
+the pegging table's play is the play, a pairing of two discards asks of the table alone
+whether its differences between kept hands are real (issue 38: the pro level's search
+realises less of them than the table's policy does).
 
 Two runs of a pairing with the same opponent on the same seeds (the first level changed:
 another table, another weight) compare game by game: `--merge new.json --versus old1.json
@@ -101,20 +102,21 @@ class Tally:
                     self._add(level, "hand", e.points)
 
 
-class PonePlay:
-    """A level whose cards as pone are laid by a play policy of crib.analysis.pegging; its
-    discard, and its play as dealer, are the level's own (--pone-play)."""
+class PolicyPlay:
+    """A level whose cards are laid by a play policy of crib.analysis.pegging in the seats
+    named (as pone, as dealer); its discard, and its play elsewhere, are the level's own
+    (--play, --play-as)."""
 
-    def __init__(self, seat, policy):
-        self.seat, self.policy = seat, policy
+    def __init__(self, seat, policy, as_=("pone", "dealer")):
+        self.seat, self.policy, self.as_ = seat, policy, as_
 
     def discard(self, seen):
         """The level's own discard."""
         return self.seat.discard(seen)
 
     def play(self, seen):
-        """As dealer the level's own card; as pone the policy's rank (its highest card)."""
-        if seen.dealer:
+        """In the seats named the policy's rank (its highest card), else the level's own."""
+        if ("dealer" if seen.dealer else "pone") not in self.as_:
             return self.seat.play(seen)
         fits = sorted({c >> 2 for c in seen.playable})
         pile = tuple(c >> 2 for c in seen.pile)
@@ -126,14 +128,25 @@ class PonePlay:
         return max(c for c in seen.playable if c >> 2 == r)
 
 
+SEATS = {"pone": ("pone",), "dealer": ("dealer",), "both": ("pone", "dealer")}
+
+
+def laid_by(play, play_as):
+    """How a run's levels lay their cards, in words (--play, --play-as)."""
+    if not play:
+        return "each level lays its own cards"
+    seats = "as pone and as dealer" if play_as in (None, "both") else f"as {play_as}"
+    return f"both levels lay by {play} {seats}"
+
+
 def duel(a, b, games, seed, target, part=(0, 1), extra=None, checkpoint=None, every=500,
-         pone_play=None):
+         play=None, play_as=("pone", "dealer")):
     """Play games between levels a and b; returns (wins of a, seconds, Tally); the tally's
     `scores` holds (a's final score, b's) for each game. part (k, n): only the k-th of n
     shares of the seeds (the pairs of games), for runs split over processes. extra: {name:
     a function of an rng giving a strategy} for levels besides BENCH_LEVELS (--old).
     checkpoint(wins, seconds, tally): called every `every` games (even: whole pairs).
-    pone_play: a policy both levels lay by as pone (PonePlay), or None."""
+    play: a policy both levels lay by in the seats play_as names (PolicyPlay), or None."""
     extra = extra or {}
     tally = Tally((a, b))
     tally.scores = []
@@ -147,8 +160,8 @@ def duel(a, b, games, seed, target, part=(0, 1), extra=None, checkpoint=None, ev
         levels = (b, a) if swap else (a, b)
         rngs = [random.Random(f"{deal_seed}/{k}/{lv}") for k, lv in enumerate(levels)]
         seats = [extra[lv](r) if lv in extra else make(lv, r) for lv, r in zip(levels, rngs)]
-        if pone_play:
-            seats = [PonePlay(s, pone_play) for s in seats]
+        if play:
+            seats = [PolicyPlay(s, play, play_as) for s in seats]
         # the cards of a game: Dealing's seed drawn as the bench always drew it (the same
         # games as before the bench went through the engine)
         cards = random.Random(deal_seed).getrandbits(48)
@@ -233,8 +246,10 @@ def main():
     ap.add_argument("--part", type=lambda t: tuple(int(x) for x in t.split("/")),
                     default=(0, 1), help="K/N: play only the K-th of N shares of the seeds"
                     " (split a long run over processes; --save each, then --merge)")
-    ap.add_argument("--pone-play", choices=("lookahead", "defensive", "greedy"), help="both levels"
-                    " lay their cards as pone by this policy of crib.analysis.pegging")
+    ap.add_argument("--play", choices=("lookahead", "defensive", "greedy"), help="both levels"
+                    " lay their cards by this policy of crib.analysis.pegging")
+    ap.add_argument("--play-as", choices=("pone", "dealer", "both"), default="both",
+                    help="with --play: the seats in which they lay by it (default both)")
     ap.add_argument("--save", help="also write the raw results to this JSON file")
     ap.add_argument("--merge", nargs="+", metavar="JSON",
                     help="print the figures of saved runs (shares of one run) together")
@@ -248,9 +263,9 @@ def main():
         return
     if args.merge:
         runs = [json.load(open(f)) for f in args.merge]
-        plays = {r["args"].get("pone_play") for r in runs}
+        plays = {laid_by(r["args"].get("play"), r["args"].get("play_as")) for r in runs}
         if len(plays) > 1:
-            ap.error(f"--merge: the runs lay as pone by different policies: {plays}")
+            ap.error(f"--merge: the runs lay their cards differently: {' / '.join(plays)}")
         results = merge(runs)
         args = runs[0]["args"]
         played = ", ".join(str(len(r["scores"])) for r in results)
@@ -261,11 +276,11 @@ def main():
         print(f"practice bench: merged {len(runs)} saved runs, {played} games played of"
               f" {asked} per pairing to {args['target']}, seed {seeds},"
               f" {runs[0]['python']}"
-              + (f"; both lay as pone by {args['pone_play']}" if args.get("pone_play") else ""))
+              + (f"; {laid_by(args['play'], args['play_as'])}" if args.get("play") else ""))
     else:
         print(f"practice bench: {args.games} games per pairing to {args.target}, seed"
               f" {args.seed}, {platform.python_implementation()} {platform.python_version()}"
-              + (f"; both lay as pone by {args.pone_play}" if args.pone_play else ""))
+              + (f"; {laid_by(args.play, args.play_as)}" if args.play else ""))
         extra = dict(args.old)
         check_pairings(ap, args.pairings, extra)
         results = []
@@ -278,7 +293,7 @@ def main():
             with open(args.save + ".part", "w") as f:
                 json.dump({"args": {"games": args.games, "target": args.target,
                                     "seed": args.seed, "part": args.part,
-                                    "pone_play": args.pone_play},
+                                    "play": args.play, "play_as": args.play_as},
                            "python": f"{platform.python_implementation()} "
                                      f"{platform.python_version()}",
                            "results": results + list(more)}, f)
@@ -289,8 +304,8 @@ def main():
                 save([result(a, b, wins, secs, tally)])
             wins, secs, tally = duel(a, b, args.games, args.seed, args.target, args.part,
                                      extra, checkpoint,
-                                     pone_play=getattr(pegging, args.pone_play)
-                                     if args.pone_play else None)
+                                     play=getattr(pegging, args.play) if args.play else None,
+                                     play_as=SEATS[args.play_as])
             results.append(result(a, b, wins, secs, tally))
         save()
     report(results)

@@ -121,37 +121,41 @@ def _seen(dealer, hand, pile=()):
                 opp_gone=False, scores=(0, 0), target=121)
 
 
-def test_pone_play_lays_the_policys_card_as_pone_and_the_levels_own_as_dealer():
+def test_a_policy_play_lays_the_policys_card_in_the_seats_named_and_the_levels_own_elsewhere():
     hand = parse_cards("5C 5H 6D KS")
     own = _Own()
-    seat = practice.PonePlay(own, pegging.lookahead)
+    seat = practice.PolicyPlay(own, pegging.lookahead, ("pone",))
     ranks = sorted({c >> 2 for c in hand})
     r = pegging.lookahead(ranks, (), 0, tuple(sorted(c >> 2 for c in hand)), 4, False)
     assert seat.play(_seen(False, hand)) == max(c for c in hand if c >> 2 == r)
     assert own.asked == []  # as pone the level was not asked
     assert seat.play(_seen(True, hand)) == min(hand) and own.asked == [True]
     assert seat.discard(_seen(False, hand)) == tuple(hand[:2])
-    greedy = practice.PonePlay(own, pegging.greedy)  # a policy that sees only the pile
+    both = practice.PolicyPlay(own, pegging.lookahead)
+    assert both.play(_seen(True, hand)) == max(c for c in hand if c >> 2 == r)
+    assert own.asked == [True]  # as dealer too: the level was not asked again
+    greedy = practice.PolicyPlay(own, pegging.greedy)  # a policy that sees only the pile
     pile = parse_cards("TD")
     assert greedy.play(_seen(False, hand, pile)) >> 2 == pegging.greedy(ranks, (9,), 10)
 
 
-def test_pone_play_plays_whole_games_and_its_runs_merge_only_with_their_own(
+def test_a_policy_play_plays_whole_games_and_its_runs_merge_only_with_their_own(
         tmp_path, monkeypatch, capsys):
-    wins, _, tally = practice.duel("pro", "pro-half", 2, 5, 61, pone_play=pegging.lookahead)
+    wins, _, tally = practice.duel("pro", "pro-half", 2, 5, 61, play=pegging.lookahead)
     assert len(tally.scores) == 2 and all(max(s) >= 61 for s in tally.scores)
     saves = []
-    for play in ("lookahead", None):
-        save = tmp_path / f"{play}.json"
+    for play in (["--play", "lookahead"], ["--play", "lookahead", "--play-as", "pone"], []):
+        save = tmp_path / f"{len(saves)}.json"
         monkeypatch.setattr(sys, "argv", ["practice.py", "--games", "2", "--target", "61",
                                           "--pairings", "easy:standard", "--save", str(save)]
-                            + (["--pone-play", play] if play else []))
+                            + play)
         practice.main()
         saves.append(str(save))
     monkeypatch.setattr(sys, "argv", ["practice.py", "--merge", saves[0]])
     practice.main()
-    assert "both lay as pone by lookahead" in capsys.readouterr().out
-    monkeypatch.setattr(sys, "argv", ["practice.py", "--merge", *saves])
-    with pytest.raises(SystemExit):
-        practice.main()
-    assert "lay as pone by different policies" in capsys.readouterr().err
+    assert "both levels lay by lookahead as pone and as dealer" in capsys.readouterr().out
+    for other in saves[1:]:
+        monkeypatch.setattr(sys, "argv", ["practice.py", "--merge", saves[0], other])
+        with pytest.raises(SystemExit):
+            practice.main()
+        assert "the runs lay their cards differently" in capsys.readouterr().err
