@@ -32,6 +32,12 @@ the pegging table's play is the play, a pairing of two discards asks of the tabl
 whether its differences between kept hands are real (issue 38: the pro level's search
 realises less of them than the table's policy does).
 
+--lays NAME=LEVEL:POLICY[:SEATS] adds a level NAME that discards as LEVEL and lays its
+cards by POLICY in SEATS (pone, dealer or both, the default), e.g. the pro level laying
+as pone by the table's policy against the pro level as it is:
+
+    python bench/practice.py --lays pro-lp=pro:lookahead:pone --pairings pro-lp:pro
+
 Two runs of a pairing with the same opponent on the same seeds (the first level changed:
 another table, another weight) compare game by game: `--merge new.json --versus old1.json
 old2.json` prints, for each pairing the two share, the first level's margin in the new run
@@ -129,6 +135,7 @@ class PolicyPlay:
 
 
 SEATS = {"pone": ("pone",), "dealer": ("dealer",), "both": ("pone", "dealer")}
+POLICIES = ("lookahead", "defensive", "greedy")  # crib.analysis.pegging's, for --play
 
 
 def laid_by(play, play_as):
@@ -222,6 +229,22 @@ def old_level(spec):
     return name, lambda rng: TablePro(rng, rows, weight)
 
 
+def lays_level(spec):
+    """(name, a function of an rng giving the strategy) for --lays NAME=LEVEL:POLICY[:SEATS]:
+    LEVEL's discard, its cards laid by POLICY in SEATS (PolicyPlay)."""
+    name, _, rest = spec.partition("=")
+    level, _, rest = rest.partition(":")
+    policy, _, seats = rest.partition(":")
+    if not name or name in BENCH_LEVELS or ":" in name or "," in name:
+        raise argparse.ArgumentTypeError(f"--lays {spec!r}: NAME must be new, without : or ,")
+    if level not in BENCH_LEVELS or policy not in POLICIES or (seats or "both") not in SEATS:
+        raise argparse.ArgumentTypeError(
+            f"--lays {spec!r}: LEVEL is one of {', '.join(BENCH_LEVELS)}, POLICY one of"
+            f" {', '.join(POLICIES)}, SEATS one of {', '.join(SEATS)}")
+    play, as_ = getattr(pegging, policy), SEATS[seats or "both"]
+    return name, lambda rng: PolicyPlay(make(level, rng), play, as_)
+
+
 def check_pairings(ap, pairings, extra):
     """Refuse a pairing naming a level the bench does not know."""
     known = list(BENCH_LEVELS) + list(extra)
@@ -246,9 +269,12 @@ def main():
     ap.add_argument("--part", type=lambda t: tuple(int(x) for x in t.split("/")),
                     default=(0, 1), help="K/N: play only the K-th of N shares of the seeds"
                     " (split a long run over processes; --save each, then --merge)")
-    ap.add_argument("--play", choices=("lookahead", "defensive", "greedy"), help="both levels"
+    ap.add_argument("--lays", action="append", default=[], type=lays_level,
+                    metavar="NAME=LEVEL:POLICY[:SEATS]", help="a level NAME for --pairings:"
+                    " LEVEL's discard, its cards laid by POLICY in SEATS (default both)")
+    ap.add_argument("--play", choices=POLICIES, help="both levels"
                     " lay their cards by this policy of crib.analysis.pegging")
-    ap.add_argument("--play-as", choices=("pone", "dealer", "both"), default="both",
+    ap.add_argument("--play-as", choices=tuple(SEATS), default="both",
                     help="with --play: the seats in which they lay by it (default both)")
     ap.add_argument("--save", help="also write the raw results to this JSON file")
     ap.add_argument("--merge", nargs="+", metavar="JSON",
@@ -281,7 +307,7 @@ def main():
         print(f"practice bench: {args.games} games per pairing to {args.target}, seed"
               f" {args.seed}, {platform.python_implementation()} {platform.python_version()}"
               + (f"; {laid_by(args.play, args.play_as)}" if args.play else ""))
-        extra = dict(args.old)
+        extra = dict(args.old + args.lays)
         check_pairings(ap, args.pairings, extra)
         results = []
 

@@ -13,7 +13,7 @@ import pytest
 from crib.analysis import pegging
 from crib.analysis.pegging import TABLE_FILE, read_rows
 from crib.practice.game import Seen
-from crib.practice.levels import TablePro
+from crib.practice.levels import Pro, TablePro
 from cribcore.cards import parse_cards, value
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -159,3 +159,18 @@ def test_a_policy_play_plays_whole_games_and_its_runs_merge_only_with_their_own(
         with pytest.raises(SystemExit):
             practice.main()
         assert "the runs lay their cards differently" in capsys.readouterr().err
+
+
+def test_lays_makes_a_level_of_a_levels_discard_and_a_policys_play():
+    name, make_seat = practice.lays_level("pro-lp=pro:lookahead:pone")
+    seat = make_seat(None)
+    assert name == "pro-lp" and isinstance(seat, practice.PolicyPlay)
+    assert isinstance(seat.seat, Pro) and seat.policy is pegging.lookahead
+    assert seat.as_ == ("pone",)
+    assert practice.lays_level("x=standard:greedy")[1](None).as_ == ("pone", "dealer")
+    for bad in ("pro=pro:lookahead", "x=nope:lookahead", "x=pro:nope", "x=pro:greedy:crib"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            practice.lays_level(bad)
+    wins, _, tally = practice.duel("pro-lp", "standard", 2, 5, 61,
+                                   extra=dict([practice.lays_level("pro-lp=pro:lookahead")]))
+    assert len(tally.scores) == 2 and set(tally.sums) == {"pro-lp", "standard"}
