@@ -72,7 +72,17 @@ def copy_inputs(dst):
     return dst
 
 
-def test_the_key_changes_with_every_input_and_only_with_them(tmp_path):
+@pytest.fixture
+def gcc(monkeypatch):
+    """The cross compiler's version line the keys read, set by the test: the default tier
+    runs where no ARM toolchain is installed (CI installs it after, for the pico tier), and
+    a key is a function of its inputs, the compiler's version line one of them."""
+    version = {"line": "arm-none-eabi-gcc (15:13.2.rel1-2) 13.2.1 20231009"}
+    monkeypatch.setattr(image, "compiler", lambda: version["line"])
+    return version
+
+
+def test_the_key_changes_with_every_input_and_only_with_them(tmp_path, gcc):
     source = tmp_path / "src.tar.xz"
     source.write_bytes(b"the sources")
     tree = copy_inputs(tmp_path / "fw")
@@ -96,9 +106,12 @@ def test_the_key_changes_with_every_input_and_only_with_them(tmp_path):
     assert len(keys) == len(names) + 1  # each input changed makes a key of its own
     (tree / "pegboard" / "new.py").write_text("X = 1\n")  # a new module is an input too
     assert image.key("RPI_PICO", source, tree) not in keys
+    keys.add(image.key("RPI_PICO", source, tree))
+    gcc["line"] = "arm-none-eabi-gcc 14.2.1"  # another compiler, another image
+    assert image.key("RPI_PICO", source, tree) not in keys
 
 
-def test_the_ram_key_follows_the_sources_and_the_script_not_our_code(tmp_path):
+def test_the_ram_key_follows_the_sources_and_the_script_not_our_code(tmp_path, gcc):
     """bench/chip.py takes the Pico W's heap from a cached image of the same ram_key."""
     source = tmp_path / "src.tar.xz"
     source.write_bytes(b"the sources")
@@ -204,7 +217,7 @@ def run_manifest(monkeypatch, extra=None):
 
 
 def test_a_benchs_copy_freezes_its_own_modules_too_under_a_key_of_its_own(
-        tmp_path, monkeypatch):
+        tmp_path, monkeypatch, gcc):
     plain = run_manifest(monkeypatch)
     more = tmp_path / "extra"
     more.mkdir()
