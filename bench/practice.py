@@ -151,7 +151,7 @@ def duel(a, b, games, seed, target, part=(0, 1), extra=None, checkpoint=None, ev
     """Play games between levels a and b; returns (wins of a, seconds, Tally); the tally's
     `scores` holds (a's final score, b's) for each game. part (k, n): only the k-th of n
     shares of the seeds (the pairs of games), for runs split over processes. extra: {name:
-    a function of an rng giving a strategy} for levels besides BENCH_LEVELS (--old).
+    a function of an rng giving a strategy} for levels besides BENCH_LEVELS (--old, --lays).
     checkpoint(wins, seconds, tally): called every `every` games (even: whole pairs).
     play: a policy both levels lay by in the seats play_as names (PolicyPlay), or None."""
     extra = extra or {}
