@@ -112,6 +112,19 @@ def test_a_game_on_real_files_resumes_and_reads_back(tmp_path):
     assert r.damage is None and r.result is not None and r.seq == len(lines)
 
 
+def play_settling(engine, each=None):
+    """Play engine's game to its end with seeded answers, calling each() after every answer,
+    and settle() the record after each reply as the board's server does (the game's last
+    answer is left unsettled)."""
+    rng = Lcg(3)
+    while engine.question().kind != "another":
+        engine.answer(engine.question().id, answer_for(engine, rng, 1))
+        if each:
+            each()
+        if engine.question().kind != "another":
+            engine.session.log.settle()
+
+
 def test_a_game_just_won_is_listed_once_settle_sealed_it_whole(tmp_path):
     """The winning answer's close line goes to a segment before its reply; the `games`
     verb reads a game's file by byte offset, so the game is listed (and read) only once
@@ -119,11 +132,7 @@ def test_a_game_just_won_is_listed_once_settle_sealed_it_whole(tmp_path):
     files = RealFiles(tmp_path)
     engine = boot(files, target=61)
     log = engine.session.log
-    rng = Lcg(3)
-    while engine.question().kind != "another":
-        engine.answer(engine.question().id, answer_for(engine, rng, 1))
-        if engine.question().kind != "another":
-            log.settle()
+    play_settling(engine)
     assert log.segs and not log.playing()  # closed, its last lines in a segment
     assert answer(log, {}) == {"games": None}
     with pytest.raises(ProtocolError, match="no finished game 1"):
@@ -226,14 +235,13 @@ def test_the_records_appends_keep_the_segments_file_open_and_each_line_is_in_it_
     files = Appends(tmp_path)
     engine = boot(files, target=61)
     log = engine.session.log
-    rng = Lcg(3)
-    while engine.question().kind != "another":
-        engine.answer(engine.question().id, answer_for(engine, rng, 1))
+
+    def whole():
         taken = sum(len(s.lines) for s in log.segs)
         on_files = sum(len((tmp_path / s.path).read_bytes().splitlines()) for s in log.segs)
         assert on_files == taken, (on_files, taken)  # whole, before the reply
-        if engine.question().kind != "another":
-            log.settle()  # as the board's server does after each reply
+
+    play_settling(engine, whole)
     lines = [n for n in appended if not n.endswith("/g1")]  # an answer's lines
     segments = set(lines)
     assert len(lines) > 60 and len(lines) > 2 * len(segments)  # several lines a segment
