@@ -61,16 +61,12 @@ def chooser(name):
 
 
 def by_policy(policy):
-    """A chooser laying by policy(fits ranks, pile ranks, count) (crib.analysis.pegging)."""
-    sees = getattr(policy, "sees_hand", False)
-
+    """A chooser laying by a policy of crib.analysis.pegging (lay_rank)."""
     def choose(play, p, dealt, starter):
-        fits = sorted({c >> 2 for c in play.playable()})
-        pile = tuple(c >> 2 for c in play.pile)
-        if sees:  # it sees its own hand and how many cards the opponent holds
-            return policy(fits, pile, play.count, [c >> 2 for c in play.hands[p]],
-                          play.cards_left(1 - p), play.gone[1 - p])
-        return policy(fits, pile, play.count)
+        return pegging.lay_rank(policy, sorted({c >> 2 for c in play.playable()}),
+                                tuple(c >> 2 for c in play.pile), play.count,
+                                [c >> 2 for c in play.hands[p]], play.cards_left(1 - p),
+                                play.gone[1 - p])
     return choose
 
 

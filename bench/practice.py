@@ -124,13 +124,9 @@ class PolicyPlay:
         """In the seats named the policy's rank (its highest card), else the level's own."""
         if ("dealer" if seen.dealer else "pone") not in self.as_:
             return self.seat.play(seen)
-        fits = sorted({c >> 2 for c in seen.playable})
-        pile = tuple(c >> 2 for c in seen.pile)
-        if getattr(self.policy, "sees_hand", False):  # its hand and the other's card count
-            r = self.policy(fits, pile, seen.count, tuple(sorted(c >> 2 for c in seen.hand)),
-                            seen.opp_left, seen.opp_gone)
-        else:
-            r = self.policy(fits, pile, seen.count)
+        r = pegging.lay_rank(self.policy, sorted({c >> 2 for c in seen.playable}),
+                             tuple(c >> 2 for c in seen.pile), seen.count,
+                             [c >> 2 for c in seen.hand], seen.opp_left, seen.opp_gone)
         return max(c for c in seen.playable if c >> 2 == r)
 
 

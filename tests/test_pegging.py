@@ -20,6 +20,7 @@ from crib.analysis.pegging import (
     greedy,
     hand_totals,
     keep_weights,
+    lay_rank,
     lookahead,
     multisets4,
     pile_points,
@@ -319,3 +320,21 @@ def test_expected_pegging_multi_reads_the_row():
     for i, (players, dealer) in enumerate(pegging_multi.CONFIGS):
         got = pegging_multi.expected_pegging_multi([4, 4, 4, 4], players, dealer)
         assert got == (Fraction(row[2 * i], n), Fraction(row[2 * i + 1], n))
+
+
+def test_lay_rank_gives_a_policy_that_sees_its_hand_the_hand_and_the_others_the_pile():
+    """5 5 6 K: lookahead is asked with the hand (sorted), the opponent's cards left and its
+    go; greedy and defensive with the pile alone."""
+    hand, fits = [12, 4, 5, 4], [4, 5, 12]
+    assert lay_rank(lookahead, fits, (), 0, hand, 4, False) == lookahead(
+        fits, (), 0, (4, 4, 5, 12), 4, False)
+    for policy in (greedy, defensive):
+        assert lay_rank(policy, fits, (9,), 10, hand, 4, False) == policy(fits, (9,), 10)
+    seen = []
+
+    def sees(*args):
+        seen.append(args)
+        return args[0][0]
+    sees.sees_hand = True
+    lay_rank(sees, fits, (), 0, hand, 2, True)
+    assert seen == [(fits, (), 0, (4, 4, 5, 12), 2, True)]  # its hand, sorted

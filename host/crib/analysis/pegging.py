@@ -220,6 +220,17 @@ def lookahead(fits: list[int], pile: tuple[int, ...], count: int, hand: Sequence
 lookahead.sees_hand = True  # type: ignore[attr-defined]
 
 
+def lay_rank(policy: Callable, fits: list[int], pile: tuple[int, ...], count: int,
+             hand: Sequence[int], opp_left: int, opp_gone: bool) -> int:
+    """The rank policy lays among fits (two players): a policy that sees its hand (the
+    table's, lookahead) is given the hand and the opponent's cards left and go, the others
+    the pile alone. For the benches that lay a real play by a policy (play_out asks the
+    policy itself, once told whether it sees its hand)."""
+    if getattr(policy, "sees_hand", False):
+        return policy(fits, pile, count, tuple(sorted(hand)), opp_left, opp_gone)
+    return policy(fits, pile, count)
+
+
 def _look_value(q: int, hand: tuple[int, ...], pile: tuple[int, ...], count: int,
                 opp_left: int, opp_gone: bool) -> float:
     rest = list(hand)
